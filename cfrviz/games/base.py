@@ -1,0 +1,68 @@
+"""The small state interface every game speaks, and the information-set record.
+
+A game is rules only: who acts, which actions are legal, what chance deals,
+what each player sees, and the payoffs. `cfrviz.tree` expands a game once
+into flat arrays; nothing downstream walks these objects again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+PLAYER_1 = 0
+PLAYER_2 = 1
+CHANCE = 2
+TERMINAL = 3
+
+# One-letter codes for poker actions, used in information-set keys.
+ACTION_LETTERS = {"check": "k", "bet": "b", "call": "c", "fold": "f", "raise": "r"}
+
+
+@dataclass(frozen=True)
+class InformationSet:
+    """What the acting player knows at a decision: the row of the information-set table.
+
+    `history` lists the action names taken so far by both players, in order, across
+    rounds; `actions` are the legal action names, in the order every array uses.
+    """
+
+    key: str
+    player: int
+    private: str | None
+    public: str | None
+    history: tuple[str, ...]
+    actions: tuple[str, ...]
+
+
+class State(Protocol):
+    """A history of the game. Implementations are immutable."""
+
+    def actor(self) -> int:
+        """PLAYER_1, PLAYER_2, CHANCE or TERMINAL."""
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """Names of the legal actions at a decision node."""
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        """(label, probability) pairs at a chance node."""
+
+    def child(self, index: int) -> State:
+        """The history after the action or chance outcome with this index."""
+
+    def payoff(self) -> float:
+        """Player 1's payoff at a terminal history (player 2 gets the negative)."""
+
+    def information_set(self) -> InformationSet:
+        """The acting player's information set at a decision node."""
+
+    def label(self) -> str:
+        """A short human-readable name of this history, unique within the game."""
+
+
+class Game(Protocol):
+    """A two-player zero-sum game with chance, as rules."""
+
+    name: str
+    title: str
+
+    def initial_state(self) -> State: ...

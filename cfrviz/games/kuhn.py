@@ -1,0 +1,104 @@
+"""Kuhn poker with N cards (Kuhn 1950; the seeds use N = 3: J, Q, K).
+
+Each player antes 1 and is dealt one card; player 1 acts first. Bets and calls
+are 1 chip. One chance node deals both cards at once, each ordered pair with
+probability 1 / (N (N - 1)), as the seeds' `chance_util` does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet
+
+RANKS = "23456789TJQKA"
+MAX_CARDS = len(RANKS)
+
+
+def card_names(cards: int) -> str:
+    """Rank names, weakest first. Three cards are J Q K; up to twelve end at K; 13 add A."""
+    if cards <= 12:
+        return RANKS[:-1][-cards:]
+    return RANKS[-cards:]
+
+
+@dataclass(frozen=True)
+class KuhnPoker:
+    """Kuhn poker configuration. Build it with `cfrviz.load_game("kuhn", cards=N)`."""
+
+    cards: int = 3
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, int) or isinstance(self.cards, bool):
+            raise ValueError(f"Kuhn poker needs a whole number of cards, not {self.cards!r}.")
+        if not 3 <= self.cards <= MAX_CARDS:
+            raise ValueError(f"Kuhn poker takes 3 to {MAX_CARDS} cards; {self.cards} was asked for.")
+
+    @property
+    def name(self) -> str:
+        return "kuhn" if self.cards == 3 else f"kuhn{self.cards}"
+
+    @property
+    def title(self) -> str:
+        return "Kuhn poker" if self.cards == 3 else f"Kuhn poker ({self.cards} cards)"
+
+    @property
+    def ranks(self) -> str:
+        return card_names(self.cards)
+
+    def initial_state(self) -> KuhnState:
+        return KuhnState(self, None, ())
+
+
+@dataclass(frozen=True)
+class KuhnState:
+    game: KuhnPoker
+    deal: tuple[int, int] | None
+    actions: tuple[str, ...]
+
+    def actor(self) -> int:
+        if self.deal is None:
+            return CHANCE
+        if self.actions in (("check", "check"), ("bet", "fold"), ("bet", "call"),
+                            ("check", "bet", "fold"), ("check", "bet", "call")):
+            return TERMINAL
+        return len(self.actions) % 2
+
+    def legal_actions(self) -> tuple[str, ...]:
+        facing_bet = bool(self.actions) and self.actions[-1] == "bet"
+        return ("fold", "call") if facing_bet else ("check", "bet")
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        n = self.game.cards
+        p = 1.0 / (n * (n - 1))
+        ranks = self.game.ranks
+        return tuple((ranks[i] + ranks[j], p) for i in range(n) for j in range(n) if i != j)
+
+    def child(self, index: int) -> KuhnState:
+        if self.deal is None:
+            n = self.game.cards
+            pairs = [(i, j) for i in range(n) for j in range(n) if i != j]
+            return KuhnState(self.game, pairs[index], ())
+        return KuhnState(self.game, self.deal, self.actions + (self.legal_actions()[index],))
+
+    def payoff(self) -> float:
+        assert self.deal is not None
+        if self.actions[-1] == "fold":
+            # The player who folded loses the ante; player 1 folds after check-bet.
+            return 1.0 if len(self.actions) == 2 else -1.0
+        stake = 2.0 if "bet" in self.actions else 1.0
+        return stake if self.deal[0] > self.deal[1] else -stake
+
+    def information_set(self) -> InformationSet:
+        assert self.deal is not None
+        player = len(self.actions) % 2
+        private = self.game.ranks[self.deal[player]]
+        letters = "".join(ACTION_LETTERS[a] for a in self.actions)
+        key = f"{private} {letters}".strip()
+        return InformationSet(key, player, private, None, self.actions, self.legal_actions())
+
+    def label(self) -> str:
+        if self.deal is None:
+            return "deal"
+        ranks = self.game.ranks
+        letters = "".join(ACTION_LETTERS[a] for a in self.actions)
+        return f"{ranks[self.deal[0]]}{ranks[self.deal[1]]} {letters}".strip()

@@ -1,0 +1,163 @@
+"""Leduc poker (Southey et al. 2005), with the rules in DESIGN.md.
+
+Deck J J Q Q K K; each player antes 1 and gets one private card. Two betting
+rounds, player 1 first in each; bets and raises are 2 in round 1 and 4 in
+round 2, at most two per round (the opening bet counts). One public card is
+dealt between the rounds. A private card that pairs the public card wins,
+otherwise the higher rank wins, and equal ranks split the pot.
+
+By default chance deals ranks, not cards: outcomes of equal rank are merged,
+each with the summed probability. That tree has the same information sets and
+values with fewer nodes. `suits=True` deals the six cards one by one instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet
+
+RANKS = "JQK"
+SUITS = "sh"
+BET_SIZE = (2.0, 4.0)
+MAX_BETS_PER_ROUND = 2
+
+
+@dataclass(frozen=True)
+class LeducPoker:
+    """Leduc poker configuration. Build it with `cfrviz.load_game("leduc")`."""
+
+    suits: bool = False
+    name: str = "leduc"
+    title: str = "Leduc poker"
+
+    def initial_state(self) -> LeducState:
+        return LeducState(self, None, None, ((),))
+
+    def rank(self, card: int) -> int:
+        return card // 2 if self.suits else card
+
+    def card_name(self, card: int) -> str:
+        return RANKS[card // 2] + SUITS[card % 2] if self.suits else RANKS[card]
+
+
+def _round_over(actions: tuple[str, ...]) -> bool:
+    return actions == ("check", "check") or (bool(actions) and actions[-1] == "call")
+
+
+@dataclass(frozen=True)
+class LeducState:
+    game: LeducPoker
+    deal: tuple[int, int] | None
+    public: int | None
+    rounds: tuple[tuple[str, ...], ...]
+
+    def _all_actions(self) -> tuple[str, ...]:
+        return tuple(a for r in self.rounds for a in r)
+
+    def actor(self) -> int:
+        if self.deal is None:
+            return CHANCE
+        current = self.rounds[-1]
+        if current and current[-1] == "fold":
+            return TERMINAL
+        if _round_over(current):
+            return CHANCE if len(self.rounds) == 1 else TERMINAL
+        return len(current) % 2
+
+    def legal_actions(self) -> tuple[str, ...]:
+        current = self.rounds[-1]
+        if current and current[-1] in ("bet", "raise"):
+            bets = sum(a in ("bet", "raise") for a in current)
+            return ("fold", "call", "raise") if bets < MAX_BETS_PER_ROUND else ("fold", "call")
+        return ("check", "bet")
+
+    def _remaining(self) -> list[int]:
+        """Count of each card (or rank) still in the deck."""
+        if self.game.suits:
+            left = [1] * 6
+        else:
+            left = [2, 2, 2]
+        if self.deal is not None:
+            for c in self.deal:
+                left[c] -= 1
+        return left
+
+    def _chance_children(self) -> list[tuple[object, float]]:
+        left = self._remaining()
+        total = sum(left)
+        if self.deal is None:
+            out = []
+            for i in range(len(left)):
+                for j in range(len(left)):
+                    second = left[j] - (i == j)
+                    if left[i] and second > 0:
+                        out.append(((i, j), left[i] / total * second / (total - 1)))
+            return out
+        return [(c, n / total) for c, n in enumerate(left) if n > 0]
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        name = self.game.card_name
+        out = []
+        for outcome, p in self._chance_children():
+            if isinstance(outcome, tuple):
+                out.append((name(outcome[0]) + name(outcome[1]), p))
+            else:
+                out.append((name(outcome), p))
+        return tuple(out)
+
+    def child(self, index: int) -> LeducState:
+        if self.actor() == CHANCE:
+            outcome, _ = self._chance_children()[index]
+            if self.deal is None:
+                return LeducState(self.game, outcome, None, ((),))
+            return LeducState(self.game, self.deal, outcome, self.rounds + ((),))
+        action = self.legal_actions()[index]
+        return LeducState(self.game, self.deal, self.public,
+                          self.rounds[:-1] + (self.rounds[-1] + (action,),))
+
+    def _contributions(self) -> list[float]:
+        paid = [1.0, 1.0]
+        for size, actions in zip(BET_SIZE, self.rounds):
+            for i, action in enumerate(actions):
+                player = i % 2
+                if action in ("bet", "raise"):
+                    paid[player] = max(paid) + size
+                elif action == "call":
+                    paid[player] = max(paid)
+        return paid
+
+    def payoff(self) -> float:
+        assert self.deal is not None
+        paid = self._contributions()
+        current = self.rounds[-1]
+        if current[-1] == "fold":
+            folder = (len(current) - 1) % 2
+            return -paid[0] if folder == 0 else paid[1]
+        assert self.public is not None
+        rank = self.game.rank
+        board = rank(self.public)
+        mine, theirs = rank(self.deal[0]), rank(self.deal[1])
+        strength = [(r == board, r) for r in (mine, theirs)]
+        if strength[0] == strength[1]:
+            return 0.0
+        return paid[1] if strength[0] > strength[1] else -paid[0]
+
+    def _letters(self) -> str:
+        return "/".join("".join(ACTION_LETTERS[a] for a in r) for r in self.rounds)
+
+    def information_set(self) -> InformationSet:
+        assert self.deal is not None
+        player = len(self.rounds[-1]) % 2
+        private = RANKS[self.game.rank(self.deal[player])]
+        public = None if self.public is None else RANKS[self.game.rank(self.public)]
+        key = f"{private}{'|' + public if public else ''} {self._letters()}".strip()
+        return InformationSet(key, player, private, public, self._all_actions(), self.legal_actions())
+
+    def label(self) -> str:
+        if self.deal is None:
+            return "deal"
+        name = self.game.card_name
+        cards = name(self.deal[0]) + name(self.deal[1])
+        if self.public is not None:
+            cards += "|" + name(self.public)
+        return f"{cards} {self._letters()}".strip()

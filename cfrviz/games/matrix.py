@@ -1,0 +1,101 @@
+"""Two-player zero-sum matrix games as a turn-based game with a hidden first move.
+
+Player 1 picks a row, then player 2 picks a column without seeing it, so each
+player has exactly one information set. Payoffs are player 1's.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cfrviz.games.base import TERMINAL, InformationSet
+
+MAX_ACTIONS = 10
+
+
+@dataclass(frozen=True)
+class MatrixGame:
+    """A payoff matrix for player 1 (rows) against player 2 (columns)."""
+
+    payoffs: tuple[tuple[float, ...], ...]
+    row_names: tuple[str, ...]
+    column_names: tuple[str, ...]
+    name: str = "matrix"
+    title: str = "Matrix game"
+
+    def __post_init__(self) -> None:
+        rows = len(self.payoffs)
+        if rows < 2 or rows > MAX_ACTIONS:
+            raise ValueError(f"A matrix game needs 2 to {MAX_ACTIONS} rows; this one has {rows}.")
+        cols = {len(r) for r in self.payoffs}
+        if len(cols) != 1:
+            raise ValueError("Every row of the payoff matrix must have the same number of columns.")
+        (ncols,) = cols
+        if ncols < 2 or ncols > MAX_ACTIONS:
+            raise ValueError(f"A matrix game needs 2 to {MAX_ACTIONS} columns; this one has {ncols}.")
+        for r, row in enumerate(self.payoffs):
+            for c, v in enumerate(row):
+                if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+                    raise ValueError(f"Payoff in row {r + 1}, column {c + 1} must be a finite number, not {v!r}.")
+        for what, names, n in (("row", self.row_names, rows), ("column", self.column_names, ncols)):
+            if len(names) != n:
+                raise ValueError(f"Give exactly {n} {what} names; {len(names)} were given.")
+            if any(not isinstance(s, str) or not s.strip() for s in names):
+                raise ValueError(f"Every {what} name must be non-empty text.")
+            if len(set(names)) != len(names):
+                raise ValueError(f"The {what} names must all differ.")
+
+    @classmethod
+    def from_lists(cls, payoffs, row_names=None, column_names=None, name="matrix",
+                   title="Matrix game") -> MatrixGame:
+        """Build from nested lists, naming actions a1, a2, ... and b1, b2, ... when no names are given."""
+        try:
+            table = tuple(tuple(float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                                for v in row) for row in payoffs)
+        except TypeError:
+            raise ValueError("The payoff matrix must be a list of rows of numbers.") from None
+        rows = row_names or tuple(f"a{i + 1}" for i in range(len(table)))
+        cols = column_names or tuple(f"b{j + 1}" for j in range(len(table[0]) if table else 0))
+        return cls(table, tuple(rows), tuple(cols), name, title)
+
+    def initial_state(self) -> MatrixState:
+        return MatrixState(self, ())
+
+
+def rock_paper_scissors() -> MatrixGame:
+    """Rock-paper-scissors, win +1, loss -1 (the seed 004 game)."""
+    names = ("rock", "paper", "scissors")
+    table = ((0.0, -1.0, 1.0), (1.0, 0.0, -1.0), (-1.0, 1.0, 0.0))
+    return MatrixGame(table, names, names, "rps", "Rock-paper-scissors")
+
+
+@dataclass(frozen=True)
+class MatrixState:
+    game: MatrixGame
+    moves: tuple[int, ...]
+
+    def actor(self) -> int:
+        return TERMINAL if len(self.moves) == 2 else len(self.moves)
+
+    def legal_actions(self) -> tuple[str, ...]:
+        return self.game.row_names if not self.moves else self.game.column_names
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        return ()
+
+    def child(self, index: int) -> MatrixState:
+        return MatrixState(self.game, self.moves + (index,))
+
+    def payoff(self) -> float:
+        return float(self.game.payoffs[self.moves[0]][self.moves[1]])
+
+    def information_set(self) -> InformationSet:
+        player = len(self.moves)
+        # Player 2 does not see player 1's move: the history shown to them is empty.
+        return InformationSet(f"player {player + 1}", player, None, None, (), self.legal_actions())
+
+    def label(self) -> str:
+        names = [self.game.row_names[self.moves[0]]] if self.moves else []
+        if len(self.moves) == 2:
+            names.append(self.game.column_names[self.moves[1]])
+        return " / ".join(names) or "start"
