@@ -56,7 +56,7 @@ def test_leduc_payoffs_by_hand():
     assert payoff["KK|J kk/kk"] == 0          # equal ranks split
     assert payoff["QJ|K brc/brc"] == 1 + 4 + 8 # a raised pot in both rounds, paid by player 2
     assert payoff["QJ brf"] == -3             # player 1 bet 2 into the ante, then folds to a raise
-    assert payoff["QK bc|J kbf"] == -3
+    assert payoff["QK|J bc/kbf"] == -3
 
 
 def test_loader_rejects_bad_input_with_sentences():
