@@ -1,0 +1,162 @@
+"""Shared test fixtures: a real `streamlit run` server and Debian's Chromium for browser tests.
+
+Facts behind these choices are in TESTING.md: Playwright drives /usr/bin/chromium (never
+`playwright install`), the server is started on 127.0.0.1 and polled on /_stcore/health, and
+waits are on Streamlit's own script state, never on a fixed sleep.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these, Chromium keeps dialing hosts it cannot reach from here.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+# Streamlit scrolls inside its own container, so a full-page shot needs a tall viewport.
+TALL_VIEWPORT = {"width": 1280, "height": 2400}
+# First render takes 3-4 s on these 2-core machines; leave room for a busy CI box.
+RENDER_TIMEOUT_MS = 20_000
+HEALTH_TIMEOUT_S = 30.0
+APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def streamlit_server(
+    script: Path | str = REPO_ROOT / "app.py",
+    cwd: Path | str = REPO_ROOT,
+    extra_args: tuple[str, ...] = (),
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Start `streamlit run script` on a free local port; yield (base URL, process); stop it.
+
+    The process is ended by its own PID in `finally`, whatever happens in between.
+    """
+    script = Path(script)
+    if not script.is_file():
+        raise FileNotFoundError(f"No Streamlit entry file at {script}.")
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+        *extra_args,
+    ]
+    log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = open(log_path, "wb")
+    process = subprocess.Popen(command, cwd=str(cwd), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + HEALTH_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {process.returncode}; see {log_path}.")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.read().strip() == b"ok":
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer /_stcore/health within {HEALTH_TIMEOUT_S:.0f} s; see {log_path}.")
+            # Polling interval of the health check, not a wait for app state.
+            time.sleep(0.2)
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        log.close()
+
+
+def wait_for_app(page: Any, text: str | None = None, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the Streamlit script has finished running (and `text` is visible, if given).
+
+    Right after a click the app may still report the previous run as finished, so tests that
+    trigger a rerun should also name text the new run shows.
+    """
+    page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+    if text is not None:
+        page.get_by_text(text).first.wait_for(state="visible", timeout=timeout_ms)
+        page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+
+
+def open_app(page: Any, url: str, text: str | None = None) -> None:
+    """Go to `url` and wait for the first full render."""
+    page.goto(url, timeout=RENDER_TIMEOUT_MS)
+    # The idle marker only appears once the app shell is up and the first script run is over.
+    page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
+    wait_for_app(page, text)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: drives Debian's Chromium against a real `streamlit run` server."
+    )
+    # Keep a picture of every failed browser test under test-results/ (pytest-playwright).
+    if getattr(config.option, "screenshot", None) == "off":
+        config.option.screenshot = "only-on-failure"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Off CI a machine without Chromium skips browser tests; CI installs it, so there they must run.
+    if Path(CHROMIUM).exists() or os.environ.get("CI"):
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing; install Debian's chromium to run browser tests.")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Base URL of `streamlit run app.py` served from the repository root for this session."""
+    with streamlit_server() as (url, _process):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium headless, without any network chatter."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """Every browser context opens at 1280x800 unless a test asks for a taller one."""
+    return {**browser_context_args, "viewport": VIEWPORT}
