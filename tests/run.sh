@@ -1,17 +1,54 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run them all:
 # unit and property tests, AppTest page tests and real-browser tests.
+# Extra arguments go to pytest, e.g. `bash tests/run.sh -m browser` or `bash tests/run.sh tests/test_uploads.py`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+apt_install() {
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# Playwright drives Debian's own Chromium; `playwright install` would download one and fails here.
 if [ ! -x /usr/bin/chromium ]; then
   echo "Installing Debian's chromium for the browser tests..."
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  apt_install chromium
+fi
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
+  echo "cfrviz needs Python 3.11 or newer as '$PYTHON' (set PYTHON=... to choose another)." >&2
+  exit 2
+fi
+# Debian ships venv and ensurepip in a separate package.
+if ! "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null; then
+  echo "Installing python3-venv..."
+  apt_install python3-venv
 fi
 
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -r requirements-test.txt
+if [ ! -x .venv/bin/python ]; then
+  echo "Building .venv from requirements.txt + requirements-test.txt..."
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
 
-# pytest exits 5 when no test ran; that counts as a failure here too.
-exec .venv/bin/python -m pytest "$@"
+# Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
+rm -rf test-results
+status=0
+.venv/bin/python -m pytest -p no:cacheprovider --durations=10 "$@" || status=$?
+
+if [ -d test-results ] && find test-results -name '*.png' | grep -q .; then
+  echo "Screenshots of failed browser tests:"
+  find test-results -name '*.png' | sed 's/^/  /'
+fi
+if [ -d test-results ] && find test-results -name 'server-*.log' | grep -q .; then
+  echo "Streamlit server logs: $(pwd)/test-results/server-*.log"
+fi
+# pytest exits 5 when no test ran; that is a failure here too.
+if [ "$status" = 5 ]; then
+  echo "No test ran: that counts as a failure." >&2
+fi
+exit "$status"
