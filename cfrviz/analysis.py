@@ -1,0 +1,488 @@
+"""Judging a strategy: best response, exploitability, exact values and the known equilibria.
+
+Everything here works on a compiled `GameTree` and `[I, A]` strategy arrays (a behaviour
+strategy for both players at once, zero on illegal actions). The tree is walked as flat
+arrays by numba kernels: node ids are breadth first, so children always follow their parent
+and every node of one information set sits at one depth. A best response is then one
+top-down pass (opponent-and-chance reach) and one bottom-up pass, one depth level at a time,
+choosing at each information set the action with the largest reach-weighted value summed
+over its histories (Johanson et al. 2011, "Accelerating best response calculation").
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from numba import njit
+
+from cfrviz.games import CHANCE, TERMINAL, MatrixGame
+from cfrviz.tree import GameTree, compile_game
+
+__all__ = [
+    "KUHN_VALUE", "LEDUC_VALUE", "BestResponse", "HistoryValues", "best_response", "closest_alpha",
+    "distance_to_equilibrium", "expected_value", "exploitability", "exploitability_many",
+    "history_values", "kuhn_equilibrium", "matrix_equilibrium", "matrix_strategy", "nash_conv",
+]
+
+#: Player 1's value of 3-card Kuhn poker, chips per hand (Kuhn 1950).
+KUHN_VALUE = -1.0 / 18.0
+#: Player 1's value of Leduc poker, chips per hand (as published with OpenSpiel's Leduc results).
+LEDUC_VALUE = -0.0856064
+
+# Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
+_ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
+
+
+# --------------------------------------------------------------------------------------------
+# Kernels
+
+
+@njit(cache=True)
+def _reach_pass(nodes, chance_probability, strategy, reach):
+    """Fill reach [N, 3]: player 1's, player 2's and chance's reach probability of every node."""
+    n_nodes = nodes.shape[1]
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    for n in range(n_nodes):
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            c = first + a
+            reach[c, 0] = reach[n, 0]
+            reach[c, 1] = reach[n, 1]
+            reach[c, 2] = reach[n, 2]
+            if who == CHANCE:
+                reach[c, 2] *= chance_probability[c]
+            else:
+                reach[c, who] *= strategy[nodes[_INFOSET, n], a]
+
+
+@njit(cache=True)
+def _best_response_pass(nodes, chance_probability, payoff, levels, strategy, player,
+                        reach, value, action_value, best_action):
+    """Best-response value of `player` against the other player's part of `strategy`.
+
+    `reach` [N, 3] must already hold the profile's reach probabilities. Fills `value` [N]
+    (player's value of each subtree with the best response below it), `action_value` [I, A]
+    (sum over the information set's histories of opponent-and-chance reach times the child's
+    value: the counterfactual value of each action) and `best_action` [I] (-1 for the other
+    player's sets). Returns the best-response value at the root.
+    """
+    sign = 1.0 if player == 0 else -1.0
+    opponent = 1 - player
+    action_value[:, :] = 0.0
+    best_action[:] = -1
+    for d in range(levels.shape[0] - 2, -1, -1):
+        lo = levels[d]
+        hi = levels[d + 1]
+        # Pass 1: every node but the player's own decisions; sum the player's action values.
+        for n in range(lo, hi):
+            who = nodes[_ACTOR, n]
+            first = nodes[_FIRST_CHILD, n]
+            k = nodes[_NUM_CHILDREN, n]
+            if who == TERMINAL:
+                value[n] = sign * payoff[n]
+            elif who == CHANCE:
+                v = 0.0
+                for a in range(k):
+                    v += chance_probability[first + a] * value[first + a]
+                value[n] = v
+            elif who == player:
+                i = nodes[_INFOSET, n]
+                weight = reach[n, opponent] * reach[n, 2]
+                for a in range(k):
+                    action_value[i, a] += weight * value[first + a]
+            else:
+                i = nodes[_INFOSET, n]
+                v = 0.0
+                for a in range(k):
+                    v += strategy[i, a] * value[first + a]
+                value[n] = v
+        # Pass 2: all histories of a set are on this level, so its action values are complete.
+        for n in range(lo, hi):
+            if nodes[_ACTOR, n] != player:
+                continue
+            i = nodes[_INFOSET, n]
+            k = nodes[_NUM_CHILDREN, n]
+            if best_action[i] < 0:
+                best = 0
+                for a in range(1, k):
+                    if action_value[i, a] > action_value[i, best]:
+                        best = a
+                best_action[i] = best
+            value[n] = value[nodes[_FIRST_CHILD, n] + best_action[i]]
+    return value[0]
+
+
+@njit(cache=True)
+def _nash_conv_many(nodes, chance_probability, payoff, levels, num_infosets, max_actions, strategies):
+    """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
+    n_nodes = nodes.shape[1]
+    reach = np.empty((n_nodes, 3))
+    value = np.empty(n_nodes)
+    action_value = np.empty((num_infosets, max_actions))
+    best_action = np.empty(num_infosets, dtype=np.int64)
+    out = np.empty(strategies.shape[0])
+    for t in range(strategies.shape[0]):
+        strategy = strategies[t]
+        _reach_pass(nodes, chance_probability, strategy, reach)
+        total = 0.0
+        for player in range(2):
+            total += _best_response_pass(nodes, chance_probability, payoff, levels, strategy, player,
+                                         reach, value, action_value, best_action)
+        out[t] = total
+    return out
+
+
+@njit(cache=True)
+def _profile_values(nodes, chance_probability, payoff, strategy, value, action_value):
+    """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
+    acting player's value of each child at decision nodes (zero elsewhere)."""
+    action_value[:, :] = 0.0
+    for n in range(nodes.shape[1] - 1, -1, -1):
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            value[n] = payoff[n]
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        v = 0.0
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            c = first + a
+            if who == CHANCE:
+                v += chance_probability[c] * value[c]
+            else:
+                v += strategy[nodes[_INFOSET, n], a] * value[c]
+                action_value[n, a] = value[c] if who == 0 else -value[c]
+        value[n] = v
+
+
+# --------------------------------------------------------------------------------------------
+# Packed tree arrays, built once per tree
+
+
+@dataclass(frozen=True)
+class _Packed:
+    nodes: np.ndarray               # [4, N] int64: actor, infoset, first_child, num_children
+    chance_probability: np.ndarray  # [N]
+    payoff: np.ndarray              # [N]
+    levels: np.ndarray              # [D + 2] first node id of each depth, then N
+
+
+_PACKED: weakref.WeakKeyDictionary[GameTree, _Packed] = weakref.WeakKeyDictionary()
+
+
+def _packed(tree: GameTree) -> _Packed:
+    packed = _PACKED.get(tree)
+    if packed is None:
+        nodes = np.ascontiguousarray(np.stack([tree.actor.astype(np.int64), tree.infoset,
+                                               tree.first_child, tree.num_children]))
+        levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.int64)
+        packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
+                         np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
+        _PACKED[tree] = packed
+    return packed
+
+
+def _checked_strategies(tree: GameTree, strategies: np.ndarray, ndim: int) -> np.ndarray:
+    array = np.asarray(strategies, dtype=np.float64)
+    shape = (tree.num_infosets, tree.max_actions)
+    if array.ndim != ndim or array.shape[-2:] != shape:
+        want = "[I, A]" if ndim == 2 else "[T, I, A]"
+        raise ValueError(f"Expected a strategy array of shape {want} = {'[T, ' if ndim == 3 else '['}"
+                         f"{shape[0]}, {shape[1]}] for {tree.game.title}; got {array.shape}.")
+    return np.ascontiguousarray(array)
+
+
+# --------------------------------------------------------------------------------------------
+# Exploitability
+
+
+def exploitability_many(tree: GameTree, strategies: np.ndarray) -> np.ndarray:
+    """Exploitability [T] of each profile in strategies [T, I, A], chips per hand, in one compiled call.
+
+    Exploitability = NashConv / 2 (DESIGN.md): the mean of the two best-response values.
+    """
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategies, 3)
+    return 0.5 * _nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
+                                 tree.num_infosets, tree.max_actions, array)
+
+
+def nash_conv(tree: GameTree, strategy: np.ndarray) -> float:
+    """NashConv of a profile [I, A]: best-response value of player 1 plus that of player 2.
+
+    Zero-sum, so the game value cancels (Johanson et al. 2011; OpenSpiel's `nash_conv`).
+    """
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    return float(_nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
+                                 tree.num_infosets, tree.max_actions, array[None])[0])
+
+
+def exploitability(tree: GameTree, strategy: np.ndarray) -> float:
+    """Exploitability of a profile [I, A] in chips per hand: NashConv / 2, zero exactly at an equilibrium."""
+    return 0.5 * nash_conv(tree, strategy)
+
+
+# --------------------------------------------------------------------------------------------
+# Best response
+
+
+@dataclass(frozen=True, eq=False)
+class BestResponse:
+    """A best response of `player` (0 or 1) against the other player's part of a profile.
+
+    value            the best responder's expected value, chips per hand
+    best_action      [I] action index chosen at each of the player's information sets; -1 at the
+                     other player's sets
+    action_names     [I] name of that action ("" at the other player's sets)
+    action_value     [I, A] counterfactual value of each action at the player's sets: the sum over
+                     the set's histories of opponent-and-chance reach times the player's value after
+                     the action, best response played below; zero elsewhere and on illegal actions
+    gain             [I] counterfactual value of the best action minus that of the profile's own mix
+                     at the set (best response played below); zero at the other player's sets
+    strategy         [I, A] the profile with the player's part replaced by the pure best response
+    """
+
+    player: int
+    value: float
+    best_action: np.ndarray
+    action_names: tuple[str, ...]
+    action_value: np.ndarray
+    gain: np.ndarray
+    strategy: np.ndarray
+
+
+def best_response(tree: GameTree, strategy: np.ndarray, player: int) -> BestResponse:
+    """The best response of `player` (0 = player 1, 1 = player 2) to the other player's part of `strategy` [I, A]."""
+    if player not in (0, 1):
+        raise ValueError(f"Player must be 0 (player 1) or 1 (player 2), not {player!r}.")
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    reach = np.empty((tree.num_nodes, 3))
+    value = np.empty(tree.num_nodes)
+    action_value = np.empty(tree.legal.shape)
+    best = np.empty(tree.num_infosets, dtype=np.int64)
+    _reach_pass(packed.nodes, packed.chance_probability, array, reach)
+    root = _best_response_pass(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
+                               array, player, reach, value, action_value, best)
+    mine = best >= 0
+    rows = np.flatnonzero(mine)
+    gain = np.zeros(tree.num_infosets)
+    gain[rows] = action_value[rows, best[rows]] - (array[rows] * action_value[rows]).sum(axis=1)
+    response = array.copy()
+    response[rows] = 0.0
+    response[rows, best[rows]] = 1.0
+    names = tuple(tree.infosets[i].actions[best[i]] if best[i] >= 0 else "" for i in range(tree.num_infosets))
+    for a in (best, action_value, gain, response):
+        a.setflags(write=False)
+    return BestResponse(player, float(root), best, names, action_value, gain, response)
+
+
+# --------------------------------------------------------------------------------------------
+# Values of a profile
+
+
+@dataclass(frozen=True, eq=False)
+class HistoryValues:
+    """Per-history numbers of one profile (N histories, A = most legal actions).
+
+    reach                       [N, 3] reach probability of player 1, player 2 and chance
+    value                       [N] player 1's expected value of the subtree
+    action_value                [N, A] at decision nodes, the acting player's expected value after
+                                each action (the seeds' "utility" of the action); zero elsewhere
+    counterfactual_reach        [N] at decision nodes, the reach of the opponent times chance
+    counterfactual_action_value [N, A] counterfactual_reach times action_value (Zinkevich et al. 2007)
+    """
+
+    reach: np.ndarray
+    value: np.ndarray
+    action_value: np.ndarray
+    counterfactual_reach: np.ndarray
+    counterfactual_action_value: np.ndarray
+
+
+def history_values(tree: GameTree, strategy: np.ndarray) -> HistoryValues:
+    """Reach probabilities, values and counterfactual action values of every history under `strategy` [I, A]."""
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    reach = np.empty((tree.num_nodes, 3))
+    value = np.empty(tree.num_nodes)
+    action_value = np.empty((tree.num_nodes, tree.max_actions))
+    _reach_pass(packed.nodes, packed.chance_probability, array, reach)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
+    actor = tree.actor.astype(np.int64)
+    decision = actor < CHANCE
+    cf_reach = np.zeros(tree.num_nodes)
+    opponent = np.where(decision, 1 - actor, 0)
+    cf_reach[decision] = reach[decision, opponent[decision]] * reach[decision, 2]
+    cf_value = cf_reach[:, None] * action_value
+    for a in (reach, value, action_value, cf_reach, cf_value):
+        a.setflags(write=False)
+    return HistoryValues(reach, value, action_value, cf_reach, cf_value)
+
+
+def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
+    """Exact expected value of the profile `strategy` [I, A] for player 1, chips per hand."""
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    value = np.empty(tree.num_nodes)
+    action_value = np.empty((tree.num_nodes, tree.max_actions))
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
+    return float(value[0])
+
+
+# --------------------------------------------------------------------------------------------
+# Kuhn poker's equilibria (Kuhn 1950; the family as stated in DESIGN.md)
+
+# Probability of the second action (bet or call) at each 3-card Kuhn information set:
+# a constant, or (constant, slope) in α for player 1's three α-dependent sets.
+_KUHN_SECOND_ACTION: dict[str, tuple[float, float]] = {
+    "J": (0.0, 1.0), "Q": (0.0, 0.0), "K": (0.0, 3.0),
+    "J kb": (0.0, 0.0), "Q kb": (1.0 / 3.0, 1.0), "K kb": (1.0, 0.0),
+    "J k": (1.0 / 3.0, 0.0), "Q k": (0.0, 0.0), "K k": (1.0, 0.0),
+    "J b": (0.0, 0.0), "Q b": (1.0 / 3.0, 0.0), "K b": (1.0, 0.0),
+}
+ALPHA_MAX = 1.0 / 3.0
+
+
+def _kuhn_tree(tree: GameTree | None) -> GameTree:
+    tree = compile_game("kuhn") if tree is None else tree
+    keys = {r.key for r in tree.infosets}
+    if keys != set(_KUHN_SECOND_ACTION):
+        raise ValueError("The α-family equilibria are known for 3-card Kuhn poker only.")
+    return tree
+
+
+def kuhn_equilibrium(alpha: float, tree: GameTree | None = None) -> np.ndarray:
+    """[I, A] the Kuhn equilibrium with parameter α ∈ [0, 1/3] (player 1 bets J with α, K with 3α,
+    calls with Q at α + 1/3; player 2's part is unique), on the 3-card Kuhn tree."""
+    alpha = float(alpha)
+    if not 0.0 <= alpha <= ALPHA_MAX + 1e-12:
+        raise ValueError(f"α must lie between 0 and 1/3; {alpha} was given.")
+    tree = _kuhn_tree(tree)
+    strategy = np.zeros(tree.legal.shape)
+    for i, record in enumerate(tree.infosets):
+        constant, slope = _KUHN_SECOND_ACTION[record.key]
+        second = min(constant + slope * alpha, 1.0)
+        strategy[i, 0] = 1.0 - second
+        strategy[i, 1] = second
+    return strategy
+
+
+def _alpha_deviation(strategy: np.ndarray, tree: GameTree, alpha: float) -> float:
+    return float(np.max(np.abs(strategy[:, :2] - kuhn_equilibrium(alpha, tree))))
+
+
+def closest_alpha(strategy: np.ndarray, tree: GameTree | None = None) -> float:
+    """The α ∈ [0, 1/3] whose Kuhn equilibrium is nearest to `strategy` [I, A] in max abs deviation.
+
+    The deviation is a maximum of terms linear in α, so it is convex and piecewise linear; its
+    minimum lies at an end of [0, 1/3] or where two α-dependent terms cross, which are all tried.
+    """
+    tree = _kuhn_tree(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    second = {r.key: array[i, 1] for i, r in enumerate(tree.infosets)}
+    # Each α-dependent term is |p - (c + s α)|: zero at (p - c) / s; two cross where
+    # (p1 - c1 - s1 α) = ±(p2 - c2 - s2 α).
+    terms = [(second[k], *_KUHN_SECOND_ACTION[k]) for k in ("J", "K", "Q kb")]
+    candidates = [0.0, ALPHA_MAX] + [(p - c) / s for p, c, s in terms]
+    for (p1, c1, s1), (p2, c2, s2) in combinations(terms, 2):
+        for sign in (1.0, -1.0):
+            slope = s1 - sign * s2
+            if slope != 0.0:
+                candidates.append(((p1 - c1) - sign * (p2 - c2)) / slope)
+    candidates = [min(max(a, 0.0), ALPHA_MAX) for a in candidates]
+    return min(candidates, key=lambda a: (_alpha_deviation(array, tree, a), a))
+
+
+def distance_to_equilibrium(strategy: np.ndarray, tree: GameTree | None = None) -> float:
+    """Largest absolute difference of any action probability from the nearest α-family equilibrium.
+
+    0 exactly for the Kuhn equilibria; 1 at most. Defined on 3-card Kuhn poker.
+    """
+    tree = _kuhn_tree(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    return _alpha_deviation(array, tree, closest_alpha(array, tree))
+
+
+# --------------------------------------------------------------------------------------------
+# Matrix games
+
+
+def _payoff_matrix(payoffs) -> np.ndarray:
+    if isinstance(payoffs, MatrixGame):
+        payoffs = payoffs.payoffs
+    try:
+        matrix = np.asarray(payoffs, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("The payoff matrix must be a list of rows of numbers.") from None
+    if matrix.ndim != 2 or min(matrix.shape) < 1:
+        raise ValueError("The payoff matrix must be a non-empty table of rows and columns.")
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("Every payoff in the matrix must be a finite number.")
+    return matrix
+
+
+def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
+    """An exact equilibrium (row strategy [m], column strategy [n], value) of a zero-sum matrix game.
+
+    `payoffs` [m, n] are the row player's. Every extreme pair of optimal strategies solves the
+    indifference equations on some square submatrix (Shapley and Snow 1950), so square supports
+    are enumerated from the smallest, each candidate's linear system solved in one batched call,
+    and the first pair that survives the best-response check is returned.
+    """
+    matrix = _payoff_matrix(payoffs)
+    m, n = matrix.shape
+    scale = max(1.0, float(np.max(np.abs(matrix))))
+    tolerance = 1e-9 * scale
+    for k in range(1, min(m, n) + 1):
+        rows = np.array(list(combinations(range(m), k)), dtype=np.int64)      # [R, k]
+        cols = np.array(list(combinations(range(n), k)), dtype=np.int64)      # [C, k]
+        ri = np.repeat(np.arange(len(rows)), len(cols))
+        ci = np.tile(np.arange(len(cols)), len(rows))
+        sub = matrix[rows[ri][:, :, None], cols[ci][:, None, :]]            # [B, k, k]
+        # Bordered systems: sub^T x = v 1, 1^T x = 1 (row) and sub y = v 1, 1^T y = 1 (column).
+        system = np.zeros((len(sub), 2, k + 1, k + 1))
+        system[:, 0, :k, :k] = np.swapaxes(sub, 1, 2)
+        system[:, 1, :k, :k] = sub
+        system[:, :, :k, k] = -1.0
+        system[:, :, k, :k] = 1.0
+        rhs = np.zeros(k + 1)
+        rhs[k] = 1.0
+        det = np.linalg.det(system)                                          # [B, 2]
+        ok = np.all(np.abs(det) > 1e-12 * scale ** k, axis=1)
+        if not np.any(ok):
+            continue
+        solved = np.linalg.solve(system[ok], np.broadcast_to(rhs, (int(ok.sum()), 2, k + 1))[..., None])[..., 0]
+        for b, solution in zip(np.flatnonzero(ok), solved):
+            x_sub, y_sub = solution[0, :k], solution[1, :k]
+            if np.any(x_sub < -tolerance) or np.any(y_sub < -tolerance):
+                continue
+            row = np.zeros(m)
+            row[rows[ri[b]]] = np.clip(x_sub, 0.0, None)
+            column = np.zeros(n)
+            column[cols[ci[b]]] = np.clip(y_sub, 0.0, None)
+            row /= row.sum()
+            column /= column.sum()
+            # Equilibrium: no column does better for player 2, no row better for player 1.
+            value = float(row @ matrix @ column)
+            if np.min(row @ matrix) >= value - tolerance and np.max(matrix @ column) <= value + tolerance:
+                return row, column, value
+    raise ValueError("No equilibrium was found; the payoff matrix may be badly scaled.")
+
+
+def matrix_strategy(tree: GameTree, row: np.ndarray, column: np.ndarray) -> np.ndarray:
+    """[I, A] profile on a matrix-game tree: player 1's set plays `row`, player 2's plays `column`."""
+    strategy = np.zeros(tree.legal.shape)
+    for i, record in enumerate(tree.infosets):
+        part = np.asarray(row if record.player == 0 else column, dtype=np.float64)
+        if record.key not in ("player 1", "player 2") or len(part) != len(record.actions):
+            raise ValueError(f"{tree.game.title} is not the matrix game these strategies belong to.")
+        strategy[i, :len(part)] = part
+    return strategy
