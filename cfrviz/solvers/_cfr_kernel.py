@@ -1,0 +1,209 @@
+"""Compiled full-traversal CFR over the flat GameTree arrays.
+
+One iteration is a forward pass (node ids ascending: reach probabilities, since a
+parent always precedes its children) and a backward pass (ids descending: values,
+then regrets). No recursion, no Python objects, no string keys. `run_iterations`
+runs many iterations in one call and writes snapshots itself, so a whole solve
+can stay inside compiled code.
+
+Values are player 1's throughout; player 2's regret uses their negation.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+CHANCE = 2
+TERMINAL = 3
+
+# Regret transforms applied after a player's regrets were updated.
+REGRET_PLAIN = 0      # vanilla CFR
+REGRET_PLUS = 1       # RM+: clip at zero (Tammelin 2014)
+REGRET_DISCOUNT = 2   # DCFR: positive * t^a/(t^a+1), negative * t^b/(t^b+1) (Brown & Sandholm 2019)
+
+
+@njit(cache=True)
+def _regret_matching_row(regret, strategy, i, k):
+    """strategy[i, :k] proportional to positive regret, uniform when none is positive."""
+    total = 0.0
+    for a in range(k):
+        if regret[i, a] > 0.0:
+            total += regret[i, a]
+    if total > 0.0:
+        for a in range(k):
+            strategy[i, a] = regret[i, a] / total if regret[i, a] > 0.0 else 0.0
+    else:
+        for a in range(k):
+            strategy[i, a] = 1.0 / k
+
+
+@njit(cache=True)
+def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_child,
+              num_children, action_index, strategy, regret, own_reach, reach, value):
+    """One full pass; updates regrets of `player` (or of both when player < 0).
+
+    reach [3, N] (player 1, player 2, chance) and value [N] are scratch. Adds each
+    updated information set's own reach to own_reach [I]. Returns player 1's root value.
+    """
+    n_nodes = parent.shape[0]
+    reach[0, 0] = 1.0
+    reach[1, 0] = 1.0
+    reach[2, 0] = 1.0
+    for n in range(1, n_nodes):
+        p = parent[n]
+        r0 = reach[0, p]
+        r1 = reach[1, p]
+        rc = reach[2, p]
+        who = actor[p]
+        if who == CHANCE:
+            rc = rc * chance_probability[n]
+        elif who == 0:
+            r0 = r0 * strategy[infoset[p], action_index[n]]
+        else:
+            r1 = r1 * strategy[infoset[p], action_index[n]]
+        reach[0, n] = r0
+        reach[1, n] = r1
+        reach[2, n] = rc
+    for n in range(n_nodes - 1, -1, -1):
+        who = actor[n]
+        if who == TERMINAL:
+            value[n] = payoff[n]
+            continue
+        c = first_child[n]
+        k = num_children[n]
+        v = 0.0
+        if who == CHANCE:
+            for a in range(k):
+                v += chance_probability[c + a] * value[c + a]
+            value[n] = v
+            continue
+        i = infoset[n]
+        for a in range(k):
+            v += strategy[i, a] * value[c + a]
+        value[n] = v
+        if player >= 0 and who != player:
+            continue
+        # Counterfactual reach: the opponent's and chance's part (seed 000, `cfr`, lines 86-89).
+        if who == 0:
+            counterfactual = reach[1, n] * reach[2, n]
+            own_reach[i] += reach[0, n]
+            for a in range(k):
+                regret[i, a] += counterfactual * (value[c + a] - v)
+        else:
+            counterfactual = reach[0, n] * reach[2, n]
+            own_reach[i] += reach[1, n]
+            for a in range(k):
+                regret[i, a] += counterfactual * (v - value[c + a])
+    return value[0]
+
+
+@njit(cache=True)
+def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum, strategy,
+                   played, own_reach, regret_mode, alpha, beta, average_mode, gamma):
+    """After a pass: add to the strategy sum, transform regrets and pick the next strategy.
+
+    average_mode 0: weight 1 (Zinkevich et al. 2007); 1: weight t (CFR+, OpenSpiel's
+    linear averaging); 2: weight t^gamma (DCFR, Brown & Sandholm 2019).
+    """
+    if average_mode == 0:
+        weight = 1.0
+    elif average_mode == 1:
+        weight = float(t)
+    else:
+        weight = float(t) ** gamma
+    if regret_mode == REGRET_DISCOUNT:
+        positive_scale = float(t) ** alpha / (float(t) ** alpha + 1.0)
+        negative_scale = float(t) ** beta / (float(t) ** beta + 1.0)
+    else:
+        positive_scale = 1.0
+        negative_scale = 1.0
+    for i in range(infoset_player.shape[0]):
+        if player >= 0 and infoset_player[i] != player:
+            continue
+        k = num_actions[i]
+        reach_weight = weight * own_reach[i]
+        for a in range(k):
+            played[i, a] = strategy[i, a]
+            strategy_sum[i, a] += reach_weight * strategy[i, a]
+            if regret_mode == REGRET_PLUS:
+                if regret[i, a] < 0.0:
+                    regret[i, a] = 0.0
+            elif regret_mode == REGRET_DISCOUNT:
+                if regret[i, a] >= 0.0:
+                    regret[i, a] *= positive_scale
+                else:
+                    regret[i, a] *= negative_scale
+        _regret_matching_row(regret, strategy, i, k)
+
+
+@njit(cache=True)
+def _write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
+                    value_sum, nodes_touched, out_regret, out_current, out_average, out_reach,
+                    out_value, out_expected, out_nodes):
+    for i in range(num_actions.shape[0]):
+        k = num_actions[i]
+        total = 0.0
+        for a in range(k):
+            total += strategy_sum[i, a]
+        for a in range(k):
+            out_regret[s, i, a] = regret[i, a]
+            out_current[s, i, a] = played[i, a]
+            out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
+        out_reach[s, i] = own_reach[i]
+    out_value[s] = last_value
+    out_expected[s] = value_sum / t
+    out_nodes[s] = nodes_touched
+
+
+@njit(cache=True)
+def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
+                   action_index, infoset_player, num_actions,
+                   regret, strategy_sum, strategy, played, own_reach, reach, value,
+                   t0, n, alternating, regret_mode, alpha, beta, average_mode, gamma,
+                   value_sum, nodes_touched,
+                   schedule, s0, out_regret, out_current, out_average, out_reach,
+                   out_value, out_expected, out_nodes):
+    """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
+
+    regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
+    own_reach [I]; reach [3, N] and value [N] are scratch. Returns
+    (last_value, value_sum, nodes_touched, next snapshot index).
+    """
+    n_nodes = parent.shape[0]
+    last_value = 0.0
+    s = s0
+    for t in range(t0 + 1, t0 + n + 1):
+        own_reach[:] = 0.0
+        if alternating:
+            for player in range(2):
+                root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
+                                 first_child, num_children, action_index, strategy, regret,
+                                 own_reach, reach, value)
+                if player == 0:
+                    last_value = root
+                _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
+                               strategy, played, own_reach, regret_mode, alpha, beta,
+                               average_mode, gamma)
+                nodes_touched += n_nodes
+        else:
+            # Simultaneous: both players' regrets from one pass, as seed 000 does.
+            last_value = _traverse(-1, parent, actor, infoset, chance_probability, payoff,
+                                   first_child, num_children, action_index, strategy, regret,
+                                   own_reach, reach, value)
+            _finish_player(-1, t, infoset_player, num_actions, regret, strategy_sum, strategy,
+                           played, own_reach, regret_mode, alpha, beta, average_mode, gamma)
+            nodes_touched += n_nodes
+        value_sum += last_value
+        if s < schedule.shape[0] and schedule[s] == t:
+            _write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach,
+                            last_value, value_sum, nodes_touched, out_regret, out_current,
+                            out_average, out_reach, out_value, out_expected, out_nodes)
+            s += 1
+    return last_value, value_sum, nodes_touched, s
+
+
+def empty_outputs(num_infosets: int, max_actions: int) -> tuple[np.ndarray, ...]:
+    """Zero-length snapshot arrays for calls that record nothing."""
+    return (np.zeros((0, num_infosets, max_actions)), np.zeros((0, num_infosets, max_actions)),
+            np.zeros((0, num_infosets, max_actions)), np.zeros((0, num_infosets)),
+            np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))

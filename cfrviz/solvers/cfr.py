@@ -1,0 +1,130 @@
+"""The deterministic CFR family: one compiled core with flags, thin named presets.
+
+As in OpenSpiel's `_CFRSolver`, the presets differ only in flags: regret matching+
+on or off, alternating or simultaneous updates, the weight of each iteration in the
+average strategy, and regret discounting. The hot loop is `_cfr_kernel.run_iterations`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cfrviz.solvers import _cfr_kernel as kernel
+from cfrviz.solvers.base import Solver
+from cfrviz.tree import GameTree
+
+UPDATE_SCHEMES = ("simultaneous", "alternating")
+
+
+class _FullTraversalCFR(Solver):
+    """Full-tree CFR with flags; not registered itself, the presets below are."""
+
+    regret_mode: int = kernel.REGRET_PLAIN
+    average_mode: int = 0        # 0: uniform weights, 1: weight t, 2: weight t^gamma
+    alpha: float = 0.0
+    beta: float = 0.0
+    gamma: float = 0.0
+
+    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+        if updates not in UPDATE_SCHEMES:
+            raise ValueError(f"Unknown update scheme {updates!r}; choose 'alternating' or 'simultaneous'.")
+        super().__init__(tree, updates=updates, seed=seed)
+        self.current_strategy = np.array(tree.uniform_strategy(), dtype=np.float64)
+        # The strategy the next iteration plays; regret matching of zero regret is uniform.
+        self._next = self.current_strategy.copy()
+        self._reach = np.zeros((3, tree.num_nodes))
+        self._value = np.zeros(tree.num_nodes)
+        self._tree_arrays = (
+            np.ascontiguousarray(tree.parent), np.ascontiguousarray(tree.actor),
+            np.ascontiguousarray(tree.infoset), np.ascontiguousarray(tree.chance_probability),
+            np.ascontiguousarray(tree.payoff), np.ascontiguousarray(tree.first_child),
+            np.ascontiguousarray(tree.num_children), np.ascontiguousarray(tree.action_index),
+            np.ascontiguousarray(tree.infoset_player), np.ascontiguousarray(tree.num_actions),
+        )
+        self._no_outputs = kernel.empty_outputs(tree.num_infosets, tree.max_actions)
+        self._no_schedule = np.zeros(0, dtype=np.int64)
+
+    def iterate(self, n: int = 1) -> None:
+        """Run n more iterations in one compiled call."""
+        self.advance(n, self._no_schedule, 0, self._no_outputs)
+
+    def advance(self, n: int, schedule: np.ndarray, first_snapshot: int,
+                outputs: tuple[np.ndarray, ...]) -> int:
+        """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:].
+
+        outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
+        average_strategy [T, I, A], reach [T, I], value [T], expected_value [T],
+        nodes_touched [T]). Returns the index of the next snapshot to write.
+        """
+        if n < 1:
+            return first_snapshot
+        last_value, value_sum, nodes, s = kernel.run_iterations(
+            *self._tree_arrays,
+            self.cumulative_regret, self.strategy_sum, self._next, self.current_strategy,
+            self.own_reach, self._reach, self._value,
+            self.iterations, int(n), self.updates == "alternating", self.regret_mode,
+            float(self.alpha), float(self.beta), self.average_mode, float(self.gamma),
+            float(self.value_sum), int(self.nodes_touched),
+            schedule, int(first_snapshot), *outputs)
+        self.iterations += int(n)
+        self.last_value = float(last_value)
+        self.value_sum = float(value_sum)
+        self.nodes_touched = int(nodes)
+        return int(s)
+
+    def next_strategy(self) -> np.ndarray:
+        """[I, A] the strategy the next iteration will play."""
+        return self._next.copy()
+
+
+class VanillaCFR(_FullTraversalCFR):
+    """Vanilla counterfactual regret minimization (Zinkevich, Johanson, Bowling and Piccione 2007).
+
+    Regret matching on cumulative counterfactual regret; the average strategy weights every
+    iteration by the player's own reach. `updates="simultaneous"` reproduces seed 000.
+    """
+
+    name = "cfr"
+    title = "Vanilla CFR"
+
+
+class CFRPlus(_FullTraversalCFR):
+    """CFR+ (Tammelin 2014; Tammelin, Burch, Johanson and Bowling 2015).
+
+    Regret matching+ (cumulative regrets clipped at zero after every player's pass) and
+    linear averaging: iteration t counts with weight t, as OpenSpiel's CFRPlusSolver does.
+    Meant for alternating updates.
+    """
+
+    name = "cfr+"
+    title = "CFR+"
+    regret_mode = kernel.REGRET_PLUS
+    average_mode = 1
+
+
+class DiscountedCFR(_FullTraversalCFR):
+    """Discounted CFR (Brown and Sandholm 2019), with their recommended alpha=1.5, beta=0, gamma=2.
+
+    After iteration t, positive cumulative regrets are scaled by t^alpha / (t^alpha + 1) and
+    negative ones by t^beta / (t^beta + 1); iteration t adds to the average with weight t^gamma.
+    """
+
+    name = "dcfr"
+    title = "Discounted CFR"
+    regret_mode = kernel.REGRET_DISCOUNT
+    average_mode = 2
+    alpha = 1.5
+    beta = 0.0
+    gamma = 2.0
+
+
+class LinearCFR(DiscountedCFR):
+    """Linear CFR (Brown and Sandholm 2019): DCFR with alpha = beta = gamma = 1.
+
+    Iteration t's regrets and average-strategy contribution both count with weight t.
+    """
+
+    name = "lcfr"
+    title = "Linear CFR"
+    alpha = 1.0
+    beta = 1.0
+    gamma = 1.0
