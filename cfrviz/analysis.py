@@ -63,79 +63,92 @@ def _reach_pass(nodes, chance_probability, strategy, reach):
 
 
 @njit(cache=True)
-def _best_response_pass(nodes, chance_probability, payoff, levels, strategy, player,
-                        reach, value, action_value, best_action):
-    """Best-response value of `player` against the other player's part of `strategy`.
+def _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value, action_value,
+                    best_action):
+    """Both players' best-response values against `strategy`, in one bottom-up pass.
 
-    `reach` [N, 3] must already hold the profile's reach probabilities. Fills `value` [N]
-    (player's value of each subtree with the best response below it), `action_value` [I, A]
-    (sum over the information set's histories of opponent-and-chance reach times the child's
-    value: the counterfactual value of each action) and `best_action` [I] (-1 for the other
-    player's sets). Returns the best-response value at the root.
+    `reach` [N, 3] must already hold the profile's reach probabilities. Fills `value` [N, 2]
+    (column p: player p's value of each subtree when p best-responds below it and the other
+    player follows `strategy`), `action_value` [I, A] (at each set, the sum over its histories
+    of opponent-and-chance reach times its player's value after the action: the
+    counterfactual value of each action) and `best_action` [I]. Each set belongs to one
+    player, so both responses share these arrays. Returns player 1's and player 2's values.
     """
-    sign = 1.0 if player == 0 else -1.0
-    opponent = 1 - player
     action_value[:, :] = 0.0
     best_action[:] = -1
     for d in range(levels.shape[0] - 2, -1, -1):
         lo = levels[d]
         hi = levels[d + 1]
-        # Pass 1: every node but the player's own decisions; sum the player's action values.
+        # Pass 1: values of terminals, chance and the responder's opponent; sum action values.
         for n in range(lo, hi):
             who = nodes[_ACTOR, n]
             first = nodes[_FIRST_CHILD, n]
             k = nodes[_NUM_CHILDREN, n]
             if who == TERMINAL:
-                value[n] = sign * payoff[n]
+                value[n, 0] = payoff[n]
+                value[n, 1] = -payoff[n]
             elif who == CHANCE:
-                v = 0.0
+                v0 = 0.0
+                v1 = 0.0
                 for a in range(k):
-                    v += chance_probability[first + a] * value[first + a]
-                value[n] = v
-            elif who == player:
-                i = nodes[_INFOSET, n]
-                weight = reach[n, opponent] * reach[n, 2]
-                for a in range(k):
-                    action_value[i, a] += weight * value[first + a]
+                    v0 += chance_probability[first + a] * value[first + a, 0]
+                    v1 += chance_probability[first + a] * value[first + a, 1]
+                value[n, 0] = v0
+                value[n, 1] = v1
             else:
                 i = nodes[_INFOSET, n]
+                other = 1 - who
+                weight = reach[n, other] * reach[n, 2]
                 v = 0.0
                 for a in range(k):
-                    v += strategy[i, a] * value[first + a]
-                value[n] = v
-        # Pass 2: all histories of a set are on this level, so its action values are complete.
+                    action_value[i, a] += weight * value[first + a, who]
+                    v += strategy[i, a] * value[first + a, other]
+                value[n, other] = v
+        # Pass 2: every history of a set is on this level, so its action values are complete.
         for n in range(lo, hi):
-            if nodes[_ACTOR, n] != player:
+            who = nodes[_ACTOR, n]
+            if who >= CHANCE:
                 continue
             i = nodes[_INFOSET, n]
-            k = nodes[_NUM_CHILDREN, n]
             if best_action[i] < 0:
                 best = 0
-                for a in range(1, k):
+                for a in range(1, nodes[_NUM_CHILDREN, n]):
                     if action_value[i, a] > action_value[i, best]:
                         best = a
                 best_action[i] = best
-            value[n] = value[nodes[_FIRST_CHILD, n] + best_action[i]]
-    return value[0]
+            value[n, who] = value[nodes[_FIRST_CHILD, n] + best_action[i], who]
+    return value[0, 0], value[0, 1]
 
 
 @njit(cache=True)
-def _nash_conv_many(nodes, chance_probability, payoff, levels, num_infosets, max_actions, strategies):
+def _nash_conv_one(nodes, chance_probability, payoff, levels, strategy):
+    """NashConv of one profile [I, A]."""
+    n_nodes = nodes.shape[1]
+    reach = np.empty((n_nodes, 3))
+    value = np.empty((n_nodes, 2))
+    action_value = np.empty(strategy.shape)
+    best_action = np.empty(strategy.shape[0], dtype=np.int64)
+    _reach_pass(nodes, chance_probability, strategy, reach)
+    first, second = _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value,
+                                    action_value, best_action)
+    return first + second
+
+
+@njit(cache=True)
+def _nash_conv_many(nodes, chance_probability, payoff, levels, strategies):
     """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
     n_nodes = nodes.shape[1]
     reach = np.empty((n_nodes, 3))
-    value = np.empty(n_nodes)
-    action_value = np.empty((num_infosets, max_actions))
-    best_action = np.empty(num_infosets, dtype=np.int64)
+    value = np.empty((n_nodes, 2))
+    action_value = np.empty(strategies.shape[1:])
+    best_action = np.empty(strategies.shape[1], dtype=np.int64)
     out = np.empty(strategies.shape[0])
     for t in range(strategies.shape[0]):
         strategy = strategies[t]
         _reach_pass(nodes, chance_probability, strategy, reach)
-        total = 0.0
-        for player in range(2):
-            total += _best_response_pass(nodes, chance_probability, payoff, levels, strategy, player,
-                                         reach, value, action_value, best_action)
-        out[t] = total
+        first, second = _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value,
+                                        action_value, best_action)
+        out[t] = first + second
     return out
 
 
@@ -174,9 +187,15 @@ class _Packed:
 
 
 _PACKED: weakref.WeakKeyDictionary[GameTree, _Packed] = weakref.WeakKeyDictionary()
+_last: list = [None, None]   # (tree, packed) of the latest call: exploitability is called in loops
 
 
 def _packed(tree: GameTree) -> _Packed:
+    if _last[0] is tree:
+        return _last[1]
+    if not isinstance(tree, GameTree):
+        raise ValueError("Pass a compiled game tree (cfrviz.compile_game(...)), not "
+                         f"{type(tree).__name__}.")
     packed = _PACKED.get(tree)
     if packed is None:
         nodes = np.ascontiguousarray(np.stack([tree.actor.astype(np.int64), tree.infoset,
@@ -185,17 +204,20 @@ def _packed(tree: GameTree) -> _Packed:
         packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
                          np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
         _PACKED[tree] = packed
+    _last[0], _last[1] = tree, packed
     return packed
 
 
 def _checked_strategies(tree: GameTree, strategies: np.ndarray, ndim: int) -> np.ndarray:
-    array = np.asarray(strategies, dtype=np.float64)
-    shape = (tree.num_infosets, tree.max_actions)
-    if array.ndim != ndim or array.shape[-2:] != shape:
+    if not (type(strategies) is np.ndarray and strategies.dtype == np.float64
+            and strategies.flags.c_contiguous):
+        strategies = np.ascontiguousarray(strategies, dtype=np.float64)
+    shape = tree.legal.shape
+    if strategies.ndim != ndim or strategies.shape[-2:] != shape:
         want = "[I, A]" if ndim == 2 else "[T, I, A]"
-        raise ValueError(f"Expected a strategy array of shape {want} = {'[T, ' if ndim == 3 else '['}"
-                         f"{shape[0]}, {shape[1]}] for {tree.game.title}; got {array.shape}.")
-    return np.ascontiguousarray(array)
+        raise ValueError(f"Expected a strategy array of shape {want} with I, A = {shape[0]}, {shape[1]} "
+                         f"for {tree.game.title}; got {strategies.shape}.")
+    return strategies
 
 
 # --------------------------------------------------------------------------------------------
@@ -209,8 +231,7 @@ def exploitability_many(tree: GameTree, strategies: np.ndarray) -> np.ndarray:
     """
     packed = _packed(tree)
     array = _checked_strategies(tree, strategies, 3)
-    return 0.5 * _nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
-                                 tree.num_infosets, tree.max_actions, array)
+    return 0.5 * _nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
 
 
 def nash_conv(tree: GameTree, strategy: np.ndarray) -> float:
@@ -220,13 +241,14 @@ def nash_conv(tree: GameTree, strategy: np.ndarray) -> float:
     """
     packed = _packed(tree)
     array = _checked_strategies(tree, strategy, 2)
-    return float(_nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
-                                 tree.num_infosets, tree.max_actions, array[None])[0])
+    return _nash_conv_one(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
 
 
 def exploitability(tree: GameTree, strategy: np.ndarray) -> float:
     """Exploitability of a profile [I, A] in chips per hand: NashConv / 2, zero exactly at an equilibrium."""
-    return 0.5 * nash_conv(tree, strategy)
+    packed = _packed(tree)
+    array = _checked_strategies(tree, strategy, 2)
+    return 0.5 * _nash_conv_one(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,14 +287,18 @@ def best_response(tree: GameTree, strategy: np.ndarray, player: int) -> BestResp
     packed = _packed(tree)
     array = _checked_strategies(tree, strategy, 2)
     reach = np.empty((tree.num_nodes, 3))
-    value = np.empty(tree.num_nodes)
+    value = np.empty((tree.num_nodes, 2))
     action_value = np.empty(tree.legal.shape)
     best = np.empty(tree.num_infosets, dtype=np.int64)
     _reach_pass(packed.nodes, packed.chance_probability, array, reach)
-    root = _best_response_pass(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
-                               array, player, reach, value, action_value, best)
-    mine = best >= 0
-    rows = np.flatnonzero(mine)
+    roots = _best_responses(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
+                            array, reach, value, action_value, best)
+    root = roots[player]
+    # The kernel answers for both players; keep the responder's sets only.
+    others = tree.infoset_player != player
+    best[others] = -1
+    action_value[others] = 0.0
+    rows = np.flatnonzero(~others)
     gain = np.zeros(tree.num_infosets)
     gain[rows] = action_value[rows, best[rows]] - (array[rows] * action_value[rows]).sum(axis=1)
     response = array.copy()
