@@ -1,0 +1,335 @@
+"""One CFR iteration, replayed step by step as plain data for teaching.
+
+`trace_iteration` walks the compiled tree from a given solver state (cumulative
+regret and strategy sum before iteration t) the way the solver does, and records
+every event in traversal order: a node is visited with the reach probabilities
+passed down and its current strategy; on the way back each action's utility,
+the node's utility, the regrets and the updates to the cumulative regret and
+strategy sum. Applying the recorded updates gives the state after iteration t
+(tests check it against the real solver's `iterate(1)`).
+
+Utilities are from the acting player's point of view at a decision node, as in
+the worked example of seed 003 ("Node Qpb is valued at 1.5 for player 2").
+The recursion is plain Python: it is for one iteration of a small game, on screen.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.solvers import regret_matching, solver_class
+from cfrviz.tree import GameTree
+
+#: The algorithms a walkthrough can replay: the seeds' vanilla CFR and chance sampling.
+WALKTHROUGH_ALGORITHMS = ("cfr", "chance")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of the traversal.
+
+    kind      "visit" (going down into a decision node), "chance" (a chance node: all
+              outcomes for vanilla CFR, one sampled outcome for chance sampling),
+              "terminal" (a leaf and its payoff) or "return" (leaving a decision node
+              with its utilities, regrets and updates)
+    traverser the player whose regrets this pass updates, or -1 when both are updated
+              at once (simultaneous updates)
+    reach     reach probability of this history: (player 1, player 2, chance)
+    For "return" steps, arrays are over the node's legal actions:
+      action_utility        the acting player's utility after each action
+      node_utility          sum over actions of strategy x action_utility
+      regret                action_utility - node_utility
+      counterfactual_weight opponent-and-chance reach (over the sampling probability
+                            for chance sampling); the regret update is weight x regret
+      regret_update         what is added to the information set's cumulative regret
+      strategy_weight       the acting player's own reach; the strategy-sum update is
+                            weight x strategy
+      strategy_sum_update   what is added to the information set's strategy sum
+    At a terminal or chance step, node_utility is player 1's value.
+    """
+
+    index: int
+    kind: str
+    node: int
+    history: str
+    traverser: int
+    player: int
+    information_set: str
+    information_set_id: int
+    actions: tuple[str, ...]
+    reach: tuple[float, float, float]
+    strategy: tuple[float, ...] = ()
+    action_utility: tuple[float, ...] = ()
+    node_utility: float = 0.0
+    regret: tuple[float, ...] = ()
+    counterfactual_weight: float = 0.0
+    regret_update: tuple[float, ...] = ()
+    strategy_weight: float = 0.0
+    strategy_sum_update: tuple[float, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class IterationTrace:
+    """Every step of one iteration, with the state before and after.
+
+    cumulative_regret_before/after [I, A], strategy_sum_before/after [I, A], and
+    strategy [I, A] (the current strategy at the start of the iteration, from
+    regret matching on the cumulative regret before). `deal` names the sampled root
+    chance outcome (chance sampling) or is None. `value` is player 1's utility of the
+    iteration's traversal (the first pass under alternating updates).
+    """
+
+    tree: GameTree
+    algorithm: str
+    updates: str
+    iteration: int
+    deal: str | None
+    steps: tuple[Step, ...]
+    strategy: np.ndarray
+    cumulative_regret_before: np.ndarray
+    cumulative_regret_after: np.ndarray
+    strategy_sum_before: np.ndarray
+    strategy_sum_after: np.ndarray
+    value: float
+
+
+def _fmt(values) -> str:
+    return "[" + ", ".join(f"{v:+.4g}" for v in values) + "]"
+
+
+class _Tracer:
+    def __init__(self, tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray,
+                 sampled: dict[int, int]) -> None:
+        self.tree = tree
+        self.regret = np.array(cumulative_regret, dtype=float)
+        self.strategy_sum = np.array(strategy_sum, dtype=float)
+        self.sampled = sampled   # chance node -> sampled child index (chance sampling)
+        self.steps: list[Step] = []
+
+    def _info(self, node: int) -> tuple[int, str, tuple[str, ...]]:
+        i = int(self.tree.infoset[node])
+        if i < 0:
+            return -1, "", ()
+        record = self.tree.infosets[i]
+        return i, record.key, record.actions
+
+    def add(self, **fields) -> None:
+        self.steps.append(Step(index=len(self.steps), **fields))
+
+    def pass_(self, traverser: int, strategy: np.ndarray) -> float:
+        regret_delta = np.zeros_like(self.regret)
+        sum_delta = np.zeros_like(self.strategy_sum)
+        value = self._walk(0, (1.0, 1.0, 1.0), 1.0, traverser, strategy, regret_delta, sum_delta)
+        # Updates are applied after the pass: within one pass every node plays the
+        # strategy fixed at its start (Zinkevich et al. 2007, Algorithm 1 of Lanctot 2013).
+        self.regret += regret_delta
+        self.strategy_sum += sum_delta
+        return value
+
+    def _walk(self, node: int, reach: tuple[float, float, float], q: float, traverser: int,
+              strategy: np.ndarray, regret_delta: np.ndarray, sum_delta: np.ndarray) -> float:
+        tree = self.tree
+        who = int(tree.actor[node])
+        label = tree.node_label[node]
+        if who == TERMINAL:
+            payoff = float(tree.payoff[node])
+            self.add(kind="terminal", node=node, history=label, traverser=traverser, player=who,
+                     information_set="", information_set_id=-1, actions=(), reach=reach,
+                     node_utility=payoff,
+                     text=f"Terminal {label}: player 1 gets {payoff:+g}, player 2 {-payoff:+g}.")
+            return payoff
+        children = tree.children(node)
+        if who == CHANCE:
+            names = tuple(tree.edge_label[c] for c in children)
+            probs = tuple(float(tree.chance_probability[c]) for c in children)
+            if node in self.sampled:
+                k = self.sampled[node]
+                picks = [k]
+                text = (f"Chance at {label} samples {names[k]} (probability {probs[k]:.4g}); "
+                        "only that branch is walked this iteration.")
+            else:
+                picks = list(range(len(children)))
+                text = f"Chance at {label}: every outcome is walked, each weighted by its probability."
+            self.add(kind="chance", node=node, history=label, traverser=traverser, player=who,
+                     information_set="", information_set_id=-1, actions=names, reach=reach,
+                     strategy=probs, text=text)
+            value = 0.0
+            for k in picks:
+                p = probs[k]
+                child_q = q * p if node in self.sampled else q
+                child_value = self._walk(children[k], (reach[0], reach[1], reach[2] * p), child_q, traverser,
+                                         strategy, regret_delta, sum_delta)
+                # A sampled branch stands for the whole node (its value is not reweighted by p).
+                value += child_value if node in self.sampled else p * child_value
+            return value
+
+        i, key, actions = self._info(node)
+        n = len(actions)
+        sigma = strategy[i, :n]
+        self.add(kind="visit", node=node, history=label, traverser=traverser, player=who,
+                 information_set=key, information_set_id=i, actions=actions, reach=reach,
+                 strategy=tuple(float(s) for s in sigma),
+                 text=(f"Player {who + 1} at {label} (information set {key!r}) plays "
+                       + ", ".join(f"{a} {s:.3g}" for a, s in zip(actions, sigma))
+                       + f"; reach probabilities passed down: player 1 {reach[0]:.4g}, "
+                       f"player 2 {reach[1]:.4g}, chance {reach[2]:.4g}."))
+        child_values = np.empty(n)
+        for k, c in enumerate(children):
+            r = list(reach)
+            r[who] *= float(sigma[k])
+            child_values[k] = self._walk(c, (r[0], r[1], r[2]), q, traverser, strategy, regret_delta, sum_delta)
+        sign = 1.0 if who == 0 else -1.0
+        utility = sign * child_values                       # the acting player's view
+        node_utility = float(sigma @ utility)
+        regret = utility - node_utility
+        updating = traverser < 0 or traverser == who
+        weight = reach[1 - who] * reach[2] / q              # counterfactual reach (sampled: / q)
+        own = reach[who]
+        regret_update = weight * regret if updating else np.zeros(n)
+        sum_update = own * sigma if updating else np.zeros(n)
+        regret_delta[i, :n] += regret_update
+        sum_delta[i, :n] += sum_update
+        if updating:
+            text = (f"Back at {label}: utilities {_fmt(utility)}, node utility {node_utility:+.4g}, "
+                    f"regrets {_fmt(regret)}; cumulative regret += {weight:.4g} x regret = "
+                    f"{_fmt(regret_update)}; strategy sum += {own:.4g} x strategy = {_fmt(sum_update)}.")
+        else:
+            text = (f"Back at {label}: utilities {_fmt(utility)}, node utility {node_utility:+.4g}; "
+                    f"player {who + 1} is not updated in this pass.")
+        self.add(kind="return", node=node, history=label, traverser=traverser, player=who,
+                 information_set=key, information_set_id=i, actions=actions, reach=reach,
+                 strategy=tuple(float(s) for s in sigma),
+                 action_utility=tuple(float(u) for u in utility), node_utility=node_utility,
+                 regret=tuple(float(r) for r in regret), counterfactual_weight=float(weight),
+                 regret_update=tuple(float(u) for u in regret_update), strategy_weight=float(own),
+                 strategy_sum_update=tuple(float(u) for u in sum_update), text=text)
+        return float(sign * node_utility)
+
+
+def _sample_chance(tree: GameTree, deal: str | None, board: str | None,
+                   rng: np.random.Generator) -> dict[int, int]:
+    """Chance node -> sampled child index for one chance-sampling iteration.
+
+    The root outcome is `deal` (by label) or drawn with the chance probabilities; every
+    later chance node (Leduc's public card) draws once, by `board` label or at random, and
+    the same card is used on every betting line of the deal.
+    """
+    root = tree.children(0)
+    labels = [tree.edge_label[c] for c in root]
+    if deal is None:
+        p = np.array([tree.chance_probability[c] for c in root])
+        k = int(rng.choice(len(p), p=p / p.sum()))
+    elif deal in labels:
+        k = labels.index(deal)
+    else:
+        raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
+    sampled = {0: k}
+    later = [n for n in range(tree.num_nodes) if n > 0 and int(tree.actor[n]) == CHANCE
+             and _under(tree, n, root[k])]
+    if later:
+        first = tree.children(later[0])
+        names = [tree.edge_label[c] for c in first]
+        if board is None:
+            p = np.array([tree.chance_probability[c] for c in first])
+            card = names[int(rng.choice(len(p), p=p / p.sum()))]
+        elif board in names:
+            card = board
+        else:
+            raise ValueError(f"The public card {board!r} cannot follow the deal {labels[k]}; "
+                             f"choose one of: {', '.join(names)}.")
+        for n in later:
+            sampled[n] = [tree.edge_label[c] for c in tree.children(n)].index(card)
+    return sampled
+
+
+def _under(tree: GameTree, node: int, ancestor: int) -> bool:
+    while node > ancestor:
+        node = int(tree.parent[node])
+    return node == ancestor
+
+
+def deal_options(tree: GameTree) -> tuple[str, ...]:
+    """Labels of the root chance outcomes (e.g. "QK": player 1 holds Q, player 2 holds K)."""
+    if int(tree.actor[0]) != CHANCE:
+        return ()
+    return tuple(tree.edge_label[c] for c in tree.children(0))
+
+
+def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray, *,
+                    algorithm: str = "cfr", updates: str = "simultaneous", iteration: int = 1,
+                    deal: str | None = None, board: str | None = None,
+                    rng: np.random.Generator | None = None) -> IterationTrace:
+    """Replay iteration `iteration` of `algorithm` from the state before it, step by step.
+
+    `cumulative_regret` and `strategy_sum` are [I, A] (e.g. a solver's arrays after t - 1
+    iterations). For chance sampling, `deal` (and for Leduc `board`) choose the sampled
+    outcomes; otherwise they are drawn from `rng`.
+    """
+    if algorithm not in WALKTHROUGH_ALGORITHMS:
+        raise ValueError(f"The walkthrough replays {' or '.join(WALKTHROUGH_ALGORITHMS)}, not {algorithm!r}.")
+    if updates not in ("simultaneous", "alternating"):
+        raise ValueError(f"Updates must be 'simultaneous' or 'alternating', not {updates!r}.")
+    shape = tree.legal.shape
+    before_regret = np.array(cumulative_regret, dtype=float)
+    before_sum = np.array(strategy_sum, dtype=float)
+    if before_regret.shape != shape or before_sum.shape != shape:
+        raise ValueError(f"The solver state must be {shape} arrays for {tree.game.title}.")
+    sampled: dict[int, int] = {}
+    deal_label = None
+    if algorithm == "chance":
+        if int(tree.actor[0]) != CHANCE:
+            raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
+        sampled = _sample_chance(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
+        deal_label = tree.edge_label[tree.children(0)[sampled[0]]]
+    tracer = _Tracer(tree, before_regret, before_sum, sampled)
+    start_strategy = regret_matching(before_regret, tree.legal)
+    if updates == "simultaneous":
+        value = tracer.pass_(-1, start_strategy)
+    else:
+        value = tracer.pass_(0, start_strategy)
+        tracer.pass_(1, regret_matching(tracer.regret, tree.legal))
+    for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum):
+        a.setflags(write=False)
+    return IterationTrace(tree, algorithm, updates, int(iteration), deal_label, tuple(tracer.steps),
+                          start_strategy, before_regret, tracer.regret, before_sum, tracer.strategy_sum,
+                          float(value))
+
+
+def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int, iteration: int):
+    """(cumulative_regret, strategy_sum) of the real solver after `iteration` - 1 iterations."""
+    if iteration < 1:
+        raise ValueError(f"The iteration to walk through must be at least 1, not {iteration}.")
+    solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
+    if iteration > 1:
+        solver.iterate(iteration - 1)
+    return solver.cumulative_regret.copy(), solver.strategy_sum.copy()
+
+
+def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
+    """One row per information set: regret sum, strategy and strategy sum before and after the iteration."""
+    tree = trace.tree
+    after_strategy = regret_matching(trace.cumulative_regret_after, tree.legal)
+    rows = []
+    for i, record in enumerate(tree.infosets):
+        n = len(record.actions)
+
+        def show(a: np.ndarray) -> str:
+            return " / ".join(f"{v:+.4g}" for v in a[i, :n])
+
+        rows.append({
+            "information set": record.key,
+            "player": record.player + 1,
+            "actions": " / ".join(record.actions),
+            "regret sum before": show(trace.cumulative_regret_before),
+            "regret sum after": show(trace.cumulative_regret_after),
+            "strategy": " / ".join(f"{v:.3g}" for v in trace.strategy[i, :n]),
+            "next strategy": " / ".join(f"{v:.3g}" for v in after_strategy[i, :n]),
+            "strategy sum before": show(trace.strategy_sum_before),
+            "strategy sum after": show(trace.strategy_sum_after),
+            "changed": bool(np.any(trace.cumulative_regret_after[i] != trace.cumulative_regret_before[i])
+                            or np.any(trace.strategy_sum_after[i] != trace.strategy_sum_before[i])),
+        })
+    return rows
