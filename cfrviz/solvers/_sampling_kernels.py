@@ -1,0 +1,405 @@
+"""Numba kernels for the Monte Carlo CFR family over the flat GameTree arrays.
+
+Every kernel runs a whole batch of iterations in one compiled call. Randomness comes
+from the caller's `numpy.random.Generator`, passed straight into the kernel (numba
+draws from its bit generator), so a seed fixes the run however it is split into batches.
+
+Values are player 1's (the tree's `payoff`); a player-2 node flips the sign when it
+turns them into regrets. Node ids are breadth first, so a pre-order visit list read
+backwards always meets children before their parent.
+
+Per-node work arrays, shape [N] (and [N, A] for `sigma`), are scratch: each traversal
+writes the nodes it visits before reading them.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+CHANCE = 2
+TERMINAL = 3
+
+
+@njit(cache=True, inline="always")
+def _regret_matching_into(cumulative_regret, infoset, k, out):
+    """out[:k] = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
+    total = 0.0
+    for a in range(k):
+        r = cumulative_regret[infoset, a]
+        r = r if r > 0.0 else 0.0
+        out[a] = r
+        total += r
+    if total > 0.0:
+        for a in range(k):
+            out[a] /= total
+    else:
+        for a in range(k):
+            out[a] = 1.0 / k
+
+
+@njit(cache=True, inline="always")
+def _sample_index(rng, probabilities, k):
+    """An index in [0, k) drawn from probabilities[:k]; round-off falls on the last positive one."""
+    u = rng.random()
+    acc = 0.0
+    last = 0
+    for a in range(k):
+        p = probabilities[a]
+        if p > 0.0:
+            last = a
+            acc += p
+            if u < acc:
+                return a
+    return last
+
+
+@njit(cache=True, inline="always")
+def _sample_chance(rng, chance_probability, first, k):
+    u = rng.random()
+    acc = 0.0
+    last = first
+    for c in range(first, first + k):
+        p = chance_probability[c]
+        if p > 0.0:
+            last = c
+            acc += p
+            if u < acc:
+                return c
+    return last
+
+
+@njit(cache=True)
+def _fill_current(cumulative_regret, num_actions, current_strategy):
+    buf = np.empty(current_strategy.shape[1])
+    for i in range(current_strategy.shape[0]):
+        k = num_actions[i]
+        _regret_matching_into(cumulative_regret, i, k, buf)
+        for a in range(current_strategy.shape[1]):
+            current_strategy[i, a] = buf[a] if a < k else 0.0
+
+
+@njit(cache=True)
+def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
+                              num_actions, cumulative_regret, strategy_sum, own_reach, record,
+                              update_player, deal, rng, stack, order, sampled, reach, value, sigma):
+    """One chance-sampled CFR traversal (seed 003, "Chance Sampling"); returns (root value, nodes).
+
+    Chance outcomes are sampled once each (the root deal forced to `deal` when it is >= 0);
+    every decision node below is walked full width. update_player is 0, 1, or 2 for both
+    (simultaneous updates, as the seed's worked example does). Regrets are weighted by the
+    opponent's reach only: chance is sampled, so its probability drops out of the estimate.
+    """
+    top = 0
+    count = 0
+    stack[0] = 0
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    while top >= 0:
+        h = stack[top]
+        top -= 1
+        order[count] = h
+        count += 1
+        who = actor[h]
+        if who == TERMINAL:
+            continue
+        first = first_child[h]
+        k = num_children[h]
+        if who == CHANCE:
+            if h == 0 and deal >= 0:
+                c = first + deal
+            else:
+                c = _sample_chance(rng, chance_probability, first, k)
+            sampled[h] = c
+            reach[c, 0] = reach[h, 0]
+            reach[c, 1] = reach[h, 1]
+            top += 1
+            stack[top] = c
+            continue
+        _regret_matching_into(cumulative_regret, infoset[h], k, sigma[h])
+        for a in range(k):
+            c = first + a
+            reach[c, 0] = reach[h, 0]
+            reach[c, 1] = reach[h, 1]
+            reach[c, who] *= sigma[h, a]
+            top += 1
+            stack[top] = c
+    for j in range(count - 1, -1, -1):
+        h = order[j]
+        who = actor[h]
+        if who == TERMINAL:
+            value[h] = payoff[h]
+            continue
+        if who == CHANCE:
+            value[h] = value[sampled[h]]
+            continue
+        first = first_child[h]
+        k = num_children[h]
+        v = 0.0
+        for a in range(k):
+            v += sigma[h, a] * value[first + a]
+        value[h] = v
+        if update_player == 2 or update_player == who:
+            i = infoset[h]
+            sign = 1.0 if who == 0 else -1.0
+            opponent_reach = reach[h, 1 - who]
+            mine = reach[h, who]
+            for a in range(k):
+                cumulative_regret[i, a] += sign * (value[first + a] - v) * opponent_reach
+                strategy_sum[i, a] += mine * sigma[h, a]
+            if record:
+                own_reach[i] += mine
+    return value[0], count
+
+
+@njit(cache=True)
+def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
+                           num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                           n, simultaneous, deal, rng):
+    """n chance-sampled iterations; returns (sum of player 1's iteration values, last one, nodes)."""
+    size = actor.shape[0]
+    width = cumulative_regret.shape[1]
+    stack = np.empty(size, np.int64)
+    order = np.empty(size, np.int64)
+    sampled = np.zeros(size, np.int64)
+    reach = np.empty((size, 2))
+    value = np.empty(size)
+    sigma = np.empty((size, width))
+    value_sum = 0.0
+    last = 0.0
+    touched = 0
+    for t in range(n):
+        record = t == n - 1
+        if record:
+            _fill_current(cumulative_regret, num_actions, current_strategy)
+        if simultaneous:
+            v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
+                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
+                                             record, 2, deal, rng, stack, order, sampled, reach, value, sigma)
+            touched += c
+        else:
+            v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
+                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
+                                             record, 0, deal, rng, stack, order, sampled, reach, value, sigma)
+            touched += c
+            _, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
+                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
+                                             record, 1, deal, rng, stack, order, sampled, reach, value, sigma)
+            touched += c
+        value_sum += v
+        last = v
+    return value_sum, last, touched
+
+
+@njit(cache=True)
+def _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
+                        cumulative_regret, strategy_sum, own_reach, record, traverser, rng,
+                        stack, order, sampled, reach, value, sigma):
+    """One external-sampling traversal for `traverser` (Lanctot et al. 2009, section 3.2).
+
+    Chance and the opponent are sampled, the traverser's actions all walked. The
+    opponent's strategy is added to its strategy sum at each sampled node, unweighted:
+    its reach and the sampling probability cancel ("simple", stochastically-weighted
+    averaging, as OpenSpiel's ExternalSamplingSolver does by default).
+    """
+    top = 0
+    count = 0
+    stack[0] = 0
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    while top >= 0:
+        h = stack[top]
+        top -= 1
+        order[count] = h
+        count += 1
+        who = actor[h]
+        if who == TERMINAL:
+            continue
+        first = first_child[h]
+        k = num_children[h]
+        if who == CHANCE:
+            c = _sample_chance(rng, chance_probability, first, k)
+            sampled[h] = c
+            reach[c, 0] = reach[h, 0]
+            reach[c, 1] = reach[h, 1]
+            top += 1
+            stack[top] = c
+            continue
+        i = infoset[h]
+        _regret_matching_into(cumulative_regret, i, k, sigma[h])
+        if who == traverser:
+            if record:
+                own_reach[i] += reach[h, who]
+            for a in range(k):
+                c = first + a
+                reach[c, 0] = reach[h, 0]
+                reach[c, 1] = reach[h, 1]
+                reach[c, who] *= sigma[h, a]
+                top += 1
+                stack[top] = c
+        else:
+            for a in range(k):
+                strategy_sum[i, a] += sigma[h, a]
+            c = first + _sample_index(rng, sigma[h], k)
+            sampled[h] = c
+            reach[c, 0] = reach[h, 0]
+            reach[c, 1] = reach[h, 1]
+            reach[c, who] *= sigma[h, c - first]
+            top += 1
+            stack[top] = c
+    for j in range(count - 1, -1, -1):
+        h = order[j]
+        who = actor[h]
+        if who == TERMINAL:
+            value[h] = payoff[h]
+        elif who == CHANCE or who != traverser:
+            value[h] = value[sampled[h]]
+        else:
+            first = first_child[h]
+            k = num_children[h]
+            v = 0.0
+            for a in range(k):
+                v += sigma[h, a] * value[first + a]
+            value[h] = v
+            i = infoset[h]
+            sign = 1.0 if who == 0 else -1.0
+            for a in range(k):
+                cumulative_regret[i, a] += sign * (value[first + a] - v)
+    return value[0], count
+
+
+@njit(cache=True)
+def external_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
+                             num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                             n, rng):
+    """n external-sampling iterations, one traversal per player each; returns (value sum, last, nodes)."""
+    size = actor.shape[0]
+    width = cumulative_regret.shape[1]
+    stack = np.empty(size, np.int64)
+    order = np.empty(size, np.int64)
+    sampled = np.zeros(size, np.int64)
+    reach = np.empty((size, 2))
+    value = np.empty(size)
+    sigma = np.empty((size, width))
+    value_sum = 0.0
+    last = 0.0
+    touched = 0
+    for t in range(n):
+        record = t == n - 1
+        if record:
+            _fill_current(cumulative_regret, num_actions, current_strategy)
+        v, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                   cumulative_regret, strategy_sum, own_reach, record, 0, rng,
+                                   stack, order, sampled, reach, value, sigma)
+        touched += c
+        _, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                   cumulative_regret, strategy_sum, own_reach, record, 1, rng,
+                                   stack, order, sampled, reach, value, sigma)
+        touched += c
+        value_sum += v
+        last = v
+    return value_sum, last, touched
+
+
+@njit(cache=True)
+def _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
+                     cumulative_regret, strategy_sum, own_reach, record, update_player, exploration,
+                     rng, path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour):
+    """One outcome-sampling episode for `update_player` (Lanctot et al. 2009, section 3.1).
+
+    The update player samples from exploration * uniform + (1 - exploration) * strategy, the
+    opponent from its strategy, chance from its probabilities (which cancel in every ratio, so
+    they are left out of both reaches). Regrets and the strategy sum are importance weighted
+    by 1 / sample reach, as in OpenSpiel's OutcomeSamplingSolver with a zero baseline.
+    Returns (the update player's value estimate at the root, path length).
+    """
+    h = 0
+    depth = 0
+    mine = 1.0
+    theirs = 1.0
+    behave = 1.0
+    while actor[h] != TERMINAL:
+        who = actor[h]
+        first = first_child[h]
+        k = num_children[h]
+        path[depth] = h
+        my_reach[depth] = mine
+        opponent_reach[depth] = theirs
+        sample_reach[depth] = behave
+        if who == CHANCE:
+            c = _sample_chance(rng, chance_probability, first, k)
+        else:
+            i = infoset[h]
+            _regret_matching_into(cumulative_regret, i, k, sigma[depth])
+            if record and who == update_player:
+                own_reach[i] += mine
+            if who == update_player:
+                for a in range(k):
+                    behaviour[depth, a] = exploration / k + (1.0 - exploration) * sigma[depth, a]
+            else:
+                for a in range(k):
+                    behaviour[depth, a] = sigma[depth, a]
+            a = _sample_index(rng, behaviour[depth], k)
+            c = first + a
+            if who == update_player:
+                mine *= sigma[depth, a]
+            else:
+                theirs *= sigma[depth, a]
+            behave *= behaviour[depth, a]
+        chosen[depth] = c - first
+        depth += 1
+        h = c
+    u = payoff[h] if update_player == 0 else -payoff[h]
+    length = depth + 1
+    for d in range(depth - 1, -1, -1):
+        h = path[d]
+        who = actor[h]
+        if who == CHANCE:
+            continue
+        a = chosen[d]
+        k = num_children[h]
+        # Child values: u / q(a) for the sampled action, 0 (the zero baseline) for the rest.
+        child = u / behaviour[d, a]
+        estimate = sigma[d, a] * child
+        if who == update_player:
+            i = infoset[h]
+            weight = opponent_reach[d] / sample_reach[d]
+            cf_value = estimate * weight
+            for b in range(k):
+                cf_action = child * weight if b == a else 0.0
+                cumulative_regret[i, b] += cf_action - cf_value
+                strategy_sum[i, b] += my_reach[d] * sigma[d, b] / sample_reach[d]
+        u = estimate
+    return u, length
+
+
+@njit(cache=True)
+def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
+                            num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                            n, exploration, max_depth, rng):
+    """n outcome-sampling iterations, one episode per player each; returns (value sum, last, nodes)."""
+    width = cumulative_regret.shape[1]
+    path = np.empty(max_depth + 1, np.int64)
+    chosen = np.empty(max_depth + 1, np.int64)
+    my_reach = np.empty(max_depth + 1)
+    opponent_reach = np.empty(max_depth + 1)
+    sample_reach = np.empty(max_depth + 1)
+    sigma = np.empty((max_depth + 1, width))
+    behaviour = np.empty((max_depth + 1, width))
+    value_sum = 0.0
+    last = 0.0
+    touched = 0
+    for t in range(n):
+        record = t == n - 1
+        if record:
+            _fill_current(cumulative_regret, num_actions, current_strategy)
+        v, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                cumulative_regret, strategy_sum, own_reach, record, 0, exploration, rng,
+                                path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
+        touched += c
+        _, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                cumulative_regret, strategy_sum, own_reach, record, 1, exploration, rng,
+                                path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
+        touched += c
+        value_sum += v
+        last = v
+    return value_sum, last, touched

@@ -1,0 +1,187 @@
+"""Monte Carlo CFR: chance, external and outcome sampling over a compiled GameTree.
+
+Each solver keeps the `Solver` arrays and advances them with one numba kernel call per
+`iterate(n)` (see `_sampling_kernels`). All randomness is drawn from one
+`numpy.random.Generator` built from `seed`, so the same seed gives the same run, however
+the iterations are split into batches.
+
+An iteration here is what the seeds and OpenSpiel call one: chance sampling with
+simultaneous updates is one traversal for both players; with alternating updates, and
+for external and outcome sampling always, it is one traversal (episode) per player.
+`last_value` is player 1's value as player 1's traversal estimated it; `nodes_touched`
+counts every history a traversal enters, terminals included.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cfrviz.games import CHANCE
+from cfrviz.solvers import _sampling_kernels as kernels
+from cfrviz.solvers.base import Solver
+from cfrviz.tree import GameTree
+
+__all__ = ["ChanceSampling", "ExternalSampling", "OutcomeSampling"]
+
+_UPDATE_SCHEMES = ("simultaneous", "alternating")
+
+
+def _checked_updates(updates: str) -> str:
+    if updates not in _UPDATE_SCHEMES:
+        raise ValueError(f"Unknown update scheme {updates!r}; choose 'simultaneous' or 'alternating'.")
+    return updates
+
+
+def _checked_seed(seed: int) -> int:
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"The seed must be a whole number 0 or larger, not {seed!r}.")
+    return int(seed)
+
+
+def _checked_count(n: int) -> int:
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 0:
+        raise ValueError(f"The number of iterations must be a whole number 0 or larger, not {n!r}.")
+    return int(n)
+
+
+class _SamplingSolver(Solver):
+    """State and batching shared by the Monte Carlo solvers; subclasses call their kernel."""
+
+    sampling = True
+
+    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+        super().__init__(tree, updates=_checked_updates(updates), seed=_checked_seed(seed))
+        #: the only source of randomness; numba kernels draw from it directly
+        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self._tree_arrays = (tree.actor, tree.infoset, tree.first_child, tree.num_children,
+                             tree.chance_probability, tree.payoff, tree.num_actions)
+
+    def iterate(self, n: int = 1) -> None:
+        """Run n more iterations in one compiled call."""
+        n = _checked_count(n)
+        if n == 0:
+            return
+        self.own_reach[:] = 0.0
+        value_sum, last, touched = self._run_kernel(n)
+        self.iterations += n
+        self.value_sum += float(value_sum)
+        self.last_value = float(last)
+        self.nodes_touched += int(touched)
+
+    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+        raise NotImplementedError
+
+
+class ChanceSampling(_SamplingSolver):
+    """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009; seed 003, "Chance Sampling").
+
+    Each traversal samples the deal (and, in Leduc, each public card on the way), then
+    walks every action of both players. Regrets are weighted by the opponent's reach only,
+    the strategy sum by the acting player's own reach, as in the seed's worked example.
+
+    Keywords: `updates` "simultaneous" (one traversal updates both players, as the seed
+    does) or "alternating" (one traversal per player, player 1 first, each with its own
+    sampled deal); `seed`; `deal`, which forces the root chance outcome, given by its label
+    (e.g. "QK": player 1 holds Q, player 2 holds K) or its index, for the walkthrough and
+    tests. Set the attribute `deal` back to None to sample again.
+    """
+
+    name = "chance"
+    title = "Chance-sampling MCCFR"
+
+    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
+                 deal: str | int | None = None) -> None:
+        super().__init__(tree, updates=updates, seed=seed)
+        self.deal = deal
+
+    @property
+    def deal(self) -> int | None:
+        """Index of the forced root chance outcome, or None when the deal is sampled."""
+        return None if self._deal < 0 else self._deal
+
+    @deal.setter
+    def deal(self, deal: str | int | None) -> None:
+        self._deal = self._deal_index(deal)
+
+    def _deal_index(self, deal: str | int | None) -> int:
+        if deal is None:
+            return -1
+        tree = self.tree
+        if tree.actor[0] != CHANCE:
+            raise ValueError(f"{tree.game.title} has no deal to force; leave deal unset.")
+        labels = [tree.edge_label[c] for c in tree.children(0)]
+        if isinstance(deal, str):
+            if deal not in labels:
+                raise ValueError(f"Unknown deal {deal!r} for {tree.game.title}; choose one of: {', '.join(labels)}.")
+            return labels.index(deal)
+        if isinstance(deal, numbers.Integral) and not isinstance(deal, bool) and 0 <= deal < len(labels):
+            return int(deal)
+        raise ValueError(f"The deal must be one of {', '.join(labels)} or an index below {len(labels)}, not {deal!r}.")
+
+    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+        return kernels.chance_sampling_kernel(
+            *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
+            self.own_reach, n, self.updates == "simultaneous", self._deal, self.rng)
+
+
+class ExternalSampling(_SamplingSolver):
+    """External-sampling MCCFR (Lanctot, Waugh, Zinkevich and Bowling 2009, "Monte Carlo
+    sampling for regret minimization in extensive games", section 3.2).
+
+    Each iteration runs one traversal per player: the traverser's actions are all walked,
+    chance and the opponent are sampled once per history. The average strategy uses
+    stochastically-weighted ("simple") averaging: the opponent adds its current strategy,
+    unweighted, at every node where it was sampled, as OpenSpiel's default does.
+
+    Keywords: `updates` must be "alternating" (traversals are per player by definition);
+    `seed`.
+    """
+
+    name = "external"
+    title = "External-sampling MCCFR"
+
+    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+        if updates == "simultaneous":
+            raise ValueError("External-sampling MCCFR traverses for one player at a time; "
+                             "choose alternating updates.")
+        super().__init__(tree, updates=updates, seed=seed)
+
+    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+        return kernels.external_sampling_kernel(
+            *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
+            self.own_reach, n, self.rng)
+
+
+class OutcomeSampling(_SamplingSolver):
+    """Outcome-sampling MCCFR (Lanctot et al. 2009, section 3.1), as OpenSpiel's OutcomeSamplingSolver.
+
+    Each iteration samples one terminal history per player. The updating player explores:
+    it samples from `exploration` * uniform + (1 - `exploration`) * its strategy; the
+    opponent and chance sample on-policy. Regrets and strategy-sum increments are divided
+    by the probability of the sampled history (importance weighting), so they are unbiased.
+    Unlike OpenSpiel, regrets and sums start at zero rather than 1e-6.
+
+    Keywords: `updates` must be "alternating" (episodes are per player by definition);
+    `seed`; `exploration` (default 0.6, OpenSpiel's value), from 0 to 1.
+    """
+
+    name = "outcome"
+    title = "Outcome-sampling MCCFR"
+
+    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
+                 exploration: float = 0.6) -> None:
+        if updates == "simultaneous":
+            raise ValueError("Outcome-sampling MCCFR samples one episode per player at a time; "
+                             "choose alternating updates.")
+        if (not isinstance(exploration, numbers.Real) or isinstance(exploration, bool)
+                or not 0.0 <= float(exploration) <= 1.0):
+            raise ValueError(f"Exploration must be a number from 0 to 1, not {exploration!r}.")
+        super().__init__(tree, updates=updates, seed=seed)
+        self.exploration = float(exploration)
+        self._max_depth = int(tree.depth.max())
+
+    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+        return kernels.outcome_sampling_kernel(
+            *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
+            self.own_reach, n, self.exploration, self._max_depth, self.rng)
