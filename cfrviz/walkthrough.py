@@ -22,8 +22,8 @@ from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import regret_matching, solver_class
 from cfrviz.tree import GameTree
 
-#: The algorithms a walkthrough can replay: the seeds' vanilla CFR and chance sampling.
-WALKTHROUGH_ALGORITHMS = ("cfr", "chance")
+#: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.
+WALKTHROUGH_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "chance")
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,9 @@ class Step:
 
     kind      "visit" (going down into a decision node), "chance" (a chance node: all
               outcomes for vanilla CFR, one sampled outcome for chance sampling),
-              "terminal" (a leaf and its payoff) or "return" (leaving a decision node
-              with its utilities, regrets and updates)
+              "terminal" (a leaf and its payoff), "return" (leaving a decision node
+              with its utilities, regrets and updates) or "finish" (the end of a pass:
+              CFR+ clipping or DCFR discounting of the cumulative regret, if any)
     traverser the player whose regrets this pass updates, or -1 when both are updated
               at once (simultaneous updates)
     reach     reach probability of this history: (player 1, player 2, chance)
@@ -44,8 +45,9 @@ class Step:
       counterfactual_weight opponent-and-chance reach (over the sampling probability
                             for chance sampling); the regret update is weight x regret
       regret_update         what is added to the information set's cumulative regret
-      strategy_weight       the acting player's own reach; the strategy-sum update is
-                            weight x strategy
+      strategy_weight       the acting player's own reach (times the iteration's
+                            averaging weight: t for CFR+ and linear CFR, t^2 for DCFR);
+                            the strategy-sum update is weight x strategy
       strategy_sum_update   what is added to the information set's strategy sum
     At a terminal or chance step, node_utility is player 1's value.
     """
@@ -100,13 +102,43 @@ def _fmt(values) -> str:
     return "[" + ", ".join(f"{v:+.4g}" for v in values) + "]"
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """How a pass ends, read from the solver class: averaging weight and regret transform."""
+
+    average_mode: int = 0      # 0: weight 1, 1: weight t, 2: weight t^gamma
+    clip: bool = False         # CFR+: negative cumulative regret set to zero
+    discount: bool = False     # DCFR: positive x t^alpha/(t^alpha+1), negative x t^beta/(t^beta+1)
+    alpha: float = 0.0
+    beta: float = 0.0
+    gamma: float = 0.0
+
+    def average_weight(self, t: int) -> float:
+        # Zinkevich et al. 2007 (1), CFR+ / linear averaging (t), DCFR (t^gamma; Brown & Sandholm 2019).
+        return (1.0, float(t), float(t) ** self.gamma)[self.average_mode]
+
+
+def _rules(algorithm: str) -> _Rules:
+    if algorithm == "chance":
+        return _Rules()
+    cls = solver_class(algorithm)
+    mode = int(getattr(cls, "regret_mode", 0))
+    return _Rules(int(getattr(cls, "average_mode", 0)), clip=mode == 1, discount=mode == 2,
+                  alpha=float(getattr(cls, "alpha", 0.0)), beta=float(getattr(cls, "beta", 0.0)),
+                  gamma=float(getattr(cls, "gamma", 0.0)))
+
+
 class _Tracer:
     def __init__(self, tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray,
-                 sampled: dict[int, int]) -> None:
+                 rules: _Rules, iteration: int, sampler) -> None:
         self.tree = tree
         self.regret = np.array(cumulative_regret, dtype=float)
         self.strategy_sum = np.array(strategy_sum, dtype=float)
-        self.sampled = sampled   # chance node -> sampled child index (chance sampling)
+        self.rules = rules
+        self.iteration = iteration
+        self.average_weight = rules.average_weight(iteration)
+        self.sampler = sampler      # chance node -> sampled child index, or None for full width
+        self.sampled: dict[int, int] = {}
         self.steps: list[Step] = []
 
     def _info(self, node: int) -> tuple[int, str, tuple[str, ...]]:
@@ -123,11 +155,33 @@ class _Tracer:
         regret_delta = np.zeros_like(self.regret)
         sum_delta = np.zeros_like(self.strategy_sum)
         value = self._walk(0, (1.0, 1.0, 1.0), 1.0, traverser, strategy, regret_delta, sum_delta)
-        # Updates are applied after the pass: within one pass every node plays the
-        # strategy fixed at its start (Zinkevich et al. 2007, Algorithm 1 of Lanctot 2013).
+        # Every node of a pass plays the strategy fixed at its start, so adding the
+        # updates at the end equals adding them on the way (Zinkevich et al. 2007).
         self.regret += regret_delta
         self.strategy_sum += sum_delta
+        self._finish(traverser)
         return value
+
+    def _finish(self, traverser: int) -> None:
+        rules, t = self.rules, self.iteration
+        mine = (self.tree.infoset_player == traverser) if traverser >= 0 else np.ones(self.tree.num_infosets, bool)
+        who = "both players" if traverser < 0 else f"player {traverser + 1}"
+        if rules.clip:
+            self.regret[mine] = np.maximum(self.regret[mine], 0.0)
+            text = f"End of the pass: CFR+ sets every negative cumulative regret of {who} to zero."
+        elif rules.discount:
+            # Brown and Sandholm 2019, DCFR: discount after adding iteration t's regrets.
+            up = t ** rules.alpha / (t ** rules.alpha + 1.0)
+            down = t ** rules.beta / (t ** rules.beta + 1.0)
+            block = self.regret[mine]
+            self.regret[mine] = np.where(block >= 0.0, block * up, block * down)
+            text = (f"End of the pass: the cumulative regret of {who} is discounted, positive "
+                    f"entries x {up:.4g}, negative x {down:.4g}.")
+        else:
+            text = f"End of the pass: the regrets and strategy sums of {who} are now updated."
+        self.add(kind="finish", node=0, history=self.tree.node_label[0], traverser=traverser, player=-1,
+                 information_set="", information_set_id=-1, actions=(), reach=(1.0, 1.0, 1.0),
+                 strategy_weight=self.average_weight, text=text)
 
     def _walk(self, node: int, reach: tuple[float, float, float], q: float, traverser: int,
               strategy: np.ndarray, regret_delta: np.ndarray, sum_delta: np.ndarray) -> float:
@@ -145,8 +199,9 @@ class _Tracer:
         if who == CHANCE:
             names = tuple(tree.edge_label[c] for c in children)
             probs = tuple(float(tree.chance_probability[c]) for c in children)
-            if node in self.sampled:
-                k = self.sampled[node]
+            if self.sampler is not None:
+                k = self.sampler(node)
+                self.sampled[node] = k
                 picks = [k]
                 text = (f"Chance at {label} samples {names[k]} (probability {probs[k]:.4g}); "
                         "only that branch is walked this iteration.")
@@ -159,11 +214,11 @@ class _Tracer:
             value = 0.0
             for k in picks:
                 p = probs[k]
-                child_q = q * p if node in self.sampled else q
+                child_q = q * p if self.sampler is not None else q
                 child_value = self._walk(children[k], (reach[0], reach[1], reach[2] * p), child_q, traverser,
                                          strategy, regret_delta, sum_delta)
                 # A sampled branch stands for the whole node (its value is not reweighted by p).
-                value += child_value if node in self.sampled else p * child_value
+                value += child_value if self.sampler is not None else p * child_value
             return value
 
         i, key, actions = self._info(node)
@@ -187,7 +242,7 @@ class _Tracer:
         regret = utility - node_utility
         updating = traverser < 0 or traverser == who
         weight = reach[1 - who] * reach[2] / q              # counterfactual reach (sampled: / q)
-        own = reach[who]
+        own = reach[who] * self.average_weight
         regret_update = weight * regret if updating else np.zeros(n)
         sum_update = own * sigma if updating else np.zeros(n)
         regret_delta[i, :n] += regret_update
@@ -209,46 +264,34 @@ class _Tracer:
         return float(sign * node_utility)
 
 
-def _sample_chance(tree: GameTree, deal: str | None, board: str | None,
-                   rng: np.random.Generator) -> dict[int, int]:
-    """Chance node -> sampled child index for one chance-sampling iteration.
+def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np.random.Generator):
+    """A function: chance node -> sampled child index, for one chance-sampling iteration.
 
-    The root outcome is `deal` (by label) or drawn with the chance probabilities; every
-    later chance node (Leduc's public card) draws once, by `board` label or at random, and
-    the same card is used on every betting line of the deal.
+    The root outcome is `deal` (by label) or drawn with the chance probabilities. Every
+    later chance node (Leduc's public card) draws on its own, as the solver does, unless
+    `board` names the card to use wherever it can be dealt.
     """
-    root = tree.children(0)
-    labels = [tree.edge_label[c] for c in root]
-    if deal is None:
-        p = np.array([tree.chance_probability[c] for c in root])
-        k = int(rng.choice(len(p), p=p / p.sum()))
-    elif deal in labels:
-        k = labels.index(deal)
-    else:
+    labels = list(deal_options(tree))
+    if deal is not None and deal not in labels:
         raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
-    sampled = {0: k}
-    later = [n for n in range(tree.num_nodes) if n > 0 and int(tree.actor[n]) == CHANCE
-             and _under(tree, n, root[k])]
-    if later:
-        first = tree.children(later[0])
-        names = [tree.edge_label[c] for c in first]
-        if board is None:
-            p = np.array([tree.chance_probability[c] for c in first])
-            card = names[int(rng.choice(len(p), p=p / p.sum()))]
-        elif board in names:
-            card = board
-        else:
-            raise ValueError(f"The public card {board!r} cannot follow the deal {labels[k]}; "
-                             f"choose one of: {', '.join(names)}.")
-        for n in later:
-            sampled[n] = [tree.edge_label[c] for c in tree.children(n)].index(card)
-    return sampled
+    if board is not None:
+        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == CHANCE
+                 for c in tree.children(n)}
+        if board not in cards:
+            raise ValueError(f"No public card {board!r} in {tree.game.title}; choose one of: "
+                             f"{', '.join(sorted(cards)) or 'none (it has no public card)'}.")
 
+    def sample(node: int) -> int:
+        children = tree.children(node)
+        names = [tree.edge_label[c] for c in children]
+        if node == 0 and deal is not None:
+            return labels.index(deal)
+        if node != 0 and board is not None and board in names:
+            return names.index(board)
+        p = np.array([tree.chance_probability[c] for c in children])
+        return int(rng.choice(len(p), p=p / p.sum()))
 
-def _under(tree: GameTree, node: int, ancestor: int) -> bool:
-    while node > ancestor:
-        node = int(tree.parent[node])
-    return node == ancestor
+    return sample
 
 
 def deal_options(tree: GameTree) -> tuple[str, ...]:
@@ -277,20 +320,19 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     before_sum = np.array(strategy_sum, dtype=float)
     if before_regret.shape != shape or before_sum.shape != shape:
         raise ValueError(f"The solver state must be {shape} arrays for {tree.game.title}.")
-    sampled: dict[int, int] = {}
-    deal_label = None
+    sampler = None
     if algorithm == "chance":
         if int(tree.actor[0]) != CHANCE:
             raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
-        sampled = _sample_chance(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
-        deal_label = tree.edge_label[tree.children(0)[sampled[0]]]
-    tracer = _Tracer(tree, before_regret, before_sum, sampled)
+        sampler = _chance_sampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
+    tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler)
     start_strategy = regret_matching(before_regret, tree.legal)
     if updates == "simultaneous":
         value = tracer.pass_(-1, start_strategy)
     else:
         value = tracer.pass_(0, start_strategy)
         tracer.pass_(1, regret_matching(tracer.regret, tree.legal))
+    deal_label = tree.edge_label[tree.children(0)[tracer.sampled[0]]] if 0 in tracer.sampled else None
     for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum):
         a.setflags(write=False)
     return IterationTrace(tree, algorithm, updates, int(iteration), deal_label, tuple(tracer.steps),
