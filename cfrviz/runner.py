@@ -1,0 +1,153 @@
+"""`solve()`: run a solver, keep snapshots on a schedule, judge them, return a `Run`.
+
+The deterministic CFR family records its snapshots inside the compiled loop
+(`advance`); any other solver is driven through the `Solver.iterate` contract and
+copied at each snapshot. Solver time is measured per chunk of iterations; the
+exploitability of every snapshot is computed afterwards in one batched call.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from cfrviz.analysis import expected_value as profile_value
+from cfrviz.analysis import exploitability_many
+from cfrviz.games import MatrixGame
+from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_schedule
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Solver, solver_class
+from cfrviz.tree import GameTree, compile_game
+
+#: Most calls to `progress` per solve.
+PROGRESS_CALLS = 100
+#: Largest iteration count `solve` accepts.
+MAX_ITERATIONS = 100_000_000
+
+
+def _resolve_tree(game: str | Sequence | GameTree, game_params: dict) -> GameTree:
+    if isinstance(game, GameTree):
+        if game_params:
+            raise ValueError("Game parameters apply only when a game is given by name.")
+        return game
+    if isinstance(game, str) and game.strip().lower() == "matrix":
+        return compile_game(game_from_params(game_params))
+    if isinstance(game, str) or isinstance(game, MatrixGame) or hasattr(game, "initial_state"):
+        return compile_game(game, **game_params)
+    try:
+        rows = [list(row) for row in game]
+    except TypeError:
+        raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps'), a payoff matrix or a GameTree.") from None
+    return compile_game([[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
+                          for v in row] for row in rows], **game_params)
+
+
+def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}.")
+    if value < low or (high is not None and value > high):
+        bound = f"between {low:,} and {high:,}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be {bound}; {value:,} was asked for.")
+    return int(value)
+
+
+def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: int = 1000,
+          updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
+          progress: Callable[[float], object] | None = None, **game_params) -> Run:
+    """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
+
+    game: "kuhn" (cards=N), "leduc" (suits=True), "rps", "matrix" (payoffs=..., row_names=...,
+    column_names=...), a payoff matrix, or a compiled GameTree. algorithm: a key of
+    `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
+    (every iteration up to 1,000, then log-spaced, at most 2,000), "all", or a stride.
+    progress: called with the fraction done, at most about 100 times.
+
+    >>> run = solve("kuhn", "cfr+", iterations=2000)
+    >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
+    True
+    """
+    if not isinstance(algorithm, str) or algorithm.strip().lower() not in ALGORITHMS:
+        raise ValueError(f"Unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
+    algorithm = algorithm.strip().lower()
+    iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    if updates not in UPDATE_SCHEMES:
+        raise ValueError(f"Unknown update scheme {updates!r}; choose 'alternating' or 'simultaneous'.")
+    if progress is not None and not callable(progress):
+        raise ValueError("progress must be a function taking the fraction done, or None.")
+    tree = _resolve_tree(game, dict(game_params))
+    name, params = describe_game(tree)
+    if algorithm == "rm" and name not in ("rps", "matrix"):
+        raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
+                         f"{tree.game.title}.")
+    schedule = snapshot_schedule(iterations, snapshots)
+    snapshot_bytes = 3 * len(schedule) * tree.legal.size * 8
+    if snapshot_bytes > MAX_SNAPSHOT_BYTES:
+        raise ValueError(f"Keeping {len(schedule):,} snapshots of {tree.game.title} would take "
+                         f"{snapshot_bytes / 1e9:.1f} GB; ask for fewer (a larger stride or the default).")
+    settings = RunSettings(game=name, game_params=params, algorithm=algorithm, iterations=iterations,
+                           updates=updates, seed=seed)
+    solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
+    recorded = _record(solver, schedule, progress)
+    average = recorded["average_strategy"]
+    recorded["exploitability"] = np.asarray(exploitability_many(tree, average), dtype=np.float64)
+    final_value = profile_value(tree, average[-1])
+    if progress is not None:
+        progress(1.0)
+    return Run(settings=settings, tree=tree, iterations=schedule, average_strategy_value=float(final_value),
+               **recorded)
+
+
+def _chunks(schedule: np.ndarray, progress: bool) -> list[int]:
+    """Indices into schedule that end a chunk: at most ~100 with progress, else ~20 for timing."""
+    count = PROGRESS_CALLS if progress else 20
+    total = int(schedule[-1])
+    targets = np.linspace(total / count, total, count)
+    ends = np.unique(np.searchsorted(schedule, targets, side="left").clip(0, len(schedule) - 1))
+    return [int(e) for e in ends]
+
+
+def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], object] | None) -> dict:
+    tree = solver.tree
+    t = len(schedule)
+    shape = (t,) + tree.legal.shape
+    out = {"cumulative_regret": np.zeros(shape), "current_strategy": np.zeros(shape),
+           "average_strategy": np.zeros(shape), "reach": np.zeros((t, tree.num_infosets)),
+           "value": np.zeros(t), "expected_value": np.zeros(t), "nodes_touched": np.zeros(t, dtype=np.int64)}
+    seconds = np.zeros(t)
+    compiled = hasattr(solver, "advance")
+    outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["reach"],
+               out["value"], out["expected_value"], out["nodes_touched"])
+    start_index, elapsed, total = 0, 0.0, float(schedule[-1])
+    for end_index in _chunks(schedule, progress is not None):
+        first = int(solver.iterations)
+        clock = time.perf_counter()
+        if compiled:
+            solver.advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
+        else:
+            for s in range(start_index, end_index + 1):
+                solver.iterate(int(schedule[s]) - int(solver.iterations))
+                _copy_snapshot(solver, s, out)
+        spent = time.perf_counter() - clock
+        # Iterations of one chunk cost about the same; spread the chunk's time over them.
+        done = schedule[start_index:end_index + 1]
+        seconds[start_index:end_index + 1] = elapsed + spent * (done - first) / max(int(done[-1]) - first, 1)
+        elapsed += spent
+        start_index = end_index + 1
+        if progress is not None and end_index < t - 1:
+            progress(float(schedule[end_index]) / total)
+    out["seconds"] = seconds
+    return out
+
+
+def _copy_snapshot(solver: Solver, s: int, out: dict) -> None:
+    out["cumulative_regret"][s] = solver.cumulative_regret
+    out["current_strategy"][s] = solver.current_strategy
+    out["average_strategy"][s] = solver.average_strategy()
+    out["reach"][s] = solver.own_reach
+    out["value"][s] = solver.last_value
+    out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
+    out["nodes_touched"][s] = solver.nodes_touched
+
+
+__all__ = ["MAX_ITERATIONS", "solve"]
