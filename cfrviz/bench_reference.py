@@ -1,0 +1,78 @@
+"""Measure OpenSpiel's CFR exploitability once and store it as the tests' reference.
+
+Needs OpenSpiel (`pip install open-spiel`, kept out of the requirements on purpose):
+
+    python -m cfrviz.bench_reference tests/data/openspiel_reference.json
+
+Each entry is OpenSpiel's own exploitability (NashConv / 2) of its solver's average
+policy after the stated iterations. `tests/test_cfr.py` compares cfrviz's exploitability
+of cfrviz's average strategy against these numbers without importing OpenSpiel.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+# (name, game, solver, updates, iterations): solver "CFRSolver"/"CFRPlusSolver" are OpenSpiel's
+# C++ classes; "python_simultaneous" is the Python _CFRSolver with alternating_updates=False.
+CASES = (
+    ("kuhn_cfr_alternating_1000", "kuhn_poker", "CFRSolver", "alternating", 1000),
+    ("leduc_cfr_alternating_100", "leduc_poker", "CFRSolver", "alternating", 100),
+    ("kuhn_cfr_simultaneous_1000", "kuhn_poker", "python_simultaneous", "simultaneous", 1000),
+    ("kuhn_cfr+_alternating_1000", "kuhn_poker", "CFRPlusSolver", "alternating", 1000),
+    ("leduc_cfr+_alternating_100", "leduc_poker", "CFRPlusSolver", "alternating", 100),
+)
+
+
+def measure() -> dict:
+    """Run every case with OpenSpiel and return the reference document."""
+    import pyspiel
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    entries = {}
+    for name, game_name, solver_name, updates, iterations in CASES:
+        game = pyspiel.load_game(game_name)
+        if solver_name == "python_simultaneous":
+            solver = cfr._CFRSolver(game, alternating_updates=False, linear_averaging=False,
+                                    regret_matching_plus=False)
+            for _ in range(iterations):
+                solver.evaluate_and_update_policy()
+            value = exploitability.exploitability(game, solver.average_policy())
+            how = ("open_spiel.python.algorithms.cfr._CFRSolver(game, alternating_updates=False, "
+                   "linear_averaging=False, regret_matching_plus=False); "
+                   "open_spiel.python.algorithms.exploitability.exploitability")
+        else:
+            solver = getattr(pyspiel, solver_name)(game)
+            for _ in range(iterations):
+                solver.evaluate_and_update_policy()
+            value = pyspiel.exploitability(game, solver.average_policy())
+            how = f"pyspiel.{solver_name}(game).evaluate_and_update_policy() x n; pyspiel.exploitability"
+        entries[name] = {"game": game_name, "algorithm": "cfr+" if "Plus" in solver_name else "cfr",
+                         "updates": updates, "iterations": iterations, "exploitability": float(value),
+                         "openspiel": how}
+    return {
+        "source": {"open_spiel": version("open_spiel"), "python": platform.python_version(),
+                   "command": "python -m cfrviz.bench_reference tests/data/openspiel_reference.json"},
+        "note": "OpenSpiel's exploitability (NashConv / 2) of its solver's average policy.",
+        "entries": entries,
+    }
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else Path("tests/data/openspiel_reference.json")
+    try:
+        document = measure()
+    except ImportError:
+        print("OpenSpiel is not installed; `pip install open-spiel` first.", file=sys.stderr)
+        return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(document, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
