@@ -1,0 +1,210 @@
+"""The command line: `python -m cfrviz solve GAME --algorithm A --iterations N ...`.
+
+It prints, in the spirit of seed 000's `display_results`, each player's expected value (the
+running mean of the iteration values), the average strategy of every information set of
+player 1 and then player 2, and finally the exact value and exploitability of that average
+strategy. Every bad argument ends the program with one sentence on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+import numpy as np
+
+USAGE_ERROR = 2
+
+GAMES = ("kuhn", "leduc", "rps")
+ALGORITHM_NAMES = ("cfr", "cfr+", "lcfr", "dcfr", "chance", "external", "outcome", "rm")
+UPDATE_SCHEMES = ("simultaneous", "alternating")
+#: Most iterations one CLI solve may ask for, per game, so a typo cannot tie up a machine for hours.
+#: Vanilla CFR runs these in roughly a minute or less on one core.
+ITERATION_CAPS = {"kuhn": 1_000_000, "leduc": 100_000, "rps": 1_000_000}
+KUHN_CARDS = (3, 13)
+MAX_SEED = 2**31 - 1
+
+
+class UsageError(ValueError):
+    """A bad command line, explained in one sentence."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its own complaints become one sentence and exit status 2, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        # Our own type checks already speak in sentences; strip argparse's "argument --x: " prefix.
+        head, sep, tail = message.partition(": ")
+        if sep and head.startswith("argument ") and tail.endswith("."):
+            raise UsageError(tail)
+        raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
+
+
+def _whole_number(flag: str, minimum: int):
+    def parse(text: str) -> int:
+        try:
+            number = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, not {text!r}.") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"{flag} must be at least {minimum}; {number} was given.")
+        return number
+
+    parse.__name__ = flag
+    return parse
+
+
+def _choice(flag: str, options: Sequence[str]):
+    def parse(text: str) -> str:
+        key = text.strip().lower()
+        if key not in options:
+            raise argparse.ArgumentTypeError(f"Unknown {flag} {text!r}; choose one of: {', '.join(options)}.")
+        return key
+
+    parse.__name__ = flag
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `python -m cfrviz` (one subcommand, `solve`)."""
+    parser = _Parser(prog="python -m cfrviz",
+                     description="Solve a small game with the CFR family and print the average strategy.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    solve = commands.add_parser(
+        "solve", help="solve a game and print strategies, value and exploitability",
+        description="Solve a game with one algorithm and print each player's average strategy, the exact "
+                    "value of that strategy for player 1 and its exploitability (chips per hand).",
+        epilog="Iteration caps: " + ", ".join(f"{g} {c:,}" for g, c in ITERATION_CAPS.items())
+               + ". Example: python -m cfrviz solve kuhn --algorithm cfr --iterations 10000")
+    solve.add_argument("game", type=_choice("game", GAMES), metavar="GAME", help="kuhn, leduc or rps")
+    solve.add_argument("--algorithm", "-a", required=True, type=_choice("algorithm", ALGORITHM_NAMES),
+                       metavar="A", help=", ".join(ALGORITHM_NAMES) + " (rm: matrix games only)")
+    solve.add_argument("--iterations", "-n", required=True, type=_whole_number("--iterations", 1),
+                       metavar="N", help="iterations to run (capped per game, see below)")
+    solve.add_argument("--updates", default="alternating", type=_choice("update scheme", UPDATE_SCHEMES),
+                       help="simultaneous (as the seeds) or alternating (default)")
+    solve.add_argument("--seed", default=0, type=_whole_number("--seed", 0),
+                       help="seed of the random generator for the sampling algorithms (default 0)")
+    solve.add_argument("--cards", type=_whole_number("--cards", 0), metavar="N",
+                       help=f"Kuhn poker's deck size, {KUHN_CARDS[0]} to {KUHN_CARDS[1]} (default 3)")
+    solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
+    solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
+    return parser
+
+
+def _writable(path: Path, flag: str) -> None:
+    """Fail before solving, not after, when an output file cannot be written.
+
+    Opening is the only honest test (permission bits say nothing to root or about /proc); a
+    file created by the probe is removed again.
+    """
+    if path.is_dir():
+        raise UsageError(f"{flag} {path} is a folder; give a file name.")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"Cannot write {flag} {path}: the folder {folder} does not exist.")
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        raise UsageError(f"Cannot write {flag} {path}: {(error.strerror or 'not writable').lower()}.") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def check_arguments(args: argparse.Namespace) -> dict:
+    """Settings for `cfrviz.solve` from parsed arguments; UsageError explains the first bad one."""
+    if args.algorithm == "rm" and args.game != "rps":
+        raise UsageError(f"Regret matching (rm) solves matrix games such as rps, not {args.game}; "
+                         "use cfr or another CFR algorithm for poker.")
+    cap = ITERATION_CAPS[args.game]
+    if args.iterations > cap:
+        raise UsageError(f"--iterations is capped at {cap:,} for {args.game} so one command cannot tie up "
+                         f"the machine; {args.iterations:,} was asked for.")
+    if args.seed > MAX_SEED:
+        raise UsageError(f"--seed must be at most {MAX_SEED}; {args.seed} was given.")
+    params: dict = {}
+    if args.cards is not None:
+        if args.game != "kuhn":
+            raise UsageError(f"--cards sets Kuhn poker's deck size; {args.game} has no such setting.")
+        if not KUHN_CARDS[0] <= args.cards <= KUHN_CARDS[1]:
+            raise UsageError(f"--cards must be between {KUHN_CARDS[0]} and {KUHN_CARDS[1]}; "
+                             f"{args.cards} was given.")
+        params["cards"] = args.cards
+    if args.out is not None:
+        if args.out.suffix != ".npz":
+            raise UsageError(f"--out must name an .npz file, such as run.npz; {args.out} was given.")
+        _writable(args.out, "--out")
+    if args.json is not None:
+        _writable(args.json, "--json")
+        if args.out is not None and args.json.resolve() == args.out.resolve():
+            raise UsageError("--json and --out must name different files.")
+    return {"game": args.game, "algorithm": args.algorithm, "iterations": args.iterations,
+            "updates": args.updates, "seed": args.seed, **params}
+
+
+def format_report(run, stream: TextIO) -> None:
+    """Print a solved run the way seed 000 does, then the exact value and exploitability."""
+    from cfrviz.analysis import KUHN_VALUE, LEDUC_VALUE, expected_value
+
+    tree = run.tree
+    average = np.asarray(run.average_strategy[-1])
+    running_mean = float(run.expected_value[-1])
+    title = getattr(tree.game, "title", run.settings.game)
+    settings = run.settings
+    print(f"{title}: {settings.algorithm}, {int(run.iterations[-1]):,} iterations, "
+          f"{settings.updates} updates, seed {settings.seed}", file=stream)
+    print(file=stream)
+    print(f"player 1 expected value: {running_mean:.6f}", file=stream)
+    print(f"player 2 expected value: {-running_mean:.6f}", file=stream)
+    width = max(len(r.key) for r in tree.infosets)
+    for player in (0, 1):
+        print(file=stream)
+        print(f"player {player + 1} strategies:", file=stream)
+        for i, record in enumerate(tree.infosets):
+            if record.player != player:
+                continue
+            moves = "  ".join(f"{name} {average[i, a]:.3f}" for a, name in enumerate(record.actions))
+            print(f"  {record.key:<{width}}  {moves}", file=stream)
+    print(file=stream)
+    value = expected_value(tree, average)
+    known = {"kuhn": f" (Kuhn's value is -1/18 = {KUHN_VALUE:.6f})",
+             "leduc": f" (Leduc's value is {LEDUC_VALUE:.7f})"}
+    note = known.get(tree.game.name, "")
+    print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
+    print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
+          file=stream)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0, or 2 after printing one sentence to stderr)."""
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
+        settings = check_arguments(args)
+        import cfrviz
+
+        game = settings.pop("game")
+        algorithm = settings.pop("algorithm")
+        run = cfrviz.solve(game, algorithm, **settings)
+        format_report(run, sys.stdout)
+        if args.json is not None:
+            run.export_strategy(args.json)
+        if args.out is not None:
+            run.save(args.out)
+    except ValueError as error:   # UsageError, and bad settings caught by the library itself
+        print(f"cfrviz: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        print(f"cfrviz: Could not write{where}: {(error.strerror or str(error)).lower()}.", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("cfrviz: interrupted.", file=sys.stderr)
+        return 130
+    return 0
