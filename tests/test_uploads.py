@@ -1,0 +1,238 @@
+"""Uploaded files: a saved run or strategy reads back; every hostile file gets one clear sentence.
+
+Reference for every hostile case: the file is built by hand here, and the expected sentence is
+the one `cfrviz.uploads` promises for that defect (hand-checked against the file's construction).
+"""
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.run import Run
+from cfrviz.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, MAX_UNPACKED_BYTES, read_upload
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def kuhn_run() -> Run:
+    return cfrviz.solve("kuhn", "cfr", iterations=200)
+
+
+@pytest.fixture(scope="module")
+def kuhn_npz(kuhn_run: Run) -> bytes:
+    buffer = io.BytesIO()
+    kuhn_run.save(buffer)
+    return buffer.getvalue()
+
+
+def npz_of(arrays: dict[str, np.ndarray], compress: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    (np.savez_compressed if compress else np.savez)(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def arrays_of(data: bytes) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def one_sentence(message: str) -> bool:
+    """One sentence: ends with a full stop and has no line breaks or traceback text."""
+    return message.endswith(".") and "\n" not in message and "Traceback" not in message
+
+
+def refused(filename: str, data: bytes) -> str:
+    with pytest.raises(ValueError) as caught:
+        read_upload(filename, data)
+    message = str(caught.value)
+    assert one_sentence(message), message
+    return message
+
+
+# --- good files -------------------------------------------------------------------------------
+
+
+def test_saved_run_reads_back_equal(kuhn_run: Run, kuhn_npz: bytes) -> None:
+    # Reference: a round trip through .npz must give back the same numbers, bit for bit.
+    run = read_upload("kuhn.npz", kuhn_npz)
+    assert run.settings == kuhn_run.settings
+    np.testing.assert_array_equal(run.iterations, kuhn_run.iterations)
+    np.testing.assert_array_equal(run.average_strategy, kuhn_run.average_strategy)
+    np.testing.assert_array_equal(run.exploitability, kuhn_run.exploitability)
+
+
+def test_strategy_json_reads_as_one_snapshot(kuhn_run: Run) -> None:
+    # Reference: the exported average strategy is the run's last snapshot; as a run it is one snapshot.
+    text = kuhn_run.export_strategy()
+    run = read_upload("strategy.json", text.encode())
+    assert run.num_snapshots == 1
+    np.testing.assert_allclose(run.average_strategy[0], kuhn_run.average_strategy[-1], atol=1e-9)
+
+
+def test_config_cap_matches_the_package() -> None:
+    # Reference: .streamlit/config.toml's server.maxUploadSize is stated in MB.
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == MAX_UPLOAD_MB
+    assert MAX_UPLOAD_BYTES == MAX_UPLOAD_MB * 1_000_000
+
+
+# --- hostile files ----------------------------------------------------------------------------
+
+
+def test_wrong_extension() -> None:
+    assert "(.npz) or a strategy (.json)" in refused("run.pkl", b"\x80\x04K\x01.")
+
+
+def test_empty_file() -> None:
+    assert "is empty" in refused("run.npz", b"")
+
+
+def test_oversized_file() -> None:
+    message = refused("big.npz", b"PK\x03\x04" + bytes(MAX_UPLOAD_BYTES))
+    assert f"limited to {MAX_UPLOAD_MB} MB" in message
+
+
+def test_not_a_zip() -> None:
+    assert "is not a .npz archive" in refused("run.npz", b"hello, this is text")
+
+
+def test_truncated(kuhn_npz: bytes) -> None:
+    # Cutting the archive removes its central directory, which zip readers need.
+    assert "truncated or damaged" in refused("run.npz", kuhn_npz[: len(kuhn_npz) // 2])
+
+
+def test_corrupted_member(kuhn_npz: bytes) -> None:
+    # Flip bytes inside the first member's data: its CRC no longer matches.
+    damaged = bytearray(kuhn_npz)
+    for i in range(200, 240):
+        damaged[i] ^= 0xFF
+    assert "truncated or damaged" in refused("run.npz", bytes(damaged))
+
+
+def test_pickle_carrying_object_array() -> None:
+    # An object array can only be read by unpickling; it must be refused from its header alone.
+    data = npz_of({"iterations": np.arange(1, 3), "settings": np.array([{"game": "kuhn"}], dtype=object)})
+    assert "refuses to unpickle" in refused("run.npz", data)
+
+
+def test_zip_bomb() -> None:
+    # Zeros compress about 1000:1, so a small file can claim more than MAX_UNPACKED_BYTES.
+    data = npz_of({"x": np.zeros(MAX_UNPACKED_BYTES // 8 + 1)}, compress=True)
+    assert len(data) < MAX_UPLOAD_BYTES
+    assert "unpacks to more than" in refused("run.npz", data)
+
+
+def test_non_array_member() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("evil.py", "import os")
+    assert "not a numpy array" in refused("run.npz", buffer.getvalue())
+
+
+def test_unrelated_arrays() -> None:
+    assert "not a complete cfrviz run" in refused("run.npz", npz_of({"x": np.arange(3)}))
+
+
+def test_nan_filled(kuhn_npz: bytes) -> None:
+    arrays = arrays_of(kuhn_npz)
+    key = "exploitability"
+    arrays[key] = np.full_like(arrays[key], np.nan)
+    assert "NaN" in refused("run.npz", npz_of(arrays))
+
+
+def test_wrong_shape(kuhn_npz: bytes) -> None:
+    arrays = arrays_of(kuhn_npz)
+    key = "average_strategy"
+    arrays[key] = arrays[key][:, :-1]  # one information set short
+    message = refused("run.npz", npz_of(arrays))
+    assert "shape" in message or "information set" in message
+
+
+def test_probabilities_not_summing_to_one(kuhn_npz: bytes) -> None:
+    arrays = arrays_of(kuhn_npz)
+    key = "average_strategy"
+    arrays[key] = arrays[key] * 0.5  # every distribution now sums to 1/2
+    assert "sums to 0.5, not 1" in refused("run.npz", npz_of(arrays))
+
+
+def test_wrong_game(kuhn_npz: bytes) -> None:
+    # A Kuhn run relabelled as Leduc: Leduc has 288 information sets and 3 actions, Kuhn 12 and 2.
+    arrays = arrays_of(kuhn_npz)
+    settings = json.loads(str(arrays["settings"]))
+    assert settings["game"] == "kuhn"
+    settings["game"] = "leduc"
+    arrays["settings"] = np.array(json.dumps(settings))
+    message = refused("run.npz", npz_of(arrays))
+    assert "Leduc poker" in message and "(200, 288, 3)" in message
+
+
+def test_unknown_game(kuhn_npz: bytes) -> None:
+    arrays = arrays_of(kuhn_npz)
+    settings = json.loads(str(arrays["settings"]))
+    settings["game"] = "chess"
+    arrays["settings"] = np.array(json.dumps(settings))
+    assert "Unknown game 'chess'" in refused("run.npz", npz_of(arrays))
+
+
+def test_hostile_game_parameters(kuhn_npz: bytes) -> None:
+    # A card count far beyond the largest deck must be refused before any tree is built.
+    arrays = arrays_of(kuhn_npz)
+    settings = json.loads(str(arrays["settings"]))
+    for cards in (10**9, -3, "many", {"a": 1}, [1, 2]):
+        settings["game_params"] = {"cards": cards}
+        arrays["settings"] = np.array(json.dumps(settings))
+        refused("run.npz", npz_of(arrays))
+
+
+def test_json_not_utf8() -> None:
+    assert "not UTF-8" in refused("s.json", b"\xff\xfe\x00bad")
+
+
+def test_json_syntax_error() -> None:
+    assert "not valid JSON" in refused("s.json", b'{"game": "kuhn",')
+
+
+def test_json_deep_nesting() -> None:
+    # Python's json parser recurses; 100 000 levels would overflow the stack without a guard.
+    assert "not valid JSON" in refused("s.json", b"[" * 100_000)
+
+
+def test_json_unknown_game(kuhn_run: Run) -> None:
+    document = json.loads(kuhn_run.export_strategy())
+    document["game"] = "chess"
+    assert "chess" in refused("s.json", json.dumps(document).encode())
+
+
+def test_json_probabilities_not_summing_to_one(kuhn_run: Run) -> None:
+    document = json.loads(kuhn_run.export_strategy())
+    text = json.dumps(document)
+    # Doubling every probability in the document makes each distribution sum to 2.
+    doubled = _scale_probabilities(document, 2.0)
+    assert json.dumps(doubled) != text
+    message = refused("s.json", json.dumps(doubled).encode())
+    assert "sum" in message
+
+
+def test_json_nan(kuhn_run: Run) -> None:
+    document = _scale_probabilities(json.loads(kuhn_run.export_strategy()), float("nan"))
+    message = refused("s.json", json.dumps(document).encode())  # json.dumps writes NaN literals
+    assert "NaN" in message or "finite" in message or "number" in message
+
+
+def _scale_probabilities(document, factor: float):
+    """Multiply every float in lists of numbers (the strategy rows) by `factor`."""
+    if isinstance(document, dict):
+        return {k: _scale_probabilities(v, factor) for k, v in document.items()}
+    if isinstance(document, list):
+        if document and all(isinstance(x, float) for x in document):
+            return [x * factor for x in document]
+        return [_scale_probabilities(v, factor) for v in document]
+    return document
