@@ -1,0 +1,135 @@
+"""Walkthrough: one CFR iteration, one event at a time."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from cfrviz import ui
+from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
+from cfrviz.solvers import ALGORITHMS
+from cfrviz.tree import compile_game
+from cfrviz.walkthrough import (WALKTHROUGH_ALGORITHMS, deal_options, information_set_table,
+                                solver_state_before, trace_iteration)
+
+view = ui.setup_page("Walkthrough of one iteration", solve=False)
+
+STEP_KEY = "walk_step"
+TRACE_KEY = "walk_trace_inputs"
+GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc poker"}
+ITERATION_CAP = {"kuhn": 10_000, "leduc": 500}
+RANDOM_DEAL = "random (from the seed)"
+
+
+@st.cache_resource(max_entries=8, show_spinner="Replaying the iterations before t…")
+def cached_trace(game: str, algorithm: str, updates: str, seed: int, t: int, deal: str | None):
+    """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
+    tree = compile_game(game)
+    regret, strategy_sum = solver_state_before(tree, algorithm, updates, seed, t)
+    return trace_iteration(tree, regret, strategy_sum, algorithm=algorithm, updates=updates, iteration=t,
+                           deal=deal, rng=np.random.default_rng([seed, t]))
+
+
+st.markdown(
+    "CFR walks the game tree once per iteration. Going down, each decision node plays its **current "
+    "strategy** and passes the **reach probabilities** on. Coming back, it gets each action's "
+    "**utility**, forms the node's utility, and adds the **regrets**, weighted by how likely the "
+    "opponent and chance were to get there, to the cumulative regret. The defaults replay the "
+    "worked example of the seed article: chance sampling deals Q against K from a uniform start.")
+
+c1, c2, c3, c4, c5 = st.columns([1.1, 1.4, 1.2, 0.9, 1.2])
+default_game = view.choice.game if view.choice.game in GAMES else "kuhn"
+game = c1.selectbox("Game", list(GAMES), format_func=GAMES.get, key="walk_game",
+                    index=list(GAMES).index(default_game))
+algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_algo",
+                         index=list(WALKTHROUGH_ALGORITHMS).index("chance"),
+                         format_func=lambda a: ALGORITHMS[a][0])
+updates = c3.radio("Updates", ["simultaneous", "alternating"], key="walk_updates", horizontal=True)
+t = int(c4.number_input(f"Iteration t (≤ {ITERATION_CAP[game]:,})", min_value=1,
+                        max_value=ITERATION_CAP[game], value=1, step=1, key="walk_t"))
+tree = compile_game(game)
+deal: str | None = None
+seed = 0
+if algorithm == "chance":
+    options = [RANDOM_DEAL, *deal_options(tree)]
+    default_deal = "QK" if "QK" in options else RANDOM_DEAL
+    chosen = c5.selectbox("Deal (player 1, player 2)", options, index=options.index(default_deal),
+                          key="walk_deal", help="Chance sampling walks one deal per iteration.")
+    deal = None if chosen == RANDOM_DEAL else chosen
+    seed = int(st.number_input("Seed (draws the deals of iterations 1 … t − 1 and any random deal)",
+                               min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="walk_seed"))
+else:
+    c5.caption("Vanilla CFR and its variants walk every deal.")
+
+trace = cached_trace(game, algorithm, updates, seed, t, deal)
+
+# A new trace starts at its first step; buttons move one event at a time.
+inputs = (game, algorithm, updates, seed, t, deal)
+if st.session_state.get(TRACE_KEY) != inputs:
+    st.session_state[TRACE_KEY] = inputs
+    st.session_state[STEP_KEY] = 0
+last = len(trace.steps) - 1
+step_index = min(max(int(st.session_state.get(STEP_KEY, 0)), 0), last)
+
+
+def move(to: int) -> None:
+    st.session_state[STEP_KEY] = min(max(to, 0), last)
+
+
+def next_return(start: int) -> int:
+    for s in trace.steps[start + 1:]:
+        if s.kind in ("return", "finish"):
+            return s.index
+    return last
+
+
+b1, b2, b3, b4, b5 = st.columns([1, 1, 1, 1.3, 3])
+b1.button("⏮ Start", on_click=move, args=(0,), key="walk_first", width="stretch")
+b2.button("◀ Back", on_click=move, args=(step_index - 1,), key="walk_back", width="stretch",
+          disabled=step_index == 0)
+b3.button("Next ▶", on_click=move, args=(step_index + 1,), key="walk_next", width="stretch",
+          disabled=step_index == last)
+b4.button("Next update ⏭", on_click=move, args=(next_return(step_index),), key="walk_next_update",
+          width="stretch", disabled=step_index == last,
+          help="Jump to the next node whose regrets are updated.")
+b5.markdown(f"**Step {step_index + 1} of {len(trace.steps)}**"
+            + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}")
+
+step = trace.steps[step_index]
+left, right = st.columns([3, 2])
+with left:
+    st.plotly_chart(walkthrough_tree_figure(trace, step_index), width="stretch", key="walk_tree",
+                    config={"displayModeBar": False})
+with right:
+    st.subheader(f"{step.kind.capitalize()} · {step.history}")
+    st.write(step.text)
+    if step.kind in ("visit", "return", "terminal", "chance"):
+        r1, r2, r3 = st.columns(3)
+        r1.metric("Reach, player 1", f"{step.reach[0]:.4g}")
+        r2.metric("Reach, player 2", f"{step.reach[1]:.4g}")
+        r3.metric("Reach, chance", f"{step.reach[2]:.4g}")
+    if step.kind == "visit":
+        st.dataframe({"action": list(step.actions), "current strategy": list(step.strategy)},
+                     hide_index=True, width="stretch")
+    if step.kind == "return":
+        st.dataframe({
+            "action": list(step.actions),
+            "strategy": list(step.strategy),
+            "utility": list(step.action_utility),
+            "regret": list(step.regret),
+            f"cum. regret += {step.counterfactual_weight:.3g} × regret": list(step.regret_update),
+            f"strategy sum += {step.strategy_weight:.3g} × strategy": list(step.strategy_sum_update),
+        }, hide_index=True, width="stretch")
+        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}.")
+
+if step.kind == "return":
+    st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars",
+                    config={"displayModeBar": False})
+
+st.subheader("Every information set, before and after this iteration")
+rows = information_set_table(trace)
+only_changed = st.toggle("Only information sets this iteration changes", value=True, key="walk_only_changed")
+shown = [r for r in rows if r["changed"]] if only_changed else rows
+current_key = step.information_set
+st.dataframe([{"now": "▶" if r["information set"] == current_key else "",
+               **{k: v for k, v in r.items() if k != "changed"}} for r in shown],
+             hide_index=True, width="stretch")
