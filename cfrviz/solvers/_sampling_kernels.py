@@ -81,11 +81,12 @@ def _fill_current(cumulative_regret, num_actions, current_strategy):
 @njit(cache=True)
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                               num_actions, cumulative_regret, strategy_sum, own_reach, record,
-                              update_player, deal, rng, stack, order, sampled, reach, value, sigma):
+                              update_player, deal, board, rng, stack, order, sampled, reach, value, sigma):
     """One chance-sampled CFR traversal (seed 003, "Chance Sampling"); returns (root value, nodes).
 
-    Chance outcomes are sampled once each (the root deal forced to `deal` when it is >= 0);
-    every decision node below is walked full width. update_player is 0, 1, or 2 for both
+    The deal is sampled (or forced to child `deal` when it is >= 0), then one public card
+    (or child `board` of every later chance node when it is >= 0); every decision node
+    is walked full width. update_player is 0, 1, or 2 for both
     (simultaneous updates, as the seed's worked example does). Regrets are weighted by the
     opponent's reach only: chance is sampled, so its probability drops out of the estimate.
     """
@@ -105,10 +106,14 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         first = first_child[h]
         k = num_children[h]
         if who == CHANCE:
-            if h == 0 and deal >= 0:
-                c = first + deal
+            if h == 0:
+                c = first + deal if deal >= 0 else _sample_chance(rng, chance_probability, first, k)
             else:
-                c = _sample_chance(rng, chance_probability, first, k)
+                # One board per deal: every betting line sees the same public card, so the
+                # sample is one whole chance outcome, as chance sampling defines it.
+                if board < 0:
+                    board = _sample_chance(rng, chance_probability, first, k) - first
+                c = first + board
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
@@ -154,7 +159,7 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
 @njit(cache=True)
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                            num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
-                           n, simultaneous, deal, rng):
+                           n, simultaneous, deal, board, rng):
     """n chance-sampled iterations; returns (sum of player 1's iteration values, last one, nodes)."""
     size = actor.shape[0]
     width = cumulative_regret.shape[1]
@@ -174,16 +179,16 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
         if simultaneous:
             v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
                                              payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, 2, deal, rng, stack, order, sampled, reach, value, sigma)
+                                             record, 2, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
         else:
             v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
                                              payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, 0, deal, rng, stack, order, sampled, reach, value, sigma)
+                                             record, 0, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
             _, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
                                              payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, 1, deal, rng, stack, order, sampled, reach, value, sigma)
+                                             record, 1, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
         value_sum += v
         last = v

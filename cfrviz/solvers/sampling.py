@@ -76,53 +76,83 @@ class _SamplingSolver(Solver):
 class ChanceSampling(_SamplingSolver):
     """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009; seed 003, "Chance Sampling").
 
-    Each traversal samples the deal (and, in Leduc, each public card on the way), then
-    walks every action of both players. Regrets are weighted by the opponent's reach only,
+    Each traversal samples one chance outcome, the deal and (in Leduc) one public card
+    used on every betting line, then walks every action of both players. Regrets are weighted by the opponent's reach only,
     the strategy sum by the acting player's own reach, as in the seed's worked example.
 
     Keywords: `updates` "simultaneous" (one traversal updates both players, as the seed
     does) or "alternating" (one traversal per player, player 1 first, each with its own
-    sampled deal); `seed`; `deal`, which forces the root chance outcome, given by its label
-    (e.g. "QK": player 1 holds Q, player 2 holds K) or its index, for the walkthrough and
-    tests. Set the attribute `deal` back to None to sample again.
+    sampled deal); `seed`; `deal` and `board`, which force the root chance outcome, by
+    label (e.g. "QK": player 1 holds Q, player 2 holds K) or index, and Leduc's public
+    card (e.g. "K"), for the walkthrough and tests. `force()` changes or clears them.
     """
 
     name = "chance"
     title = "Chance-sampling MCCFR"
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
-                 deal: str | int | None = None) -> None:
+                 deal: str | int | None = None, board: str | None = None) -> None:
         super().__init__(tree, updates=updates, seed=seed)
-        self.deal = deal
+        self._deal, self._board = -1, -1
+        self.force(deal, board)
 
     @property
-    def deal(self) -> int | None:
-        """Index of the forced root chance outcome, or None when the deal is sampled."""
-        return None if self._deal < 0 else self._deal
+    def deal(self) -> str | None:
+        """Label of the forced root chance outcome, or None when the deal is sampled."""
+        return None if self._deal < 0 else self.tree.edge_label[int(self.tree.first_child[0]) + self._deal]
 
-    @deal.setter
-    def deal(self, deal: str | int | None) -> None:
-        self._deal = self._deal_index(deal)
+    @property
+    def board(self) -> str | None:
+        """Label of the forced public card, or None when it is sampled."""
+        return self._board_label
 
-    def _deal_index(self, deal: str | int | None) -> int:
-        if deal is None:
-            return -1
+    def force(self, deal: str | int | None = None, board: str | None = None) -> None:
+        """Force the next iterations' deal (label like "QK", or index) and public card (label like "K").
+
+        `force()` with no arguments samples both again. A board needs a forced deal, since
+        which public cards can come depends on the private cards.
+        """
         tree = self.tree
+        if deal is None:
+            if board is not None:
+                raise ValueError("Force a deal before forcing the public card.")
+            self._deal, self._board, self._board_label = -1, -1, None
+            return
         if tree.actor[0] != CHANCE:
             raise ValueError(f"{tree.game.title} has no deal to force; leave deal unset.")
-        labels = [tree.edge_label[c] for c in tree.children(0)]
-        if isinstance(deal, str):
-            if deal not in labels:
-                raise ValueError(f"Unknown deal {deal!r} for {tree.game.title}; choose one of: {', '.join(labels)}.")
-            return labels.index(deal)
-        if isinstance(deal, numbers.Integral) and not isinstance(deal, bool) and 0 <= deal < len(labels):
-            return int(deal)
-        raise ValueError(f"The deal must be one of {', '.join(labels)} or an index below {len(labels)}, not {deal!r}.")
+        deals = [tree.edge_label[c] for c in tree.children(0)]
+        if isinstance(deal, str) and deal in deals:
+            index = deals.index(deal)
+        elif isinstance(deal, numbers.Integral) and not isinstance(deal, bool) and 0 <= deal < len(deals):
+            index = int(deal)
+        else:
+            raise ValueError(f"Unknown deal {deal!r} for {tree.game.title}; choose one of: {', '.join(deals)}.")
+        board_index = -1
+        if board is not None:
+            public = self._public_chance_node(int(tree.first_child[0]) + index)
+            if public < 0:
+                raise ValueError(f"{tree.game.title} has no public card to force; leave board unset.")
+            cards = [tree.edge_label[c] for c in tree.children(public)]
+            if board not in cards:
+                raise ValueError(f"The public card {board!r} cannot follow the deal {deals[index]}; "
+                                 f"choose one of: {', '.join(cards)}.")
+            board_index = cards.index(board)
+        self._deal, self._board, self._board_label = index, board_index, board
+
+    def _public_chance_node(self, start: int) -> int:
+        """The first chance node below `start` (breadth first), or -1 if there is none."""
+        frontier = [start]
+        while frontier:
+            node = frontier.pop(0)
+            if self.tree.actor[node] == CHANCE:
+                return node
+            frontier.extend(self.tree.children(node))
+        return -1
 
     def _run_kernel(self, n: int) -> tuple[float, float, int]:
         return kernels.chance_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, n, self.updates == "simultaneous", self._deal, self.rng)
+            self.own_reach, n, self.updates == "simultaneous", self._deal, self._board, self.rng)
 
 
 class ExternalSampling(_SamplingSolver):
