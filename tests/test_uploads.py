@@ -236,3 +236,16 @@ def _scale_probabilities(document, factor: float):
             return [x * factor for x in document]
         return [_scale_probabilities(v, factor) for v in document]
     return document
+
+
+def test_largest_app_run_fits_under_the_cap() -> None:
+    # Reference: measured. The app's biggest run is Leduc at its iteration cap; DCFR's regrets
+    # compress worst (about 24 MB as .npz). A run the app lets you download must upload again.
+    from cfrviz.ui import ITERATION_CAPS
+
+    run = cfrviz.solve("leduc", "dcfr", iterations=ITERATION_CAPS["leduc"])
+    buffer = io.BytesIO()
+    run.save(buffer)
+    data = buffer.getvalue()
+    assert len(data) <= MAX_UPLOAD_BYTES
+    assert read_upload("leduc.npz", data).num_snapshots == run.num_snapshots
