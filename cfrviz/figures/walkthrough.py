@@ -1,13 +1,10 @@
 """Figures for the walkthrough of one iteration: the traversed part of the tree and one step's numbers."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import plotly.graph_objects as go
 
-from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, PLAYER_NAMES, action_color, base_layout
-from cfrviz.games import CHANCE, TERMINAL
-from cfrviz.tree import GameTree
+from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, action_color, base_layout
+from cfrviz.figures.tree import tree_figure, tree_layout
 from cfrviz.walkthrough import IterationTrace, Step
 
 # More nodes than this are cut down to the deal (root child) that holds the current node.
@@ -36,94 +33,36 @@ def shown_nodes(trace: IterationTrace, step: Step) -> list[int]:
     return sorted(keep)
 
 
-def _layout(tree: GameTree, nodes: Sequence[int]) -> dict[int, tuple[float, float]]:
-    """x by leaf order (parents centred over their drawn children), y = -depth."""
-    drawn = set(nodes)
-    kids = {n: [c for c in tree.children(n) if c in drawn] for n in nodes}
-    position: dict[int, tuple[float, float]] = {}
-    counter = [0]
-
-    def place(n: int) -> float:
-        if not kids[n]:
-            x = float(counter[0])
-            counter[0] += 1
-        else:
-            xs = [place(c) for c in kids[n]]
-            x = sum(xs) / len(xs)
-        position[n] = (x, -float(tree.depth[n]))
-        return x
-
-    for root in [n for n in nodes if int(tree.parent[n]) not in drawn]:
-        place(root)
-    return position
-
-
 def walkthrough_tree_figure(trace: IterationTrace, step_index: int) -> go.Figure:
-    """The part of the tree the iteration walks, with the current step's node highlighted.
+    """The part of the tree the iteration walks (the app's tree figure), at one step.
 
-    Nodes the traversal has already reached at this step are solid, later ones faded; the
-    path from the root to the current node is drawn thick. Points carry node ids as customdata.
+    Edge widths show the iteration's current strategy; the step's node and its information
+    set are highlighted, the path from the root to it is drawn thick, and nodes the traversal
+    has not reached yet are faded. Points carry node ids as customdata.
     """
     tree = trace.tree
     step = trace.steps[step_index]
     nodes = shown_nodes(trace, step)
-    position = _layout(tree, nodes)
+    fig = tree_figure(tree, trace.strategy, nodes=nodes, selected=step.node, strategy_name="current strategy",
+                      title=f"Step {step_index + 1} of {len(trace.steps)}: {step.kind} at {step.history}")
+    position = tree_layout(tree, nodes)
     reached = {s.node for s in trace.steps[:step_index + 1]}
-    path = set()
+    xs: list[float | None] = []
+    ys: list[float | None] = []
     n = step.node
-    while n >= 0:
-        path.add(n)
-        n = int(tree.parent[n])
-
-    fig = go.Figure()
-    for on_path in (False, True):
-        xs: list[float | None] = []
-        ys: list[float | None] = []
-        for n in nodes:
-            p = int(tree.parent[n])
-            if p in position and (n in path) == on_path:
-                xs += [position[p][0], position[n][0], None]
-                ys += [position[p][1], position[n][1], None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line={"color": HIGHLIGHT if on_path else "#bbbbbb",
-                                       "width": 3 if on_path else 1}))
-    # Edge labels: the action or chance outcome, halfway along the edge.
-    few = len(nodes) <= 60
-    if few:
-        fig.add_trace(go.Scatter(
-            x=[(position[int(tree.parent[n])][0] + position[n][0]) / 2 for n in nodes if int(tree.parent[n]) in position],
-            y=[(position[int(tree.parent[n])][1] + position[n][1]) / 2 for n in nodes if int(tree.parent[n]) in position],
-            text=[tree.edge_label[n] for n in nodes if int(tree.parent[n]) in position],
-            mode="text", textfont={"size": 10, "color": "#555555"}, hoverinfo="skip", showlegend=False))
-    for actor in (CHANCE, 0, 1, TERMINAL):
-        group = [n for n in nodes if int(tree.actor[n]) == actor]
-        if not group:
-            continue
-        style = ACTOR_STYLE[actor]
-        hover = []
-        for n in group:
-            i = int(tree.infoset[n])
-            extra = f"<br>information set {tree.infosets[i].key}" if i >= 0 else ""
-            if actor == TERMINAL:
-                extra = f"<br>player 1 gets {tree.payoff[n]:+g}"
-            hover.append(f"{tree.node_label[n]}{extra}")
-        fig.add_trace(go.Scatter(
-            x=[position[n][0] for n in group], y=[position[n][1] for n in group], mode="markers",
-            name=style["name"], customdata=group, hovertext=hover, hoverinfo="text",
-            marker={"color": style["color"], "symbol": style["symbol"], "size": 11 if few else 7,
-                    "opacity": [1.0 if n in reached else 0.25 for n in group],
-                    "line": {"width": 0}}))
-    cx, cy = position.get(step.node, (0.0, 0.0))
-    fig.add_trace(go.Scatter(x=[cx], y=[cy], mode="markers", name="current step", customdata=[step.node],
-                             hovertext=[tree.node_label[step.node]], hoverinfo="text",
-                             marker={"size": 22, "color": "rgba(0,0,0,0)", "symbol": "circle",
-                                     "line": {"color": HIGHLIGHT, "width": 4}}))
-    fig.update_layout(**base_layout(
-        height=420, title=f"Step {step_index + 1} of {len(trace.steps)}: {step.kind} at {step.history}",
-        legend={"orientation": "h", "y": -0.05, "x": 0},
-        margin={"l": 10, "r": 10, "t": 50, "b": 30}))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
+    while int(tree.parent[n]) >= 0 and n in position and int(tree.parent[n]) in position:
+        p = int(tree.parent[n])
+        xs += [position[p][0], position[n][0], None]
+        ys += [position[p][1], position[n][1], None]
+        n = p
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", name="path to this step",
+                             line={"color": HIGHLIGHT, "width": 4}))
+    later = [n for n in nodes if n not in reached]
+    fig.add_trace(go.Scatter(x=[position[n][0] for n in later], y=[position[n][1] for n in later],
+                             mode="markers", hoverinfo="skip", name="not reached yet",
+                             marker={"size": 16, "color": "rgba(255,255,255,0.7)", "symbol": "square"}))
+    height = fig.layout.height or 500
+    fig.update_layout(height=min(height, 560), legend={"orientation": "h", "y": -0.02, "x": 0.0})
     return fig
 
 
