@@ -22,8 +22,9 @@ GAMES = ("kuhn", "leduc", "rps")
 ALGORITHM_NAMES = ("cfr", "cfr+", "lcfr", "dcfr", "chance", "external", "outcome", "rm")
 UPDATE_SCHEMES = ("simultaneous", "alternating")
 #: Most iterations one CLI solve may ask for, per game, so a typo cannot tie up a machine for hours.
-#: Vanilla CFR runs these in roughly a minute or less on one core.
-ITERATION_CAPS = {"kuhn": 1_000_000, "leduc": 100_000, "rps": 1_000_000}
+#: A tenth of each cap took 2-5 s of vanilla CFR (rm for rps) on a shared 2-core machine, so a
+#: solve at the cap takes about a minute at most.
+ITERATION_CAPS = {"kuhn": 10_000_000, "leduc": 1_000_000, "rps": 10_000_000}
 KUHN_CARDS = (3, 13)
 MAX_SEED = 2**31 - 1
 
@@ -40,6 +41,8 @@ class _Parser(argparse.ArgumentParser):
         head, sep, tail = message.partition(": ")
         if sep and head.startswith("argument ") and tail.endswith("."):
             raise UsageError(tail)
+        if head == "argument COMMAND":
+            raise UsageError("Unknown command; the only command is `python -m cfrviz solve`.")
         raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
 
 
