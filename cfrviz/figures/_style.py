@@ -1,0 +1,32 @@
+"""Colours, markers and words shared by every cfrviz figure."""
+from __future__ import annotations
+
+from cfrviz.games import CHANCE, PLAYER_1, PLAYER_2, TERMINAL
+
+# Colour-blind-safe (Okabe–Ito) colours; every kind also has its own marker shape.
+ACTOR_STYLE = {
+    CHANCE: {"name": "chance", "color": "#7f7f7f", "symbol": "diamond"},
+    PLAYER_1: {"name": "player 1", "color": "#0072B2", "symbol": "circle"},
+    PLAYER_2: {"name": "player 2", "color": "#D55E00", "symbol": "square"},
+    TERMINAL: {"name": "terminal (player 1's payoff)", "color": "#333333", "symbol": "triangle-down"},
+}
+PLAYER_NAMES = ("player 1", "player 2")
+HIGHLIGHT = "#E69F00"
+INFOSET_LINK = "#009E73"
+# One colour per action position (passive first, as every array orders them).
+ACTION_COLORS = ("#56B4E9", "#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00",
+                 "#999999", "#E69F00", "#000000", "#882255")
+AGGRESSIVE_ACTIONS = frozenset({"bet", "call", "raise"})
+FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 13}
+
+
+def action_color(index: int) -> str:
+    return ACTION_COLORS[index % len(ACTION_COLORS)]
+
+
+def base_layout(**extra) -> dict:
+    """Layout keys every figure shares (white background, compact margins)."""
+    layout = {"template": "plotly_white", "font": FONT, "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+              "hoverlabel": {"font_size": 12}}
+    layout.update(extra)
+    return layout

@@ -1,0 +1,167 @@
+"""Is the run getting there? Average strategy against the equilibrium, game value, exploitability."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from cfrviz.analysis import (ALPHA_MAX, KUHN_VALUE, LEDUC_VALUE, closest_alpha, expected_value, kuhn_equilibrium,
+                             matrix_equilibrium, matrix_strategy)
+from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
+from cfrviz.figures.evolution import thin
+from cfrviz.run import Run
+
+# Exact values of the average strategy are computed at this many snapshots at most.
+MAX_VALUE_POINTS = 200
+
+
+def is_kuhn3(run: Run) -> bool:
+    return run.settings.game == "kuhn" and dict(run.settings.game_params).get("cards", 3) == 3
+
+
+def equilibrium_reference(run: Run) -> tuple[np.ndarray, np.ndarray, str] | None:
+    """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown.
+
+    3-card Kuhn: player 1's strategy is linear in α, so the α ∈ [0, 1/3] band is spanned by the
+    ends α = 0 and α = 1/3 (Kuhn 1950; DESIGN.md). Matrix games: the exact equilibrium, low = high.
+    """
+    tree = run.tree
+    if is_kuhn3(run):
+        ends = np.stack([kuhn_equilibrium(0.0, tree), kuhn_equilibrium(ALPHA_MAX, tree)])
+        return ends.min(axis=0), ends.max(axis=0), "Kuhn's equilibria, α from 0 to 1/3"
+    if run.settings.game in ("rps", "matrix"):
+        game = tree.game
+        row, column, _ = matrix_equilibrium(game.payoffs)
+        exact = matrix_strategy(tree, row, column)
+        return exact, exact, "the exact equilibrium"
+    return None
+
+
+def equilibrium_figure(run: Run, t: int) -> go.Figure:
+    """One panel per information set: the average probability of each non-first action over the
+    iterations, against the equilibrium (a shaded band for Kuhn's α-family, a line where unique).
+    3-card Kuhn also marks the run's closest α at iteration t. The x axis is the iteration (log)."""
+    reference = equilibrium_reference(run)
+    if reference is None:
+        raise ValueError(f"No closed-form equilibrium is known for {run.tree.game.title}; "
+                         "use the exploitability chart to judge convergence.")
+    low, high, description = reference
+    tree = run.tree
+    s_t = run.snapshot_at(t)
+    alpha = closest_alpha(run.average_strategy[s_t], tree) if is_kuhn3(run) else None
+    at_alpha = kuhn_equilibrium(alpha, tree) if alpha is not None else None
+    panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(1, len(record.actions))]
+    if run.settings.game in ("rps", "matrix"):
+        panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(len(record.actions))]
+    cols = 4 if len(panels) >= 8 else 3
+    rows = -(-len(panels) // cols)
+    titles = [f"{tree.infosets[i].key} ({PLAYER_NAMES[tree.infosets[i].player]}): P({tree.infosets[i].actions[a]})"
+              for i, a in panels]
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.32 / rows + 0.04,
+                        horizontal_spacing=0.06)
+    x = run.iterations
+    x0, x1 = float(x[0]), float(x[-1])
+    for k, (i, a) in enumerate(panels):
+        r, c = k // cols + 1, k % cols + 1
+        first = k == 0
+        lo, hi = float(low[i, a]), float(high[i, a])
+        if hi - lo > 1e-12:
+            fig.add_trace(go.Scatter(
+                x=[x0, x1, x1, x0, x0], y=[lo, lo, hi, hi, lo], fill="toself", mode="lines",
+                fillcolor="rgba(0,158,115,0.18)", line={"width": 0}, hoverinfo="skip",
+                name="α band: equilibria for α ∈ [0, 1/3]", legendgroup="band", showlegend=first,
+                meta={"band": True, "infoset": i, "action": a, "low": lo, "high": hi}), row=r, col=c)
+        else:
+            fig.add_trace(go.Scatter(
+                x=[x0, x1], y=[lo, lo], mode="lines", line={"color": "#009E73", "width": 2},
+                hoverinfo="skip", name="equilibrium (unique)", legendgroup="unique",
+                showlegend=not any(getattr(tr, "legendgroup", None) == "unique" for tr in fig.data),
+                meta={"equilibrium": True, "infoset": i, "action": a, "value": lo}), row=r, col=c)
+        if at_alpha is not None and hi - lo > 1e-12:
+            fig.add_trace(go.Scatter(
+                x=[x0, x1], y=[at_alpha[i, a]] * 2, mode="lines", line={"color": HIGHLIGHT, "dash": "dash"},
+                hoverinfo="skip", name=f"equilibrium at the run's α = {alpha:.3f} (iteration {int(x[s_t]):,})",
+                legendgroup="alpha", showlegend=not any(getattr(tr, "legendgroup", None) == "alpha" for tr in fig.data),
+                meta={"alpha": alpha}), row=r, col=c)
+        fig.add_trace(go.Scatter(
+            x=x, y=run.average_strategy[:, i, a], mode="lines", line={"color": "#0072B2", "width": 2},
+            name="average strategy", legendgroup="avg", showlegend=first,
+            hovertemplate="iteration %{x}<br>p = %{y:.4f}<extra></extra>"), row=r, col=c)
+        fig.add_vline(x=float(x[s_t]), line={"color": "#444", "dash": "dot", "width": 1}, row=r, col=c)
+    log_x = len(x) > 1 and x1 / x0 >= 20
+    fig.update_xaxes(type="log" if log_x else "linear")
+    fig.update_yaxes(range=[-0.03, 1.03])
+    fig.update_layout(**base_layout(
+        title=f"Average strategy against {description}", height=110 + 210 * rows,
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0, "yref": "container"},
+        margin={"l": 40, "r": 20, "t": 110, "b": 30}))
+    fig.layout.meta = {"alpha": None if alpha is None else float(alpha)}
+    return fig
+
+
+def game_value(run: Run) -> float | None:
+    """Player 1's value of the game when known: −1/18 (Kuhn, 3 cards), −0.0856 (Leduc), exact for matrix games."""
+    if is_kuhn3(run):
+        return KUHN_VALUE
+    if run.settings.game == "leduc":
+        return LEDUC_VALUE
+    if run.settings.game in ("rps", "matrix"):
+        return matrix_equilibrium(run.tree.game.payoffs)[2]
+    return None
+
+
+def value_figure(run: Run, t: int | None = None) -> go.Figure:
+    """Player 1's exact value of the average strategy (computed on the tree) and the seeds' running
+    mean of iteration values, against the game's value, in chips per hand."""
+    picks = thin(run.num_snapshots, MAX_VALUE_POINTS)
+    x = run.iterations[picks]
+    exact = np.array([expected_value(run.tree, run.average_strategy[s]) for s in picks])
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=x, y=exact, mode="lines", name="value of the average strategy (exact)", line={"color": "#0072B2", "width": 2.5},
+        hovertemplate="iteration %{x}<br>%{y:.5f} chips/hand<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=run.iterations, y=run.expected_value, mode="lines", line={"color": "#D55E00", "dash": "dash"},
+        name="running mean of iteration values (the seeds' 'expected value')",
+        hovertemplate="iteration %{x}<br>%{y:.5f} chips/hand<extra></extra>"))
+    value = game_value(run)
+    if value is not None:
+        fig.add_hline(y=value, line={"color": "#009E73", "width": 2},
+                      annotation_text=f"game value {value:.4f}", annotation_position="top right")
+    if t is not None:
+        fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})
+    span = run.iterations[-1] / run.iterations[0]
+    fig.update_layout(**base_layout(
+        title="Player 1's value (chips per hand)", height=380,
+        xaxis={"title": "iteration", "type": "log" if span >= 20 else "linear"},
+        yaxis={"title": "chips per hand"},
+        legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0}))
+    return fig
+
+
+def exploitability_figure(run: Run, t: int | None = None, *, title: str | None = None) -> go.Figure:
+    """Exploitability of the average strategy on log-log axes, in chips per hand (milli-chips in
+    hover), with a c/√T guide through the first snapshot (CFR's regret bound, Zinkevich et al. 2007)."""
+    x = np.asarray(run.iterations, dtype=float)
+    y = np.asarray(run.exploitability, dtype=float)
+    positive = y > 0
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=x[positive], y=y[positive], mode="lines", name="exploitability of the average strategy",
+        line={"color": "#0072B2", "width": 2.5}, customdata=y[positive] * 1000.0,
+        hovertemplate="iteration %{x:,}<br>%{y:.3g} chips/hand<br>%{customdata:.3f} milli-chips/hand<extra></extra>"))
+    if positive.any():
+        first = int(np.flatnonzero(positive)[0])
+        scale = y[first] * np.sqrt(x[first])
+        fig.add_trace(go.Scatter(
+            x=x, y=scale / np.sqrt(x), mode="lines", name="1/√T guide", line={"color": "#999999", "dash": "dash"},
+            hoverinfo="skip", meta={"guide": "1/sqrt(T)", "scale": float(scale)}))
+    if t is not None:
+        fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})
+    fig.update_layout(**base_layout(
+        title=title or "Exploitability (chips per hand, log-log)", height=400,
+        xaxis={"title": "iteration", "type": "log"}, yaxis={"title": "chips per hand", "type": "log",
+                                                           "exponentformat": "power"},
+        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0}))
+    return fig
+

@@ -1,0 +1,176 @@
+"""How regret and strategy move over the iterations: curves, playback bars and a heat map."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from cfrviz.figures._style import AGGRESSIVE_ACTIONS, PLAYER_NAMES, action_color, base_layout
+from cfrviz.run import Run
+
+# Client-side playback stays smooth up to about this many frames.
+MAX_FRAMES = 120
+# Heat-map columns; more snapshots are thinned evenly (the last one is always kept).
+MAX_HEATMAP_COLUMNS = 300
+
+
+def thin(count: int, most: int) -> np.ndarray:
+    """At most `most` evenly spread indices into range(count), always keeping the first and last."""
+    if count <= most:
+        return np.arange(count)
+    return np.unique(np.round(np.linspace(0, count - 1, most)).astype(np.int64))
+
+
+def infoset_title(run: Run, infoset: int) -> str:
+    record = run.tree.infosets[infoset]
+    return f"{record.key} ({PLAYER_NAMES[record.player]})"
+
+
+def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_per_row: int = 230) -> go.Figure:
+    """For each information set, a row of two panels over the snapshot iterations:
+    cumulative regret per action, and current (solid) vs average (dashed) strategy per action.
+    A vertical line marks iteration `t`. The x axis is logarithmic (snapshots are log-spaced)."""
+    infosets = list(infosets)
+    if not infosets:
+        raise ValueError("Choose at least one information set to plot.")
+    rows = len(infosets)
+    titles = []
+    for i in infosets:
+        titles += [f"{infoset_title(run, i)}: cumulative regret (chips)",
+                   f"{infoset_title(run, i)}: strategy"]
+    fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, vertical_spacing=min(0.12, 0.35 / rows),
+                        horizontal_spacing=0.08)
+    x = run.iterations
+    for r, i in enumerate(infosets, start=1):
+        actions = run.tree.infosets[i].actions
+        for a, action in enumerate(actions):
+            color = action_color(a)
+            first = r == 1
+            fig.add_trace(go.Scatter(
+                x=x, y=run.cumulative_regret[:, i, a], mode="lines", line={"color": color},
+                name=action, legendgroup=action, showlegend=False,
+                hovertemplate=f"{action}<br>iteration %{{x}}<br>regret %{{y:.4f}}<extra></extra>"), row=r, col=1)
+            fig.add_trace(go.Scatter(
+                x=x, y=run.current_strategy[:, i, a], mode="lines", line={"color": color, "width": 1},
+                opacity=0.6, name=f"{action}: current", legendgroup=action, showlegend=first,
+                hovertemplate=f"{action} current<br>iteration %{{x}}<br>p = %{{y:.3f}}<extra></extra>"),
+                row=r, col=2)
+            fig.add_trace(go.Scatter(
+                x=x, y=run.average_strategy[:, i, a], mode="lines", line={"color": color, "dash": "dash", "width": 2.5},
+                name=f"{action}: average", legendgroup=action, showlegend=first,
+                hovertemplate=f"{action} average<br>iteration %{{x}}<br>p = %{{y:.3f}}<extra></extra>"),
+                row=r, col=2)
+        for c in (1, 2):
+            fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1}, row=r, col=c)
+        fig.update_yaxes(range=[-0.02, 1.02], title_text="probability", row=r, col=2)
+        fig.update_yaxes(title_text="chips", row=r, col=1)
+    log_x = len(x) > 1 and x[-1] / x[0] >= 20
+    fig.update_xaxes(type="log" if log_x else "linear", title_text="iteration")
+    fig.update_layout(**base_layout(height=120 + height_per_row * rows,
+                                    legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0,
+                                            "yref": "container"},
+                                    margin={"l": 60, "r": 20, "t": 90, "b": 40}))
+    fig.layout.meta = {"t": int(t), "infosets": infosets}
+    return fig
+
+
+def _bars(run: Run, s: int, kind: str) -> list[go.Bar]:
+    """Stacked horizontal bars: one row per information set, one segment per action position."""
+    tree = run.tree
+    strategy = run.average_strategy if kind == "average" else run.current_strategy
+    labels = [infoset_title(run, i) for i in range(tree.num_infosets)]
+    bars = []
+    for a in range(tree.max_actions):
+        names = [r.actions[a] if a < len(r.actions) else "" for r in tree.infosets]
+        bars.append(go.Bar(
+            y=labels, x=strategy[s, :, a], orientation="h", name=f"action {a + 1}",
+            marker={"color": action_color(a)}, text=names, textposition="inside", insidetextanchor="middle",
+            customdata=names, hovertemplate="%{y}<br>%{customdata}: %{x:.3f}<extra></extra>"))
+    return bars
+
+
+def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | None = None) -> go.Figure:
+    """Every information set's `kind` ("average" or "current") strategy as stacked bars, with
+    plotly frames over (thinned) snapshots, a play/pause button and the frames' own slider.
+    Playback runs in the browser; `start` is the snapshot shown first (default: the last)."""
+    if kind not in ("average", "current"):
+        raise ValueError(f"kind must be 'average' or 'current', not {kind!r}.")
+    tree = run.tree
+    picks = thin(run.num_snapshots, MAX_FRAMES)
+    start = int(picks[-1]) if start is None else int(start)
+    frames = [go.Frame(data=_bars(run, int(s), kind), name=str(int(run.iterations[s])),
+                       layout={"title": {"text": f"{kind.capitalize()} strategy at iteration {int(run.iterations[s]):,}"}})
+              for s in picks]
+    fig = go.Figure(data=_bars(run, start, kind), frames=frames)
+    steps = [{"method": "animate", "label": f"{int(run.iterations[s]):,}",
+              "args": [[str(int(run.iterations[s]))], {"mode": "immediate", "frame": {"duration": 0, "redraw": True},
+                                                     "transition": {"duration": 0}}]} for s in picks]
+    active = int(np.searchsorted(picks, start, side="right") - 1)
+    fig.update_layout(**base_layout(
+        title=f"{kind.capitalize()} strategy at iteration {int(run.iterations[start]):,}",
+        barmode="stack", height=max(360, 150 + 24 * tree.num_infosets),
+        xaxis={"range": [0, 1], "title": "probability of each action (passive first)"},
+        yaxis={"autorange": "reversed", "automargin": True}, showlegend=False,
+        margin={"l": 90, "r": 20, "t": 60, "b": 110},
+        updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.16, "xanchor": "left",
+                      "yanchor": "top", "pad": {"t": 10},
+                      "buttons": [
+                          {"label": "▶ Play", "method": "animate",
+                           "args": [None, {"frame": {"duration": 110, "redraw": True}, "fromcurrent": True,
+                                           "transition": {"duration": 0}}]},
+                          {"label": "⏸ Pause", "method": "animate",
+                           "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False},
+                                             "transition": {"duration": 0}}]}]}],
+        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.16, "len": 0.84, "y": -0.1, "yanchor": "top",
+                  "currentvalue": {"prefix": "iteration "}, "pad": {"t": 30}}]))
+    return fig
+
+
+def aggressive_mask(run: Run) -> np.ndarray:
+    """[I, A] True for the actions counted as aggressive (bet, call, raise)."""
+    mask = np.zeros(run.tree.legal.shape, dtype=bool)
+    for i, record in enumerate(run.tree.infosets):
+        for a, name in enumerate(record.actions):
+            mask[i, a] = name in AGGRESSIVE_ACTIONS
+    return mask
+
+
+def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:
+    """Heat map of every information set (rows) × snapshot iterations (columns).
+
+    Poker: colour = probability of the aggressive action (bet, call or raise). Games without
+    such actions (matrix games): one row per information set and action, colour = its probability.
+    """
+    strategy = run.average_strategy if kind == "average" else run.current_strategy       # [T, I, A]
+    picks = thin(run.num_snapshots, MAX_HEATMAP_COLUMNS)
+    columns = [f"{int(run.iterations[s]):,}" for s in picks]
+    mask = aggressive_mask(run)
+    tree = run.tree
+    if mask.any():
+        z = np.einsum("tia,ia->it", strategy[picks], mask.astype(float))                  # [I, T']
+        rows = [infoset_title(run, i) for i in range(tree.num_infosets)]
+        colour_title = "P(bet, call<br>or raise)"
+    else:
+        rows, series = [], []
+        for i, record in enumerate(tree.infosets):
+            for a, name in enumerate(record.actions):
+                rows.append(f"{PLAYER_NAMES[record.player]}: {name}")
+                series.append(strategy[picks, i, a])
+        z = np.array(series)
+        colour_title = "probability"
+    fig = go.Figure(go.Heatmap(
+        z=z, x=columns, y=rows, zmin=0.0, zmax=1.0, colorscale="Viridis",
+        colorbar={"title": {"text": colour_title}},
+        hovertemplate="%{y}<br>iteration %{x}<br>p = %{z:.3f}<extra></extra>"))
+    if t is not None:
+        s = run.snapshot_at(t)
+        column = int(np.searchsorted(picks, s, side="right") - 1)
+        fig.add_vline(x=max(column, 0), line={"color": "white", "width": 2, "dash": "dot"})
+    fig.update_layout(**base_layout(
+        title=f"{kind.capitalize()} strategy of every information set over the iterations",
+        height=max(320, 140 + 20 * len(rows)),
+        xaxis={"title": "iteration (snapshots)", "type": "category", "nticks": 12},
+        yaxis={"autorange": "reversed", "automargin": True}))
+    return fig

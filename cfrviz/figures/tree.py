@@ -1,0 +1,382 @@
+"""The game tree as a plotly figure, the part of a big tree worth drawing, and the node inspector.
+
+Node ids are the tree's breadth-first ids; node markers carry them as `customdata` so a
+click (Streamlit's `on_select`) names the node. Line traces skip hover so clicks land on nodes.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from cfrviz.analysis import history_values
+from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, INFOSET_LINK, PLAYER_NAMES, base_layout
+from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.games.base import ACTION_LETTERS
+from cfrviz.run import Run
+from cfrviz.tree import GameTree
+
+# Trees with more leaves than this are drawn in parts (one private card of player 1 at a time).
+MAX_DRAWN_LEAVES = 40
+
+
+# ---------------------------------------------------------------------------------------------
+# Which nodes to draw
+
+
+def _subtree(tree: GameTree, start: int, stop_at_chance: bool) -> list[int]:
+    """`start` and its descendants; with `stop_at_chance`, chance nodes below start are leaves."""
+    out, stack = [], [start]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if stop_at_chance and n != start and tree.actor[n] == CHANCE:
+            continue
+        stack.extend(tree.children(n))
+    return out
+
+
+def is_drawn_whole(tree: GameTree) -> bool:
+    """Whether the whole tree fits on screen (3-card Kuhn, matrix games)."""
+    return tree.num_terminals <= MAX_DRAWN_LEAVES
+
+
+def deal_cards(tree: GameTree) -> tuple[str, ...]:
+    """Player 1's possible private cards, in deal order (the first letter of each deal label)."""
+    cards: list[str] = []
+    for child in tree.children(0):
+        card = tree.edge_label[child][:1]
+        if tree.actor[0] == CHANCE and card not in cards:
+            cards.append(card)
+    return tuple(cards)
+
+
+def _line_of(tree: GameTree, node: int, since: int) -> str:
+    """Action letters on the path from `since` (an ancestor) down to `node`."""
+    letters = []
+    while node != since and node > 0:
+        letters.append(ACTION_LETTERS.get(tree.edge_label[node], "?"))
+        node = int(tree.parent[node])
+    return "".join(reversed(letters))
+
+
+def _deals_of(tree: GameTree, private: str) -> list[int]:
+    return [c for c in tree.children(0) if tree.edge_label[c][:1] == private]
+
+
+def round_one_lines(tree: GameTree, private: str) -> tuple[str, ...]:
+    """Betting lines of round 1 that lead to the public card (Leduc), e.g. ("kk", "kbc", "bc")."""
+    lines: list[str] = []
+    for deal in _deals_of(tree, private):
+        for n in sorted(_subtree(tree, deal, stop_at_chance=True)):
+            if n != deal and tree.actor[n] == CHANCE:
+                line = _line_of(tree, n, deal)
+                if line not in lines:
+                    lines.append(line)
+    return tuple(lines)
+
+
+def public_cards(tree: GameTree) -> tuple[str, ...]:
+    """Labels of the public-card chance outcomes (empty for games without one)."""
+    cards: list[str] = []
+    for n in np.flatnonzero(tree.actor == CHANCE):
+        if n == 0:
+            continue
+        for c in tree.children(int(n)):
+            if tree.edge_label[c] not in cards:
+                cards.append(tree.edge_label[c])
+    return tuple(sorted(cards, key=lambda s: "23456789TJQKA".find(s[:1])))
+
+
+def tree_part(tree: GameTree, private: str | None = None, line: str | None = None,
+              public: str | None = None) -> list[int]:
+    """Node ids to draw: the whole tree, or the deals where player 1 holds `private`.
+
+    Without `line` the part is round 1 of those deals (chance nodes end it). With a round-1
+    `line` and a `public` card it is the path along that line, the public card and all of round 2.
+    """
+    if private is None:
+        return list(range(tree.num_nodes))
+    deals = _deals_of(tree, private)
+    if not deals:
+        raise ValueError(f"Player 1 cannot hold {private!r} in {tree.game.title}; "
+                         f"choose one of {', '.join(deal_cards(tree))}.")
+    nodes = [0]
+    for deal in deals:
+        below = _subtree(tree, deal, stop_at_chance=True)
+        if line is None:
+            nodes.extend(below)
+            continue
+        ends = [n for n in below if tree.actor[n] == CHANCE and n != deal and _line_of(tree, n, deal) == line]
+        if not ends:
+            continue
+        path, n = [], ends[0]
+        while n != 0:
+            path.append(n)
+            n = int(tree.parent[n])
+        nodes.extend(reversed(path))
+        for child in tree.children(ends[0]):
+            if tree.edge_label[child] == public:
+                nodes.extend(_subtree(tree, child, stop_at_chance=False))
+    return sorted(set(nodes))
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout
+
+
+def tree_layout(tree: GameTree, nodes: Sequence[int] | None = None) -> dict[int, tuple[float, float]]:
+    """Top-down layered positions {node: (x, y)}: leaves one unit apart left to right, a parent
+    centred over its drawn children, y = -depth."""
+    drawn = set(range(tree.num_nodes)) if nodes is None else set(int(n) for n in nodes)
+    position: dict[int, tuple[float, float]] = {}
+    next_leaf = 0.0
+    roots = sorted(n for n in drawn if int(tree.parent[n]) not in drawn)
+
+    def place(node: int) -> float:
+        nonlocal next_leaf
+        kids = [c for c in tree.children(node) if c in drawn]
+        if not kids:
+            x = next_leaf
+            next_leaf += 1.0
+        else:
+            xs = [place(c) for c in kids]
+            x = (xs[0] + xs[-1]) / 2.0
+        position[node] = (x, -float(tree.depth[node]))
+        return x
+
+    for root in roots:
+        place(root)
+    return position
+
+
+def _edge_probability(tree: GameTree, strategy: np.ndarray | None, child: int) -> float | None:
+    parent = int(tree.parent[child])
+    if tree.actor[parent] == CHANCE:
+        return float(tree.chance_probability[child])
+    if strategy is None:
+        return None
+    return float(strategy[tree.infoset[parent], tree.action_index[child]])
+
+
+def edge_width(probability: float | None) -> float:
+    """Line width of an edge taken with this probability (1.5 when no strategy is shown)."""
+    return 1.5 if probability is None else 0.6 + 7.0 * probability
+
+
+def _arc(x0: float, y0: float, x1: float, y1: float, bow: float, steps: int = 16) -> tuple[list, list]:
+    """A quadratic curve from (x0, y0) to (x1, y1) bowing down by `bow`, so links of one
+    information set do not run through the nodes between them."""
+    s = np.linspace(0.0, 1.0, steps)
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0 - bow
+    xs = (1 - s) ** 2 * x0 + 2 * (1 - s) * s * cx + s ** 2 * x1
+    ys = (1 - s) ** 2 * y0 + 2 * (1 - s) * s * cy + s ** 2 * y1
+    return xs.tolist(), ys.tolist()
+
+
+def _terminal_text(payoff: float) -> str:
+    return f"{payoff:+g}".replace("-", "−")
+
+
+def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: Iterable[int] | None = None,
+                selected: int | None = None, strategy_name: str = "strategy",
+                title: str | None = None) -> go.Figure:
+    """The game tree (or the part `nodes`) with edge width and opacity showing `strategy` [I, A].
+
+    Traces: one line per edge (name "edge a→b", meta {parent, child, probability}); one dotted
+    curve per information set with two or more drawn nodes (name "information set KEY",
+    meta {infoset, nodes}); edge labels; the selection highlight; then one marker trace per
+    kind of node (chance, player 1, player 2, terminal) with node ids as customdata.
+    """
+    drawn = sorted(range(tree.num_nodes)) if nodes is None else sorted(set(int(n) for n in nodes))
+    position = tree_layout(tree, drawn)
+    drawn_set = set(drawn)
+    traces: list[go.BaseTraceType] = []
+    label_x, label_y, label_text = [], [], []
+    for child in drawn:
+        parent = int(tree.parent[child])
+        if parent not in drawn_set:
+            continue
+        p = _edge_probability(tree, strategy, child)
+        (x0, y0), (x1, y1) = position[parent], position[child]
+        opacity = 0.9 if p is None else 0.2 + 0.8 * p
+        traces.append(go.Scatter(
+            x=[x0, x1], y=[y0, y1], mode="lines", hoverinfo="skip", showlegend=False,
+            line={"color": f"rgba(60,60,60,{opacity:.3f})", "width": edge_width(p)},
+            name=f"edge {parent}→{child}", meta={"parent": parent, "child": child, "probability": p}))
+        label = tree.edge_label[child]
+        if p is not None and tree.actor[parent] != CHANCE:
+            label = f"{label} {p:.2f}"
+        label_x.append(x0 * 0.45 + x1 * 0.55)
+        label_y.append(y0 * 0.45 + y1 * 0.55)
+        label_text.append(label)
+
+    selected_set = None if selected is None else int(tree.infoset[selected])
+    for i in range(tree.num_infosets):
+        members = [int(n) for n in tree.nodes_of(i) if int(n) in drawn_set]
+        if len(members) < 2:
+            continue
+        xs, ys = [], []
+        for a, b in zip(members[:-1], members[1:]):
+            (x0, y0), (x1, y1) = position[a], position[b]
+            ax, ay = _arc(x0, y0, x1, y1, bow=0.12 + 0.02 * abs(x1 - x0))
+            xs += ax + [None]
+            ys += ay + [None]
+        chosen = selected_set == i
+        traces.append(go.Scatter(
+            x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
+            line={"color": HIGHLIGHT if chosen else INFOSET_LINK, "dash": "dot", "width": 3 if chosen else 1.5},
+            name=f"information set {tree.infosets[i].key}", meta={"infoset": i, "nodes": members}))
+    # One legend entry explains every dotted curve.
+    traces.append(go.Scatter(x=[None], y=[None], mode="lines", hoverinfo="skip", name="same information set",
+                             line={"color": INFOSET_LINK, "dash": "dot", "width": 1.5}))
+    traces.append(go.Scatter(x=label_x, y=label_y, mode="text", text=label_text, hoverinfo="skip",
+                             showlegend=False, textfont={"size": 10, "color": "#555555"}, name="action labels"))
+
+    if selected is not None and selected in drawn_set:
+        partners = [int(n) for n in tree.nodes_of(selected_set)] if selected_set >= 0 else [selected]
+        partners = [n for n in partners if n in drawn_set]
+        traces.append(go.Scatter(
+            x=[position[n][0] for n in partners], y=[position[n][1] for n in partners], mode="markers",
+            hoverinfo="skip", name="selected information set" if selected_set >= 0 else "selected node",
+            marker={"size": [30 if n == selected else 24 for n in partners], "color": "rgba(0,0,0,0)",
+                    "line": {"color": HIGHLIGHT, "width": [5 if n == selected else 3 for n in partners]}},
+            meta={"selected": int(selected), "nodes": partners}))
+
+    for actor, style in ACTOR_STYLE.items():
+        members = [n for n in drawn if int(tree.actor[n]) == actor]
+        if not members:
+            continue
+        hover = []
+        for n in members:
+            i = int(tree.infoset[n])
+            text = f"<b>{tree.node_label[n]}</b> (node {n})"
+            if i >= 0:
+                text += f"<br>information set {tree.infosets[i].key} · {PLAYER_NAMES[tree.infoset_player[i]]}"
+            elif actor == TERMINAL:
+                text += f"<br>player 1 gets {_terminal_text(float(tree.payoff[n]))} chips"
+            hover.append(text)
+        terminal = actor == TERMINAL
+        traces.append(go.Scatter(
+            x=[position[n][0] for n in members], y=[position[n][1] for n in members],
+            mode="markers+text" if terminal else "markers", name=style["name"],
+            customdata=members, hovertext=hover, hoverinfo="text",
+            text=[_terminal_text(float(tree.payoff[n])) for n in members] if terminal else None,
+            textposition="bottom center", textfont={"size": 10},
+            marker={"symbol": style["symbol"], "color": style["color"], "size": 9 if terminal else 14,
+                    "line": {"color": "white", "width": 1}}))
+
+    depth = max((-y for _, y in position.values()), default=0.0)
+    top = min((-y for _, y in position.values()), default=0.0)
+    width_leaves = max((x for x, _ in position.values()), default=0.0)
+    fig = go.Figure(traces)
+    fig.update_layout(**base_layout(
+        title=title or f"{tree.game.title}: edge width = {strategy_name} probability",
+        height=int(170 + 110 * (depth - top + 1)), showlegend=True,
+        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.0},
+        margin={"l": 10, "r": 10, "t": 50, "b": 10}, clickmode="event+select", dragmode=False,
+        xaxis={"visible": False, "range": [-0.8, width_leaves + 0.8], "fixedrange": True},
+        yaxis={"visible": False, "range": [-depth - 0.45, -top + 0.3], "fixedrange": True}))
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# The inspector
+
+
+@dataclass(frozen=True)
+class NodeInspection:
+    """What the inspector shows for one node at snapshot `snapshot` of a run.
+
+    For a decision node, `reach` is the history's own reach probability (the acting player's
+    share), `opponent_chance_reach` the reach of the opponent times chance, and
+    `counterfactual_value` [A] the acting player's counterfactual value of each action,
+    all under the current strategy of iteration t (Zinkevich et al. 2007). The information-set
+    arrays [A] are at t.
+    """
+
+    node: int
+    label: str
+    kind: str
+    infoset: int
+    key: str | None
+    player: str | None
+    private: str | None
+    public: str | None
+    history: tuple[str, ...]
+    actions: tuple[str, ...]
+    payoff: float | None
+    reach: float | None
+    opponent_chance_reach: float | None
+    counterfactual_value: np.ndarray | None
+    cumulative_regret: np.ndarray | None
+    current_strategy: np.ndarray | None
+    average_strategy: np.ndarray | None
+    partners: tuple[int, ...]
+
+
+def inspect_node(tree: GameTree, node: int, run: Run | None = None, snapshot: int = 0) -> NodeInspection:
+    """Gather the inspector's numbers for `node` at `snapshot` of `run` (numbers None without a run)."""
+    if not 0 <= node < tree.num_nodes:
+        raise ValueError(f"Node {node} is not in the tree (0 to {tree.num_nodes - 1}).")
+    actor = int(tree.actor[node])
+    i = int(tree.infoset[node])
+    record = tree.infosets[i] if i >= 0 else None
+    kind = ACTOR_STYLE[actor]["name"].split(" (")[0]
+    reach = opponent = cf = regret = current = average = None
+    if run is not None and record is not None:
+        a = len(record.actions)
+        values = history_values(tree, run.current_strategy[snapshot])
+        own = record.player
+        reach = float(values.reach[node, own])
+        opponent = float(values.reach[node, 1 - own] * values.reach[node, 2])
+        cf = np.array(values.counterfactual_action_value[node, :a])
+        regret = np.array(run.cumulative_regret[snapshot, i, :a])
+        current = np.array(run.current_strategy[snapshot, i, :a])
+        average = np.array(run.average_strategy[snapshot, i, :a])
+    return NodeInspection(
+        node=node, label=tree.node_label[node], kind=kind, infoset=i,
+        key=record.key if record else None, player=PLAYER_NAMES[record.player] if record else None,
+        private=record.private if record else None, public=record.public if record else None,
+        history=record.history if record else (), actions=record.actions if record else (),
+        payoff=float(tree.payoff[node]) if actor == TERMINAL else None,
+        reach=reach, opponent_chance_reach=opponent, counterfactual_value=cf,
+        cumulative_regret=regret, current_strategy=current, average_strategy=average,
+        partners=tuple(int(n) for n in tree.nodes_of(i) if int(n) != node) if i >= 0 else ())
+
+
+def inspection_table(inspection: NodeInspection) -> list[dict[str, object]]:
+    """Rows (one per action) of the inspector's table: plain dicts ready for a dataframe."""
+    rows = []
+    for k, action in enumerate(inspection.actions):
+        row: dict[str, object] = {"action": action}
+        if inspection.counterfactual_value is not None:
+            row["counterfactual value"] = float(inspection.counterfactual_value[k])
+            row["cumulative regret"] = float(inspection.cumulative_regret[k])
+            row["current strategy"] = float(inspection.current_strategy[k])
+            row["average strategy"] = float(inspection.average_strategy[k])
+        rows.append(row)
+    return rows
+
+
+def part_of_node(tree: GameTree, node: int) -> tuple[str | None, str | None, str | None]:
+    """(player 1's card, round-1 line, public card) of the drawn part holding `node`.
+
+    (None, None, None) for the root; line and public are None for round-1 nodes.
+    """
+    if node <= 0:
+        return None, None, None
+    path = []
+    n = node
+    while n > 0:
+        path.append(n)
+        n = int(tree.parent[n])
+    path.reverse()                                   # path[0] is the deal
+    deal = path[0]
+    private = tree.edge_label[deal][:1]
+    for k, n in enumerate(path[1:], start=1):
+        if tree.actor[int(tree.parent[n])] == CHANCE:  # n is a public-card outcome
+            return private, _line_of(tree, int(tree.parent[n]), deal), tree.edge_label[n]
+    return private, None, None

@@ -1,0 +1,32 @@
+"""Evolution: regret and strategy of chosen information sets over the iterations, playback, heat map."""
+from __future__ import annotations
+
+import streamlit as st
+
+from cfrviz import ui
+from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
+
+view = ui.setup_page("Evolution")
+run, tree = view.run, view.tree
+keys = [record.key for record in tree.infosets]
+
+ui.iteration_slider(view)
+default = [tree.infosets[tree.infoset[view.node]].key] if view.node is not None and tree.infoset[view.node] >= 0 \
+    else keys[:2]
+chosen = st.multiselect("Information sets", keys, default=default, key="evolution_infosets",
+                        help="Information-set keys: private card, then the actions so far "
+                             "(k check, b bet, c call, f fold, r raise).")
+if chosen:
+    st.plotly_chart(infoset_curves_figure(run, [tree.infoset_index(k) for k in chosen], view.t),
+                    key="evolution_curves")
+else:
+    st.info("Choose one or more information sets to plot their regret and strategy.")
+
+st.subheader("Playback")
+kind = st.radio("Strategy", ["average", "current"], horizontal=True, key="evolution_kind")
+st.caption("Press ▶ Play to animate every information set in your browser; the slider under the chart "
+           "scrubs its own frames. The sidebar's run and the iteration t above set where it starts.")
+st.plotly_chart(strategy_playback_figure(run, kind=kind, start=view.snapshot), key="evolution_playback")
+
+st.subheader("Every information set over the iterations")
+st.plotly_chart(aggression_heatmap(run, kind=kind, t=view.t), key="evolution_heatmap")

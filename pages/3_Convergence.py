@@ -1,0 +1,34 @@
+"""Convergence: average strategy against the equilibrium, player 1's value, exploitability."""
+from __future__ import annotations
+
+import streamlit as st
+
+from cfrviz import ui
+from cfrviz.figures.convergence import (equilibrium_figure, equilibrium_reference, exploitability_figure, game_value,
+                                        value_figure)
+
+view = ui.setup_page("Convergence")
+run = view.run
+
+ui.iteration_slider(view)
+m1, m2, m3 = st.columns(3)
+m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e} chips/hand",
+          help="(best-response value against player 2 + best-response value against player 1) / 2, "
+               "of the average strategy.")
+m2.metric("Running mean of iteration values", f"{run.expected_value[view.snapshot]:+.4f} chips/hand",
+          help="The seeds' 'expected value': the mean of player 1's value over iterations 1..t.")
+value = game_value(run)
+m3.metric("Game value (player 1)", "unknown" if value is None else f"{value:+.4f} chips/hand")
+
+st.subheader("Average strategy against the equilibrium")
+if equilibrium_reference(run) is None:
+    st.info(f"No closed-form equilibrium is known for {view.tree.game.title}; the exploitability below "
+            "shows how close the average strategy is.")
+else:
+    st.plotly_chart(equilibrium_figure(run, view.t), key="convergence_equilibrium")
+
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(value_figure(run, view.t), key="convergence_value")
+with right:
+    st.plotly_chart(exploitability_figure(run, view.t), key="convergence_exploitability")
