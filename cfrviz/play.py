@@ -180,6 +180,22 @@ def score(results: list[float] | tuple[float, ...]) -> Score:
     return Score(n, float(x.sum()), float(x.mean()), se)
 
 
+def known_game_value(tree: GameTree) -> float | None:
+    """Player 1's value of the game when it is known: 3-card Kuhn (-1/18), Leduc, or a matrix game
+    (solved exactly); None otherwise (e.g. Kuhn with more cards)."""
+    from cfrviz import analysis
+    from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame
+
+    game = tree.game
+    if isinstance(game, KuhnPoker):
+        return analysis.KUHN_VALUE if game.cards == 3 else None
+    if isinstance(game, LeducPoker):
+        return analysis.LEDUC_VALUE
+    if isinstance(game, MatrixGame):
+        return analysis.matrix_equilibrium(game.payoffs)[2]
+    return None
+
+
 def seat_value(game_value: float, seat: int) -> float:
     """The game's value for a seat, given player 1's value (zero-sum: player 2 gets the negative)."""
     return game_value if seat == 0 else -game_value

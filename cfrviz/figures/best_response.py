@@ -1,0 +1,106 @@
+"""Figures for best response and exploitability: why the average strategy is not exact yet."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from cfrviz.analysis import BestResponse, best_response
+from cfrviz.figures._style import ACTOR_STYLE, PLAYER_NAMES, base_layout
+from cfrviz.figures.tree import tree_figure
+from cfrviz.tree import GameTree
+
+
+def best_response_table(tree: GameTree, strategy: np.ndarray, response: BestResponse) -> list[dict[str, object]]:
+    """One row per information set of the best responder, largest gain first.
+
+    Columns: the set, the strategy's own mix, the best-response action, the counterfactual
+    value of each action (best response played below) and the gain of the best action over
+    the strategy's mix there (chips, weighted by how often the opponent and chance reach it).
+    """
+    rows = []
+    for i, record in enumerate(tree.infosets):
+        if record.player != response.player:
+            continue
+        n = len(record.actions)
+        rows.append({
+            "information set": record.key,
+            "strategy": " / ".join(f"{a} {p:.3f}" for a, p in zip(record.actions, strategy[i, :n])),
+            "best response": response.action_names[i],
+            "action values": " / ".join(f"{v:+.4f}" for v in response.action_value[i, :n]),
+            "gain": float(response.gain[i]),
+        })
+    rows.sort(key=lambda r: (-r["gain"], r["information set"]))
+    return rows
+
+
+def exploitability_split_figure(value_1: float, value_2: float, game_value: float | None) -> go.Figure:
+    """Two bars: each player's best-response value against the other's average strategy.
+
+    At an equilibrium they are the game value for player 1 and its negative for player 2;
+    each bar's excess over that is what the player's best response gains. Exploitability is
+    half their sum (NashConv / 2, DESIGN.md).
+    """
+    exploitability = (value_1 + value_2) / 2.0
+    fig = go.Figure()
+    names = [f"{PLAYER_NAMES[0]} best-responds", f"{PLAYER_NAMES[1]} best-responds"]
+    colors = [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]]
+    if game_value is not None and math.isfinite(game_value):
+        base = [game_value, -game_value]
+        gains = [value_1 - game_value, value_2 + game_value]
+        fig.add_trace(go.Bar(y=names, x=base, orientation="h", name="value at equilibrium",
+                             marker_color="#cccccc", text=[f"{b:+.4f}" for b in base], textposition="inside"))
+        fig.add_trace(go.Bar(y=names, x=gains, orientation="h", name="gain of the best response",
+                             marker_color=colors, base=base, text=[f"+{g:.4f}" for g in gains],
+                             textposition="outside", cliponaxis=False))
+    else:
+        fig.add_trace(go.Bar(y=names, x=[value_1, value_2], orientation="h", name="best-response value",
+                             marker_color=colors, text=[f"{v:+.4f}" for v in (value_1, value_2)],
+                             textposition="outside", cliponaxis=False))
+    fig.add_vline(x=0.0, line_color="#333333", line_width=1)
+    fig.update_layout(**base_layout(
+        height=240, barmode="overlay",
+        title=f"Exploitability = ({value_1:+.4f} + {value_2:+.4f}) / 2 = {exploitability:.4f} chips/hand",
+        legend={"orientation": "h", "y": -0.3}, margin={"l": 150, "r": 60, "t": 50, "b": 40}))
+    fig.update_xaxes(title="chips per hand, for the best-responding player")
+    return fig
+
+
+def best_response_values_over_time(tree: GameTree, iterations: Sequence[int], strategies: np.ndarray,
+                                   game_value: float | None, max_points: int = 80) -> go.Figure:
+    """Each player's best-response value against the average strategy [T, I, A], over iterations.
+
+    At most `max_points` snapshots (log-spaced) are evaluated. Both curves fall towards the
+    game value (player 1) and its negative (player 2); the gap is the exploitability.
+    """
+    iterations = np.asarray(iterations)
+    if len(iterations) > max_points:
+        picks = np.unique(np.geomspace(1, len(iterations), max_points).astype(int) - 1)
+    else:
+        picks = np.arange(len(iterations))
+    values = np.array([[best_response(tree, strategies[s], p).value for p in (0, 1)] for s in picks])
+    fig = go.Figure()
+    for p in (0, 1):
+        fig.add_trace(go.Scatter(x=iterations[picks], y=values[:, p], mode="lines", name=f"{PLAYER_NAMES[p]}'s best response",
+                                 line={"color": ACTOR_STYLE[p]["color"], "width": 2}))
+        if game_value is not None and math.isfinite(game_value):
+            target = game_value if p == 0 else -game_value
+            fig.add_hline(y=target, line_dash="dot", line_color=ACTOR_STYLE[p]["color"],
+                          annotation_text=f"{PLAYER_NAMES[p]}'s equilibrium value {target:+.4f}",
+                          annotation_position="top right" if p == 1 else "bottom right")
+    fig.update_layout(**base_layout(height=340, title="Best-response values against the average strategy",
+                                    legend={"orientation": "h", "y": -0.25}))
+    fig.update_xaxes(type="log", title="iteration")
+    fig.update_yaxes(title="chips per hand")
+    return fig
+
+
+def best_response_tree_figure(tree: GameTree, strategy: np.ndarray, response: BestResponse,
+                              nodes: Sequence[int] | None = None) -> go.Figure:
+    """The tree with the best responder's part of the profile replaced by its pure best response."""
+    who = PLAYER_NAMES[response.player]
+    return tree_figure(tree, response.strategy, nodes=nodes,
+                       strategy_name=f"{who}'s best response / the other player's average strategy",
+                       title=f"{tree.game.title}: {who}'s best response (thick edges) against the average strategy")

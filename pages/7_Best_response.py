@@ -1,0 +1,61 @@
+"""Best response and exploitability: what a perfect exploiter of the average strategy would do."""
+from __future__ import annotations
+
+import streamlit as st
+
+from cfrviz import ui
+from cfrviz.analysis import best_response
+from cfrviz.figures.best_response import (best_response_table, best_response_tree_figure,
+                                          best_response_values_over_time, exploitability_split_figure)
+from cfrviz.figures.tree import deal_cards, is_drawn_whole, tree_part
+from cfrviz.play import known_game_value
+
+view = ui.setup_page("Best response and exploitability")
+run = view.run
+tree = view.tree
+
+st.markdown(
+    "A **best response** plays, at every information set, the action that earns most against the "
+    "other player's fixed strategy. **Exploitability** is the average of the two best-response "
+    "values: zero exactly at an equilibrium. When it is not zero yet, the bars and the table below "
+    "show which player can still gain, and where.")
+ui.iteration_slider(view)
+
+strategy = run.average_strategy[view.snapshot]
+responses = [best_response(tree, strategy, p) for p in (0, 1)]
+game_value = known_game_value(tree)
+value_1, value_2 = responses[0].value, responses[1].value
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Exploitability", f"{(value_1 + value_2) / 2:.5f}", help="chips per hand; (BR₁ + BR₂) / 2")
+m2.metric("Player 1's best response earns", f"{value_1:+.5f}")
+m3.metric("Player 2's best response earns", f"{value_2:+.5f}")
+m4.metric("Game value (player 1)", "unknown" if game_value is None else f"{game_value:+.5f}")
+st.caption(f"Average strategy after iteration t = {view.t:,} of {view.settings.iterations:,}.")
+
+st.plotly_chart(exploitability_split_figure(value_1, value_2, game_value), width="stretch", key="br_split",
+                config={"displayModeBar": False})
+
+player = st.radio("Best responder", [0, 1], format_func=lambda p: f"player {p + 1}", horizontal=True,
+                  key="br_player")
+response = responses[player]
+left, right = st.columns([2, 3])
+with left:
+    st.subheader(f"Player {player + 1}'s best response")
+    st.caption("Gain: how much more the best action earns than the average strategy's own mix at that "
+               "information set, weighted by how often the opponent and chance reach it.")
+    st.dataframe(best_response_table(tree, strategy, response), hide_index=True, width="stretch",
+                 column_config={"gain": st.column_config.NumberColumn(format="%.5f")})
+with right:
+    nodes = None
+    if not is_drawn_whole(tree):
+        cards = deal_cards(tree)
+        private = st.selectbox("Player 1's private card (the tree is drawn one card at a time)", cards,
+                               key="br_private")
+        nodes = tree_part(tree, private)
+    st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
+                    key="br_tree")
+
+if run.num_snapshots > 1:
+    st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),
+                    width="stretch", key="br_over_time")
