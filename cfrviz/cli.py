@@ -42,7 +42,8 @@ class _Parser(argparse.ArgumentParser):
         if sep and head.startswith("argument ") and tail.endswith("."):
             raise UsageError(tail)
         if head == "argument COMMAND":
-            raise UsageError("Unknown command; the only command is `python -m cfrviz solve`.")
+            name = tail.split("'")[1] if tail.count("'") >= 2 else tail
+            raise UsageError(f"Unknown command {name!r}; the only command is `python -m cfrviz solve`.")
         raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
 
 
