@@ -467,11 +467,11 @@ def read_strategy_json(source: dict | str | bytes | os.PathLike | IO) -> dict:
 
 
 def _parse_document(source: Any) -> Any:
-    if isinstance(source, dict):
+    if isinstance(source, (dict, list)):
         return source
     if hasattr(source, "read"):
         source = source.read()
-    elif isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and source.lstrip()[:1] not in ("{", "[")):
         try:
             with open(source, "rb") as handle:
                 source = handle.read()
