@@ -154,6 +154,19 @@ def deal_labels(tree: GameTree, hand: Hand) -> tuple[str, ...]:
     return tuple(tree.edge_label[n] for n in hand.path[1:] if int(tree.actor[tree.parent[n]]) == CHANCE)
 
 
+def private_cards(tree: GameTree, hand: Hand) -> tuple[str, str]:
+    """(player 1's card, player 2's card) from the deal's label, e.g. "QK" -> ("Q", "K")."""
+    deal = tree.edge_label[hand.path[1]] if len(hand.path) > 1 else ""
+    half = len(deal) // 2
+    return deal[:half], deal[half:]
+
+
+def public_card(tree: GameTree, hand: Hand) -> str | None:
+    """The public card once it is dealt (Leduc), else None."""
+    dealt = deal_labels(tree, hand)
+    return dealt[1] if len(dealt) > 1 else None
+
+
 def action_history(tree: GameTree, hand: Hand) -> tuple[tuple[int, str], ...]:
     """(player, action name) for every betting action so far."""
     return tuple((int(tree.actor[tree.parent[n]]), tree.edge_label[n]) for n in hand.path[1:]
