@@ -182,6 +182,12 @@ def format_report(run, stream: TextIO) -> None:
     print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
     print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
           file=stream)
+    if tree.game.name == "kuhn":
+        from cfrviz.analysis import closest_alpha, distance_to_equilibrium
+
+        alpha = closest_alpha(average, tree)
+        print(f"nearest Kuhn equilibrium: alpha = {alpha:.4f}, largest probability gap "
+              f"{distance_to_equilibrium(average, tree):.4f}", file=stream)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

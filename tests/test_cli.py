@@ -22,7 +22,7 @@ def cfrviz(*args: str) -> subprocess.CompletedProcess:
 
 
 def number_after(label: str, text: str) -> float:
-    match = re.search(re.escape(label) + r":\s*(-?[0-9.eE+-]+)", text)
+    match = re.search(re.escape(label) + r"\s*[:=]\s*(-?[0-9.eE+-]+)", text)
     assert match, f"no {label!r} in output"
     return float(match.group(1))
 
@@ -52,6 +52,8 @@ def test_kuhn_cfr_report_files_and_values(tmp_path):
     # |u(σ) - v*| <= NashConv = 2 x exploitability, with v* = -1/18 (Kuhn 1950).
     assert 0.0 < exploit < 0.02
     assert abs(value - KUHN_VALUE) <= 2 * exploit + 1e-6
+    # The α reported lies in the family's range [0, 1/3] (Kuhn 1950).
+    assert 0.0 <= number_after("nearest Kuhn equilibrium: alpha", out) <= 1 / 3
     # The saved run reloads, and its final average strategy has the exploitability printed.
     from cfrviz.run import Run
 
