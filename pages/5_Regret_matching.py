@@ -1,0 +1,107 @@
+"""Regret matching in a matrix game: why the average strategy, not the current one, converges."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from cfrviz import ui
+from cfrviz.analysis import matrix_equilibrium
+from cfrviz.figures.simplex import (MAX_MATRIX_SIZE, PRESETS, best_response_to, parse_probabilities,
+                                    payoff_table, simplex_figure, strategy_lines_figure)
+from cfrviz.solvers.regret_matching import SEED_OPPONENT, regret_matching_path
+
+view = ui.setup_page("Regret matching in a matrix game", solve=False)
+
+MAX_ITERATIONS = 100_000
+PATH_POINTS = 5_000
+EDITOR_KEY = "rm_editor_"
+
+
+@st.cache_data(max_entries=16, show_spinner="Running regret matching…")
+def cached_path(payoffs: tuple, iterations: int, opponent: tuple | None, sampled: bool, seed: int,
+                updates: str):
+    every = max(1, iterations // PATH_POINTS)
+    return regret_matching_path(np.array(payoffs), iterations, opponent=None if opponent is None else
+                                np.array(opponent), sampled=sampled, seed=seed, updates=updates, every=every)
+
+
+st.markdown(
+    "Regret matching plays each action in proportion to its positive cumulative regret. Against a "
+    "fixed opponent it learns the best response. In self-play the **current** strategy keeps circling, "
+    "while the **average** strategy settles on the equilibrium — the reason CFR reports the average.")
+
+c1, c2 = st.columns([1, 2])
+preset_key = c1.selectbox("Game", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="rm_preset")
+preset = PRESETS[preset_key]
+c2.caption(preset.note)
+
+# The editable matrix: rows named in the first column, columns named below.
+column_text = st.text_input("Column names (player 2's actions, comma-separated)", ", ".join(preset.column_names),
+                            key=f"rm_columns_{preset_key}")
+column_names = [c.strip() for c in column_text.split(",")]
+start = pd.DataFrame([{"action": name, **{c: (preset.payoffs[r][j] if j < len(preset.payoffs[r]) else 0.0)
+                                        for j, c in enumerate(column_names) if c}}
+                      for r, name in enumerate(preset.row_names)])
+edited = st.data_editor(start, num_rows="dynamic", hide_index=True, key=f"{EDITOR_KEY}{preset_key}_{len(column_names)}",
+                        column_config={"action": st.column_config.TextColumn("row (player 1's action)")})
+st.caption(f"Player 1's payoffs; player 2 gets the negative. Up to {MAX_MATRIX_SIZE}×{MAX_MATRIX_SIZE}: "
+           "add or delete rows in the table, columns through their names.")
+try:
+    payoffs, row_names, column_names = payoff_table(edited.to_dict("records"), column_names)
+except ValueError as error:
+    st.error(str(error))
+    st.stop()
+
+m1, m2, m3, m4 = st.columns([1.3, 1.2, 1, 1])
+mode = m1.radio("Opponent", ["fixed strategy", "self-play"], key="rm_mode", horizontal=True)
+update = m2.radio("Updates from", ["sampled actions", "expected values"], key="rm_update", horizontal=True,
+                  help="Sampled: one action pair per iteration, as seed 004. Expected: the opponent's whole mix.")
+iterations = int(m3.number_input(f"Iterations (≤ {MAX_ITERATIONS:,})", min_value=1, max_value=MAX_ITERATIONS,
+                                 value=10_000, step=1000, key="rm_iters"))
+seed = int(m4.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="rm_seed",
+                           disabled=update == "expected values"))
+opponent = None
+if mode == "fixed strategy":
+    default = SEED_OPPONENT if len(column_names) == 3 else tuple([1 / len(column_names)] * len(column_names))
+    text = st.text_input(f"Player 2's fixed strategy over {', '.join(column_names)}",
+                         ", ".join(f"{p:g}" for p in default), key=f"rm_opponent_{len(column_names)}")
+    try:
+        opponent = parse_probabilities(text, column_names)
+    except ValueError as error:
+        st.error(str(error))
+        st.stop()
+
+path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
+                   None if opponent is None else tuple(opponent.tolist()), update == "sampled actions", seed,
+                   "simultaneous")
+row_eq, column_eq, value = matrix_equilibrium(payoffs)
+
+if opponent is None:
+    targets = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
+    st.caption(f"Exact equilibrium: player 1 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(row_names, row_eq))
+               + "; player 2 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(column_names, column_eq))
+               + f"; value {value:+.4f} for player 1.")
+else:
+    response = best_response_to(payoffs, opponent)
+    targets = [(response, "best response to player 2"), (None, "")]
+    st.caption("Against a fixed player 2, player 1's average heads for the best response: "
+               + row_names[int(np.argmax(response))] + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
+
+players = [0] if opponent is not None else [0, 1]
+for player in players:
+    names = row_names if player == 0 else column_names
+    current, average = (path.current_row, path.average_row) if player == 0 else (path.current_column, path.average_column)
+    target, target_name = targets[player]
+    last = average[-1]
+    st.markdown(f"**Player {player + 1}** after {iterations:,} iterations, average strategy: "
+                + ", ".join(f"{n} {p:.3f}" for n, p in zip(names, last)))
+    left, right = st.columns(2) if len(names) == 3 else (st.container(), None)
+    if len(names) == 3:
+        with left:
+            st.plotly_chart(simplex_figure(current, average, names, target, target_name, player=player),
+                            width="stretch", key=f"rm_simplex_{player}")
+    with (right if right is not None else left):
+        st.plotly_chart(strategy_lines_figure(path.iterations, current, average, names, target, player=player,
+                                              target_name=target_name),
+                        width="stretch", key=f"rm_lines_{player}")
