@@ -165,6 +165,8 @@ def test_kuhn_exploitability_reached(kuhn, cls, kwargs, iterations, bound):
 def test_leduc_runs_and_improves_on_uniform(leduc, cls):
     # Reference: OpenSpiel's tests assert Leduc NashConv < 2.5 after 1000 external-sampling
     # iterations and < 3 after 10000 outcome-sampling ones (exploitability 1.25 and 1.5).
+    # (OpenSpiel's Leduc tells suits apart, 936 information sets against our 288, so it
+    # learns more slowly per iteration: its median over seeds 0-4 was 1.28 and 1.19.)
     iterations = 10000 if cls is OutcomeSampling else 1000
     solver = cls(leduc, seed=0)
     solver.iterate(iterations)
