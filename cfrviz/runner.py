@@ -16,7 +16,7 @@ from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
 from cfrviz.games import MatrixGame
 from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_schedule
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Solver, solver_class
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Solver, normalize_average, solver_class
 from cfrviz.tree import GameTree, compile_game
 
 #: Most calls to `progress` per solve.
@@ -136,6 +136,9 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
         start_index = end_index + 1
         if progress is not None and end_index < t - 1:
             progress(float(schedule[end_index]) / total)
+    if not compiled:
+        # The loop stored strategy sums; normalise them all at once (uniform where unreached).
+        out["average_strategy"] = normalize_average(out["average_strategy"], tree.legal)
     out["seconds"] = seconds
     return out
 
@@ -143,7 +146,7 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
 def _copy_snapshot(solver: Solver, s: int, out: dict) -> None:
     out["cumulative_regret"][s] = solver.cumulative_regret
     out["current_strategy"][s] = solver.current_strategy
-    out["average_strategy"][s] = solver.average_strategy()
+    out["average_strategy"][s] = solver.strategy_sum      # normalised in bulk by _record
     out["reach"][s] = solver.own_reach
     out["value"][s] = solver.last_value
     out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)

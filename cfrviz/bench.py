@@ -1,0 +1,316 @@
+"""How fast cfrviz is, side by side with a plain Python CFR and with OpenSpiel's C++ solvers.
+
+    python -m cfrviz.bench            # full table (about a minute on 2 cores)
+    python -m cfrviz.bench --quick    # fewer repeats
+
+Prints one table (game x algorithm x implementation: microseconds per iteration, the
+median of several repeats, the ratio OpenSpiel / this, and the exploitability at the end),
+then exploitability timing, sampling solvers, end-to-end solve times, first-solve times in
+a fresh process with and without numba's cache, and the memory of a Leduc run.
+OpenSpiel is optional: when `pyspiel` cannot be imported its rows say so.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import numpy as np
+
+import cfrviz
+from cfrviz.analysis import exploitability
+from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.tree import compile_game
+
+OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
+
+
+# ------------------------------------------------------------------------------------------
+# A plain recursive CFR in pure Python, in the style of the seeds (dict of information sets
+# keyed by string, recursion over game states), as the baseline a reader would write first.
+
+
+class _PlainInformationSet:
+    __slots__ = ("regret", "strategy_sum", "strategy")
+
+    def __init__(self, n: int) -> None:
+        self.regret = [0.0] * n
+        self.strategy_sum = [0.0] * n
+        self.strategy = [1.0 / n] * n
+
+
+class PlainPythonCFR:
+    """Recursive alternating CFR (or CFR+ with `plus=True`) over cfrviz's game states.
+
+    Zinkevich et al. 2007; RM+ and linear averaging as OpenSpiel's CFRPlusSolver (Tammelin 2014).
+    """
+
+    def __init__(self, game, plus: bool = False) -> None:
+        self.root = game.initial_state()
+        self.plus = plus
+        self.infosets: dict[str, _PlainInformationSet] = {}
+        self.iteration = 0
+
+    def _walk(self, state, player: int, reach: list[float]) -> float:
+        """Player `player`'s counterfactual value of `state`; reach = [player 1, player 2, chance]."""
+        actor = state.actor()
+        if actor == TERMINAL:
+            return state.payoff() if player == 0 else -state.payoff()
+        if actor == CHANCE:
+            total = 0.0
+            for k, (_, p) in enumerate(state.chance_outcomes()):
+                total += p * self._walk(state.child(k), player, [reach[0], reach[1], reach[2] * p])
+            return total
+        record = state.information_set()
+        node = self.infosets.get(record.key)
+        if node is None:
+            node = self.infosets[record.key] = _PlainInformationSet(len(record.actions))
+        values = []
+        value = 0.0
+        for a, p in enumerate(node.strategy):
+            child_reach = list(reach)
+            child_reach[actor] *= p
+            v = self._walk(state.child(a), player, child_reach)
+            values.append(v)
+            value += p * v
+        if actor == player:
+            counterfactual = reach[1 - actor] * reach[2]
+            weight = self.iteration if self.plus else 1.0
+            for a, p in enumerate(node.strategy):
+                node.regret[a] += counterfactual * (values[a] - value)
+                node.strategy_sum[a] += weight * reach[actor] * p
+        return value
+
+    def _match(self, player_keys: set[str]) -> None:
+        for key in player_keys:
+            node = self.infosets[key]
+            if self.plus:
+                node.regret = [max(r, 0.0) for r in node.regret]
+            positive = [max(r, 0.0) for r in node.regret]
+            total = sum(positive)
+            n = len(positive)
+            node.strategy = [r / total for r in positive] if total > 0 else [1.0 / n] * n
+
+    def iterate(self, n: int) -> None:
+        for _ in range(n):
+            self.iteration += 1
+            for player in (0, 1):
+                self._walk(self.root, player, [1.0, 1.0, 1.0])
+                self._match(set(self.infosets))
+
+    def average_strategy(self, tree) -> np.ndarray:
+        """[I, A] in the tree's information-set order."""
+        out = tree.uniform_strategy().astype(float)
+        for key, node in self.infosets.items():
+            total = sum(node.strategy_sum)
+            if total > 0:
+                out[tree.infoset_index(key), :len(node.strategy_sum)] = np.array(node.strategy_sum) / total
+        return out
+
+
+# ------------------------------------------------------------------------------------------
+
+
+def _median_seconds(task: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        task()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _pyspiel():
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def _fmt_us(seconds: float) -> str:
+    us = seconds * 1e6
+    return f"{us:,.1f}" if us < 100 else f"{us:,.0f}"
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
+
+
+def solver_rows(repeats: int, spiel) -> list[list[str]]:
+    """Deterministic CFR family: cfrviz vs plain Python vs OpenSpiel C++."""
+    rows = []
+    plan = [("kuhn", "cfr", 1000, 100), ("kuhn", "cfr+", 1000, 100),
+            ("leduc", "cfr", 100, 3), ("leduc", "cfr+", 100, 3)]
+    for game, algorithm, iterations, python_iterations in plan:
+        tree = compile_game(game)
+        cfrviz.solve(game, algorithm, iterations=iterations)     # warm: compile or load the cache
+        solver_times, last = [], None
+        for _ in range(repeats):
+            last = cfrviz.solve(game, algorithm, iterations=iterations)
+            solver_times.append(float(last.seconds[-1]))
+        ours = statistics.median(solver_times) / iterations
+        spiel_us, spiel_expl = None, None
+        if spiel is not None:
+            spiel_game = spiel.load_game(OPENSPIEL_GAMES[game])
+            cls = spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver
+            holder: list = []
+
+            def run_openspiel() -> None:
+                solver = cls(spiel_game)
+                for _ in range(iterations):
+                    solver.evaluate_and_update_policy()
+                holder[:] = [solver]
+
+            spiel_us = _median_seconds(run_openspiel, max(1, repeats // 2)) / iterations
+            spiel_expl = spiel.exploitability(spiel_game, holder[0].average_policy())
+        plain = PlainPythonCFR(tree.game, plus=algorithm == "cfr+")
+        plain_s = _median_seconds(lambda: plain.iterate(python_iterations), 1) / python_iterations
+        ratio = (lambda s: f"{spiel_us / s:,.1f}x" if spiel_us else "n/a")
+        rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours), ratio(ours),
+                     f"{last.exploitability[-1]:.3e} @ {iterations}"])
+        if spiel_us:
+            rows.append([game, algorithm, "OpenSpiel C++", _fmt_us(spiel_us), "1.0x",
+                         f"{spiel_expl:.3e} @ {iterations}"])
+        else:
+            rows.append([game, algorithm, "OpenSpiel C++", "not installed", "n/a", "n/a"])
+        rows.append([game, algorithm, "plain Python (recursive)", _fmt_us(plain_s), ratio(plain_s),
+                     f"{exploitability(tree, plain.average_strategy(tree)):.3e} @ {python_iterations}"])
+    return rows
+
+
+def exploitability_rows(repeats: int, spiel) -> list[list[str]]:
+    rows = []
+    for game in ("kuhn", "leduc"):
+        run = cfrviz.solve(game, "cfr", iterations=100)
+        tree, strategy = run.tree, np.array(run.average_strategy[-1])
+        exploitability(tree, strategy)
+        ours = _median_seconds(lambda: exploitability(tree, strategy), repeats * 20)
+        spiel_s = None
+        if spiel is not None:
+            spiel_game = spiel.load_game(OPENSPIEL_GAMES[game])
+            solver = spiel.CFRSolver(spiel_game)
+            for _ in range(100):
+                solver.evaluate_and_update_policy()
+            policy = solver.average_policy()
+            spiel_s = _median_seconds(lambda: spiel.exploitability(spiel_game, policy), repeats)
+        rows.append([game, "exploitability", "cfrviz (numba), per call", _fmt_us(ours),
+                     f"{spiel_s / ours:,.0f}x" if spiel_s else "n/a", f"{exploitability(tree, strategy):.3e}"])
+        rows.append([game, "exploitability", "OpenSpiel C++, per call", _fmt_us(spiel_s) if spiel_s else "not installed",
+                     "1.0x" if spiel_s else "n/a", f"{spiel.exploitability(spiel_game, policy):.3e}" if spiel_s else "n/a"])
+    return rows
+
+
+def sampling_rows(repeats: int, spiel) -> list[list[str]]:
+    rows = []
+    for algorithm, spiel_name in (("external", "ExternalSamplingMCCFRSolver"),
+                                  ("outcome", "OutcomeSamplingMCCFRSolver")):
+        for game, iterations in (("kuhn", 10_000), ("leduc", 2_000)):
+            try:
+                cfrviz.solve(game, algorithm, iterations=10)
+            except (ImportError, AttributeError) as missing:
+                rows.append([game, algorithm, "cfrviz", f"unavailable ({missing})", "n/a", "n/a"])
+                continue
+            runs = [cfrviz.solve(game, algorithm, iterations=iterations, seed=s) for s in range(repeats)]
+            ours = statistics.median(float(r.seconds[-1]) for r in runs) / iterations
+            spiel_us, spiel_expl = None, None
+            if spiel is not None and hasattr(spiel, spiel_name):
+                spiel_game = spiel.load_game(OPENSPIEL_GAMES[game])
+                holder: list = []
+
+                def run_openspiel() -> None:
+                    solver = getattr(spiel, spiel_name)(spiel_game, seed=1234)
+                    for _ in range(iterations):
+                        solver.run_iteration()
+                    holder[:] = [solver]
+
+                spiel_us = _median_seconds(run_openspiel, max(1, repeats // 2)) / iterations
+                spiel_expl = spiel.exploitability(spiel_game, holder[0].average_policy())
+            rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours),
+                         f"{spiel_us / ours:,.1f}x" if spiel_us else "n/a",
+                         f"{runs[0].exploitability[-1]:.3e} @ {iterations}"])
+            rows.append([game, algorithm, f"OpenSpiel C++ {spiel_name}",
+                         _fmt_us(spiel_us) if spiel_us else "not available", "1.0x" if spiel_us else "n/a",
+                         f"{spiel_expl:.3e} @ {iterations}" if spiel_us else "n/a"])
+    return rows
+
+
+def end_to_end_lines(repeats: int) -> list[str]:
+    lines = []
+    for game, algorithm, iterations, target in (("kuhn", "cfr", 10_000, 0.1), ("leduc", "cfr+", 1_000, 0.5)):
+        cfrviz.solve(game, algorithm, iterations=iterations)
+        wall = _median_seconds(lambda: cfrviz.solve(game, algorithm, iterations=iterations), repeats)
+        lines.append(f"cfrviz.solve({game!r}, {algorithm!r}, iterations={iterations:_}) warm: {wall:.3f} s "
+                     f"(target < {target} s; includes default snapshots and their exploitability)")
+    code = ("import time; t = time.perf_counter(); import cfrviz; "
+            "cfrviz.solve('kuhn', 'cfr', iterations=10_000); print(time.perf_counter() - t)")
+    warm_cache = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                      check=True).stdout.strip() or "nan")
+    nocache = subprocess.run([sys.executable, "-c", _NO_CACHE_CODE], capture_output=True, text=True,
+                             check=True)
+    lines.append(f"first solve (kuhn cfr 10_000) in a fresh process, numba cache present: {warm_cache:.2f} s "
+                 "(imports included)")
+    lines.append(f"first solve in a fresh process, numba cache ignored (everything compiled): "
+                 f"{float(nocache.stdout.strip().splitlines()[-1]):.2f} s")
+    tracemalloc.start()
+    run = cfrviz.solve("leduc", "cfr", iterations=10_000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    lines.append(f"Leduc 10_000 iterations: {run.num_snapshots} snapshots, {run.nbytes / run.num_snapshots / 1e3:.1f} kB "
+                 f"per snapshot, {run.nbytes / 1e6:.1f} MB held by the Run, peak {peak / 1e6:.1f} MB allocated "
+                 "during solve (target < 200 MB)")
+    return lines
+
+
+# Recompile every kernel: turn off caching on each numba dispatcher before its first call.
+_NO_CACHE_CODE = """
+import time
+t = time.perf_counter()
+import numba
+from numba.core.dispatcher import Dispatcher
+from numba.core.caching import NullCache
+_compile = Dispatcher.compile
+def compile_without_cache(self, sig):
+    self._cache = NullCache()
+    return _compile(self, sig)
+Dispatcher.compile = compile_without_cache
+import cfrviz
+cfrviz.solve('kuhn', 'cfr', iterations=10_000)
+print(time.perf_counter() - t)
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cfrviz.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args(argv)
+    repeats = 3 if args.quick else 7
+    spiel = _pyspiel()
+    if spiel is None:
+        print("OpenSpiel (pyspiel) is not importable: its columns say 'not installed'. "
+              "`pip install open-spiel` in a separate environment to compare.\n")
+    else:
+        from importlib.metadata import version
+        print(f"OpenSpiel {version('open_spiel')} (C++ solvers through pyspiel), numpy {np.__version__}, "
+              f"{os.cpu_count()} cores; timings are medians and the machine may be shared.\n")
+    header = ["game", "algorithm", "implementation", "us / iteration", "speed-up vs OpenSpiel",
+              "exploitability at end"]
+    rows = solver_rows(repeats, spiel)
+    rows += exploitability_rows(repeats, spiel)
+    rows += sampling_rows(repeats, spiel)
+    print(_table(rows, header))
+    print()
+    for line in end_to_end_lines(repeats):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
