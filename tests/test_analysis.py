@@ -90,6 +90,7 @@ def test_uniform_is_half_away_from_every_kuhn_equilibrium():
 
 
 def test_kuhn_equilibrium_rejects_alpha_outside_the_family():
+    # Kuhn (1950): the family exists for α in [0, 1/3] and for the 3-card game only.
     with pytest.raises(ValueError, match="between 0 and 1/3"):
         kuhn_equilibrium(0.5)
     with pytest.raises(ValueError, match="3-card Kuhn"):
@@ -145,6 +146,7 @@ def test_exploitability_many_matches_one_at_a_time():
 
 
 def test_shape_errors_are_one_sentence():
+    # Kuhn has I = 12 information sets of A = 2 actions; anything else is the caller's mistake.
     tree = compile_game("kuhn")
     with pytest.raises(ValueError, match=r"shape \[I, A\]"):
         exploitability(tree, np.zeros((3, 2)))
@@ -231,6 +233,7 @@ def test_matrix_equilibrium_satisfies_the_minimax_theorem(payoffs):
 
 
 def test_matrix_equilibrium_rejects_bad_input():
+    # No equilibrium exists for a payoff that is not a number, nor for a matrix that is not 2-D.
     with pytest.raises(ValueError, match="finite"):
         matrix_equilibrium([[0.0, float("nan")], [1.0, 0.0]])
     with pytest.raises(ValueError, match="rows and columns"):

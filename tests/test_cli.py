@@ -107,6 +107,7 @@ def test_regret_matching_on_rock_paper_scissors():
     (["solve", "kuhn", "-a", "cfr", "-n", "10", "--json", "/tmp"], "folder"),
 ])
 def test_bad_arguments_print_one_sentence_and_exit_2(args, fragment):
+    # STYLE.md rule 5: the CLI prints one sentence naming the problem and exits 2, no traceback.
     result = cfrviz(*args)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -118,6 +119,7 @@ def test_bad_arguments_print_one_sentence_and_exit_2(args, fragment):
 
 
 def test_help_exits_0_and_states_the_caps():
+    # The caps are cfrviz.cli.ITERATION_CAPS; --help must tell the user before they hit one.
     result = cfrviz("solve", "--help")
     assert result.returncode == 0
     assert "Iteration caps: kuhn 10,000,000" in " ".join(result.stdout.split())
