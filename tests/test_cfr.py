@@ -200,3 +200,16 @@ def test_strategies_are_distributions_and_rm_plus_regret_is_non_negative(payoffs
     if algorithm == "cfr+":
         assert np.all(run.cumulative_regret >= 0.0)
     assert np.all(run.exploitability >= -1e-12)
+
+
+@pytest.mark.parametrize("game, algorithm, iterations", [("kuhn", "cfr", 60), ("kuhn", "cfr+", 60),
+                                                         ("leduc", "cfr", 2), ("leduc", "cfr+", 2)])
+def test_kernel_matches_the_plain_recursive_cfr_of_the_benchmark(game, algorithm, iterations):
+    # Reference: the textbook recursion (seed 000's `cfr`, alternating as OpenSpiel's CFRSolver),
+    # written independently in cfrviz/bench.py over game states rather than tree arrays.
+    from cfrviz.bench import PlainPythonCFR
+
+    run = cfrviz.solve(game, algorithm, iterations=iterations)
+    plain = PlainPythonCFR(run.tree.game, plus=algorithm == "cfr+")
+    plain.iterate(iterations)
+    np.testing.assert_allclose(run.average_strategy[-1], plain.average_strategy(run.tree), atol=1e-12)
