@@ -100,12 +100,17 @@ with numbers:
         m2.metric("Opponent and chance reach", f"{inspection.opponent_chance_reach:.4f}",
                   help="Probability that the opponent's actions and the deal lead here: the counterfactual weight.")
         st.dataframe(pd.DataFrame(inspection_table(inspection)).set_index("action"), width="stretch",
-                     column_config={"counterfactual value": st.column_config.NumberColumn(
-                         "counterfactual value (chips)", format="%.4f", help="For this history, at iteration t."),
-                         "cumulative regret": st.column_config.NumberColumn(
-                             "cumulative regret (chips)", format="%.4f", help="For the information set, after t."),
-                         "current strategy": st.column_config.NumberColumn(format="%.3f"),
-                         "average strategy": st.column_config.NumberColumn(format="%.3f")},
+                     column_config={
+                         "cf value": st.column_config.NumberColumn(
+                             "cf value (chips)", format="%.4f",
+                             help="Counterfactual value of each action for this history at iteration t."),
+                         "regret": st.column_config.NumberColumn(
+                             "cum. regret (chips)", format="%.4f",
+                             help="Cumulative regret of the information set after iteration t."),
+                         "current": st.column_config.NumberColumn(
+                             "current", format="%.3f", help="Strategy played in iteration t."),
+                         "average": st.column_config.NumberColumn(
+                             "average", format="%.3f", help="Average strategy over iterations 1..t.")},
                      key="tree_inspector_table")
 if run is not None:
     st.plotly_chart(infoset_curves_figure(run, [inspection.infoset], view.t, height_per_row=260),

@@ -12,13 +12,13 @@ run = view.run
 
 ui.iteration_slider(view)
 m1, m2, m3 = st.columns(3)
-m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e} chips/hand",
+m1.metric(f"Exploitability at iteration {view.t:,} (chips/hand)", f"{run.exploitability[view.snapshot]:.2e}",
           help="(best-response value against player 2 + best-response value against player 1) / 2, "
                "of the average strategy.")
-m2.metric("Running mean of iteration values", f"{run.expected_value[view.snapshot]:+.4f} chips/hand",
+m2.metric("Running mean of iteration values (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",
           help="The seeds' 'expected value': the mean of player 1's value over iterations 1..t.")
 value = game_value(run)
-m3.metric("Game value (player 1)", "unknown" if value is None else f"{value:+.4f} chips/hand")
+m3.metric("Game value for player 1 (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:

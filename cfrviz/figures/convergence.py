@@ -8,7 +8,6 @@ from plotly.subplots import make_subplots
 from cfrviz.analysis import (ALPHA_MAX, KUHN_VALUE, LEDUC_VALUE, closest_alpha, expected_value, kuhn_equilibrium,
                              matrix_equilibrium, matrix_strategy)
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
-from cfrviz.figures.evolution import thin
 from cfrviz.run import Run
 
 # Exact values of the average strategy are computed at this many snapshots at most.
@@ -89,12 +88,13 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
             hovertemplate="iteration %{x}<br>p = %{y:.4f}<extra></extra>"), row=r, col=c)
         fig.add_vline(x=float(x[s_t]), line={"color": "#444", "dash": "dot", "width": 1}, row=r, col=c)
     log_x = len(x) > 1 and x1 / x0 >= 20
-    fig.update_xaxes(type="log" if log_x else "linear")
+    fig.update_xaxes(type="log" if log_x else "linear", dtick=1 if log_x else None)
+    fig.update_xaxes(title_text="iteration", row=rows)
     fig.update_yaxes(range=[-0.03, 1.03])
     fig.update_layout(**base_layout(
-        title=f"Average strategy against {description}", height=110 + 210 * rows,
-        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0, "yref": "container"},
-        margin={"l": 40, "r": 20, "t": 110, "b": 30}))
+        title=f"Average strategy against {description}", height=150 + 210 * rows,
+        legend={"orientation": "h", "y": 0.0, "yanchor": "bottom", "x": 0, "yref": "container"},
+        margin={"l": 40, "r": 20, "t": 80, "b": 110}))
     fig.layout.meta = {"alpha": None if alpha is None else float(alpha)}
     return fig
 
@@ -113,7 +113,8 @@ def game_value(run: Run) -> float | None:
 def value_figure(run: Run, t: int | None = None) -> go.Figure:
     """Player 1's exact value of the average strategy (computed on the tree) and the seeds' running
     mean of iteration values, against the game's value, in chips per hand."""
-    picks = thin(run.num_snapshots, MAX_VALUE_POINTS)
+    # Thinned evenly in log space, so the early iterations (where the value moves most) keep their points.
+    picks = np.unique(np.round(np.geomspace(1, run.num_snapshots, MAX_VALUE_POINTS)).astype(np.int64) - 1)
     x = run.iterations[picks]
     exact = np.array([expected_value(run.tree, run.average_strategy[s]) for s in picks])
     fig = go.Figure()
@@ -127,7 +128,7 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
     value = game_value(run)
     if value is not None:
         fig.add_hline(y=value, line={"color": "#009E73", "width": 2},
-                      annotation_text=f"game value {value:.4f}", annotation_position="top right")
+                      annotation_text=f"game value {value:.4f}", annotation_position="bottom right")
     if t is not None:
         fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})
     span = run.iterations[-1] / run.iterations[0]

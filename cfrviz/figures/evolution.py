@@ -40,7 +40,7 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     for i in infosets:
         titles += [f"{infoset_title(run, i)}: cumulative regret (chips)",
                    f"{infoset_title(run, i)}: strategy"]
-    fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, vertical_spacing=min(0.12, 0.35 / rows),
+    fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, vertical_spacing=min(0.16, 0.45 / rows),
                         horizontal_spacing=0.08)
     x = run.iterations
     for r, i in enumerate(infosets, start=1):
@@ -67,11 +67,12 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
         fig.update_yaxes(range=[-0.02, 1.02], title_text="probability", row=r, col=2)
         fig.update_yaxes(title_text="chips", row=r, col=1)
     log_x = len(x) > 1 and x[-1] / x[0] >= 20
-    fig.update_xaxes(type="log" if log_x else "linear", title_text="iteration")
-    fig.update_layout(**base_layout(height=120 + height_per_row * rows,
-                                    legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0,
+    fig.update_xaxes(type="log" if log_x else "linear", dtick=1 if log_x else None)
+    fig.update_xaxes(title_text="iteration", row=rows)
+    fig.update_layout(**base_layout(height=130 + height_per_row * rows,
+                                    legend={"orientation": "h", "y": 0.0, "yanchor": "bottom", "x": 0,
                                             "yref": "container"},
-                                    margin={"l": 60, "r": 20, "t": 90, "b": 40}))
+                                    margin={"l": 60, "r": 20, "t": 40, "b": 90}))
     fig.layout.meta = {"t": int(t), "infosets": infosets}
     return fig
 
@@ -113,18 +114,19 @@ def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | No
         barmode="stack", height=max(360, 150 + 24 * tree.num_infosets),
         xaxis={"range": [0, 1], "title": "probability of each action (passive first)"},
         yaxis={"autorange": "reversed", "automargin": True}, showlegend=False,
-        margin={"l": 90, "r": 20, "t": 60, "b": 110},
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.16, "xanchor": "left",
-                      "yanchor": "top", "pad": {"t": 10},
+        margin={"l": 90, "r": 20, "t": 60, "b": 150},
+        updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": 0.0, "xanchor": "left",
+                      "yanchor": "bottom", "yref": "container", "pad": {"b": 20, "l": 10},
                       "buttons": [
                           {"label": "▶ Play", "method": "animate",
                            "args": [None, {"frame": {"duration": 110, "redraw": True}, "fromcurrent": True,
                                            "transition": {"duration": 0}}]},
-                          {"label": "⏸ Pause", "method": "animate",
+                          {"label": "❚❚ Pause", "method": "animate",
                            "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False},
                                              "transition": {"duration": 0}}]}]}],
-        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.16, "len": 0.84, "y": -0.1, "yanchor": "top",
-                  "currentvalue": {"prefix": "iteration "}, "pad": {"t": 30}}]))
+        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.2, "len": 0.8, "y": 0.0, "yanchor": "bottom",
+                  "yref": "container", "currentvalue": {"prefix": "iteration ", "xanchor": "right"},
+                  "pad": {"b": 10, "t": 0}}]))
     return fig
 
 

@@ -194,7 +194,7 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
     position = tree_layout(tree, drawn)
     drawn_set = set(drawn)
     traces: list[go.BaseTraceType] = []
-    label_x, label_y, label_text = [], [], []
+    label_x, label_y, label_text, label_side = [], [], [], []
     for child in drawn:
         parent = int(tree.parent[child])
         if parent not in drawn_set:
@@ -207,11 +207,16 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
             line={"color": f"rgba(60,60,60,{opacity:.3f})", "width": edge_width(p)},
             name=f"edge {parent}→{child}", meta={"parent": parent, "child": child, "probability": p}))
         label = tree.edge_label[child]
-        if p is not None and tree.actor[parent] != CHANCE:
-            label = f"{label} {p:.2f}"
+        if tree.actor[parent] != CHANCE:
+            # Poker actions as their key letters (k b c f r) so labels fit between siblings.
+            label = ACTION_LETTERS.get(label, label)
+            if p is not None:
+                label = f"{label} {p:.2f}".replace(" 0.", " .").replace(" 1.00", " 1")
         label_x.append(x0 * 0.45 + x1 * 0.55)
         label_y.append(y0 * 0.45 + y1 * 0.55)
         label_text.append(label)
+        # Beside the edge, on the side it leans away from, so thick edges do not hide their label.
+        label_side.append("middle left" if x1 < x0 else "middle right")
 
     selected_set = None if selected is None else int(tree.infoset[selected])
     for i in range(tree.num_infosets):
@@ -233,6 +238,7 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
     traces.append(go.Scatter(x=[None], y=[None], mode="lines", hoverinfo="skip", name="same information set",
                              line={"color": INFOSET_LINK, "dash": "dot", "width": 1.5}))
     traces.append(go.Scatter(x=label_x, y=label_y, mode="text", text=label_text, hoverinfo="skip",
+                             textposition=label_side,
                              showlegend=False, textfont={"size": 10, "color": "#555555"}, name="action labels"))
 
     if selected is not None and selected in drawn_set:
@@ -353,10 +359,10 @@ def inspection_table(inspection: NodeInspection) -> list[dict[str, object]]:
     for k, action in enumerate(inspection.actions):
         row: dict[str, object] = {"action": action}
         if inspection.counterfactual_value is not None:
-            row["counterfactual value"] = float(inspection.counterfactual_value[k])
-            row["cumulative regret"] = float(inspection.cumulative_regret[k])
-            row["current strategy"] = float(inspection.current_strategy[k])
-            row["average strategy"] = float(inspection.average_strategy[k])
+            row["cf value"] = float(inspection.counterfactual_value[k])
+            row["regret"] = float(inspection.cumulative_regret[k])
+            row["current"] = float(inspection.current_strategy[k])
+            row["average"] = float(inspection.average_strategy[k])
         rows.append(row)
     return rows
 
