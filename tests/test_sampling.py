@@ -225,3 +225,22 @@ def test_running_value_approaches_kuhn_value(kuhn):
     solver = ExternalSampling(kuhn, seed=0)
     solver.iterate(200000)
     assert solver.value_sum / solver.iterations == pytest.approx(-1 / 18, abs=0.01)
+
+
+@pytest.mark.parametrize("algorithm", ["chance", "external", "outcome"])
+def test_snapshots_written_in_the_kernel_match_stepping_by_hand(kuhn, algorithm):
+    # Reference: the same solver stepped to each snapshot iteration with iterate(), read
+    # through the Solver attributes. `advance` (used by cfrviz.solve) must record the same.
+    from cfrviz import solve
+
+    run = solve("kuhn", algorithm, iterations=300, seed=2)
+    solver = solver_class(algorithm)(kuhn, updates="alternating", seed=2)
+    for s, t in enumerate(run.iterations):
+        solver.iterate(int(t) - solver.iterations)
+        np.testing.assert_array_equal(run.cumulative_regret[s], solver.cumulative_regret)
+        np.testing.assert_array_equal(run.current_strategy[s], solver.current_strategy)
+        np.testing.assert_allclose(run.average_strategy[s], solver.average_strategy())
+        np.testing.assert_array_equal(run.reach[s], solver.own_reach)
+        assert run.value[s] == solver.last_value
+        assert run.expected_value[s] == pytest.approx(solver.value_sum / solver.iterations)
+        assert run.nodes_touched[s] == solver.nodes_touched

@@ -9,7 +9,9 @@ turns them into regrets. Node ids are breadth first, so a pre-order visit list r
 backwards always meets children before their parent.
 
 Per-node work arrays, shape [N] (and [N, A] for `sigma`), are scratch: each traversal
-writes the nodes it visits before reading them.
+writes the nodes it visits before reading them. The strategy played and the own reach are
+only written on recorded iterations (snapshots and the last of a batch), which keeps the
+per-iteration cost to the histories a traversal touches.
 """
 from __future__ import annotations
 
@@ -76,6 +78,40 @@ def _fill_current(cumulative_regret, num_actions, current_strategy):
         _regret_matching_into(cumulative_regret, i, k, buf)
         for a in range(current_strategy.shape[1]):
             current_strategy[i, a] = buf[a] if a < k else 0.0
+
+
+@njit(cache=True)
+def _begin_iteration(t, t_end, schedule, s, cumulative_regret, num_actions, current_strategy, own_reach):
+    """True when iteration t is recorded (a snapshot, or the batch's last): then the strategy it
+    plays goes to current_strategy and own_reach starts from zero."""
+    record = t == t_end or (s < schedule.shape[0] and schedule[s] == t)
+    if record:
+        _fill_current(cumulative_regret, num_actions, current_strategy)
+        own_reach[:] = 0.0
+    return record
+
+
+@njit(cache=True)
+def _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                   own_reach, last, value_sum, touched, out_regret, out_current, out_average,
+                   out_reach, out_value, out_expected, out_nodes):
+    """Write snapshot s if iteration t is schedule[s]; returns the next snapshot index."""
+    if s >= schedule.shape[0] or schedule[s] != t:
+        return s
+    for i in range(num_actions.shape[0]):
+        k = num_actions[i]
+        total = 0.0
+        for a in range(k):
+            total += strategy_sum[i, a]
+        for a in range(k):
+            out_regret[s, i, a] = cumulative_regret[i, a]
+            out_current[s, i, a] = current_strategy[i, a]
+            out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
+        out_reach[s, i] = own_reach[i]
+    out_value[s] = last
+    out_expected[s] = value_sum / t
+    out_nodes[s] = touched
+    return s + 1
 
 
 @njit(cache=True)
@@ -159,8 +195,15 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
 @njit(cache=True)
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                            num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
-                           n, simultaneous, deal, board, rng):
-    """n chance-sampled iterations; returns (sum of player 1's iteration values, last one, nodes)."""
+                           simultaneous, deal, board, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes):
+    """Chance-sampled iterations: one traversal for both players, or one per player.
+
+    Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
+    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    value_sum and touched carry the running totals in. Returns
+    (last value, value_sum, nodes touched, next snapshot index).
+    """
     size = actor.shape[0]
     width = cumulative_regret.shape[1]
     stack = np.empty(size, np.int64)
@@ -169,13 +212,10 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     reach = np.empty((size, 2))
     value = np.empty(size)
     sigma = np.empty((size, width))
-    value_sum = 0.0
     last = 0.0
-    touched = 0
-    for t in range(n):
-        record = t == n - 1
-        if record:
-            _fill_current(cumulative_regret, num_actions, current_strategy)
+    for t in range(t0 + 1, t0 + n + 1):
+        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                                  own_reach)
         if simultaneous:
             v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
                                              payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
@@ -192,7 +232,10 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
             touched += c
         value_sum += v
         last = v
-    return value_sum, last, touched
+        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                           own_reach, last, value_sum, touched, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes)
+    return last, value_sum, touched, s
 
 
 @njit(cache=True)
@@ -275,8 +318,15 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
 @njit(cache=True)
 def external_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                              num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
-                             n, rng):
-    """n external-sampling iterations, one traversal per player each; returns (value sum, last, nodes)."""
+                             rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes):
+    """External-sampling iterations, one traversal per player each.
+
+    Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
+    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    value_sum and touched carry the running totals in. Returns
+    (last value, value_sum, nodes touched, next snapshot index).
+    """
     size = actor.shape[0]
     width = cumulative_regret.shape[1]
     stack = np.empty(size, np.int64)
@@ -285,13 +335,10 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
     reach = np.empty((size, 2))
     value = np.empty(size)
     sigma = np.empty((size, width))
-    value_sum = 0.0
     last = 0.0
-    touched = 0
-    for t in range(n):
-        record = t == n - 1
-        if record:
-            _fill_current(cumulative_regret, num_actions, current_strategy)
+    for t in range(t0 + 1, t0 + n + 1):
+        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                                  own_reach)
         v, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                                    cumulative_regret, strategy_sum, own_reach, record, 0, rng,
                                    stack, order, sampled, reach, value, sigma)
@@ -302,7 +349,10 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
         touched += c
         value_sum += v
         last = v
-    return value_sum, last, touched
+        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                           own_reach, last, value_sum, touched, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes)
+    return last, value_sum, touched, s
 
 
 @njit(cache=True)
@@ -380,8 +430,15 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
 @njit(cache=True)
 def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                             num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
-                            n, exploration, max_depth, rng):
-    """n outcome-sampling iterations, one episode per player each; returns (value sum, last, nodes)."""
+                            exploration, max_depth, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes):
+    """Outcome-sampling iterations, one episode per player each.
+
+    Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
+    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    value_sum and touched carry the running totals in. Returns
+    (last value, value_sum, nodes touched, next snapshot index).
+    """
     width = cumulative_regret.shape[1]
     path = np.empty(max_depth + 1, np.int64)
     chosen = np.empty(max_depth + 1, np.int64)
@@ -390,13 +447,10 @@ def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_pr
     sample_reach = np.empty(max_depth + 1)
     sigma = np.empty((max_depth + 1, width))
     behaviour = np.empty((max_depth + 1, width))
-    value_sum = 0.0
     last = 0.0
-    touched = 0
-    for t in range(n):
-        record = t == n - 1
-        if record:
-            _fill_current(cumulative_regret, num_actions, current_strategy)
+    for t in range(t0 + 1, t0 + n + 1):
+        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                                  own_reach)
         v, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
                                 cumulative_regret, strategy_sum, own_reach, record, 0, exploration, rng,
                                 path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
@@ -407,4 +461,7 @@ def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_pr
         touched += c
         value_sum += v
         last = v
-    return value_sum, last, touched
+        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                           own_reach, last, value_sum, touched, out_regret, out_current, out_average,
+                           out_reach, out_value, out_expected, out_nodes)
+    return last, value_sum, touched, s

@@ -56,20 +56,37 @@ class _SamplingSolver(Solver):
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
         self._tree_arrays = (tree.actor, tree.infoset, tree.first_child, tree.num_children,
                              tree.chance_probability, tree.payoff, tree.num_actions)
+        shape = tree.legal.shape
+        self._no_schedule = np.zeros(0, dtype=np.int64)
+        self._no_outputs = (np.zeros((0,) + shape), np.zeros((0,) + shape), np.zeros((0,) + shape),
+                            np.zeros((0, shape[0])), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
 
     def iterate(self, n: int = 1) -> None:
         """Run n more iterations in one compiled call."""
+        self.advance(_checked_count(n), self._no_schedule, 0, self._no_outputs)
+
+    def advance(self, n: int, schedule: np.ndarray, first_snapshot: int,
+                outputs: tuple[np.ndarray, ...]) -> int:
+        """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:].
+
+        outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
+        average_strategy [T, I, A], reach [T, I], value [T], expected_value [T],
+        nodes_touched [T]), the runner's compiled-recording contract. Returns the index
+        of the next snapshot to write.
+        """
         n = _checked_count(n)
         if n == 0:
-            return
-        self.own_reach[:] = 0.0
-        value_sum, last, touched = self._run_kernel(n)
+            return first_snapshot
+        last, value_sum, touched, s = self._run_kernel(
+            self.iterations, n, float(self.value_sum), int(self.nodes_touched),
+            np.asarray(schedule, dtype=np.int64), int(first_snapshot), *outputs)
         self.iterations += n
-        self.value_sum += float(value_sum)
         self.last_value = float(last)
-        self.nodes_touched += int(touched)
+        self.value_sum = float(value_sum)
+        self.nodes_touched = int(touched)
+        return int(s)
 
-    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         raise NotImplementedError
 
 
@@ -149,10 +166,11 @@ class ChanceSampling(_SamplingSolver):
             frontier.extend(self.tree.children(node))
         return -1
 
-    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.chance_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, n, self.updates == "simultaneous", self._deal, self._board, self.rng)
+            self.own_reach, self.updates == "simultaneous", self._deal, self._board, self.rng,
+            *progress_and_outputs)
 
 
 class ExternalSampling(_SamplingSolver):
@@ -177,10 +195,10 @@ class ExternalSampling(_SamplingSolver):
                              "choose alternating updates.")
         super().__init__(tree, updates=updates, seed=seed)
 
-    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.external_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, n, self.rng)
+            self.own_reach, self.rng, *progress_and_outputs)
 
 
 class OutcomeSampling(_SamplingSolver):
@@ -211,7 +229,7 @@ class OutcomeSampling(_SamplingSolver):
         self.exploration = float(exploration)
         self._max_depth = int(tree.depth.max())
 
-    def _run_kernel(self, n: int) -> tuple[float, float, int]:
+    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.outcome_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, n, self.exploration, self._max_depth, self.rng)
+            self.own_reach, self.exploration, self._max_depth, self.rng, *progress_and_outputs)
