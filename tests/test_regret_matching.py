@@ -203,3 +203,12 @@ def test_solver_rejects_other_games_and_bad_opponents():
         MatrixRegretMatching(compile_game("kuhn"))
     with pytest.raises(ValueError, match="sum to 1"):
         MatrixRegretMatching(compile_game("rps"), opponent=[0.2, 0.2, 0.2])
+
+
+def test_package_attribute_stays_the_function_after_the_submodule_loads():
+    # cfrviz.solvers exports the function `regret_matching` (its __all__); the submodule of the
+    # same name must not replace it, whatever was imported first.
+    import cfrviz.solvers as solvers
+
+    solver_class("rm")
+    assert callable(solvers.regret_matching) and solvers.regret_matching is regret_matching

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from cfrviz.solvers import regret_matching as _matrix_module  # noqa: F401  (see below)
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
+
+# The submodule `regret_matching` would replace the function of that name on this package
+# when first imported; importing it above, before the function, keeps the function here.
 
 # name: (title, "module:Class", sampling)
 ALGORITHMS: dict[str, tuple[str, str, bool]] = {
