@@ -191,6 +191,9 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
             notices.append(f"The seed must be a whole number from 0 to {MAX_SEED}, not "
                            f"{get['seed'][:40]!r}; using seed 0.")
 
+    if not choice.sampling:
+        choice = replace(choice, seed=0)  # the seed changes nothing here, so links omit it
+
     t: int | None = None
     if "t" in get:
         try:

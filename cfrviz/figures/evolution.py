@@ -116,7 +116,7 @@ def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | No
         yaxis={"autorange": "reversed", "automargin": True}, showlegend=False,
         margin={"l": 90, "r": 20, "t": 60, "b": 150},
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": 0.0, "xanchor": "left",
-                      "yanchor": "bottom", "yref": "container", "pad": {"b": 20, "l": 10},
+                      "yanchor": "top", "pad": {"t": 75},
                       "buttons": [
                           {"label": "▶ Play", "method": "animate",
                            "args": [None, {"frame": {"duration": 110, "redraw": True}, "fromcurrent": True,
@@ -124,9 +124,8 @@ def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | No
                           {"label": "❚❚ Pause", "method": "animate",
                            "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False},
                                              "transition": {"duration": 0}}]}]}],
-        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.2, "len": 0.8, "y": 0.0, "yanchor": "bottom",
-                  "yref": "container", "currentvalue": {"prefix": "iteration ", "xanchor": "right"},
-                  "pad": {"b": 10, "t": 0}}]))
+        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.2, "len": 0.8, "y": 0.0, "yanchor": "top",
+                  "currentvalue": {"prefix": "iteration ", "xanchor": "right"}, "pad": {"t": 55}}]))
     return fig
 
 

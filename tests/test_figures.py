@@ -1,0 +1,188 @@
+"""Figure builders, checked through their plotly JSON."""
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.figures.convergence import equilibrium_figure, exploitability_figure, value_figure
+from cfrviz.figures.evolution import MAX_FRAMES, aggression_heatmap, infoset_curves_figure, strategy_playback_figure
+from cfrviz.figures.tree import (edge_width, inspect_node, part_of_node, round_one_lines, tree_figure, tree_layout,
+                                 tree_part)
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return cfrviz.compile_game("kuhn")
+
+
+@pytest.fixture(scope="module")
+def kuhn_run():
+    return cfrviz.solve("kuhn", "cfr", iterations=300, updates="simultaneous")
+
+
+def spec(fig):
+    return json.loads(fig.to_json())
+
+
+def array(value) -> np.ndarray:
+    """A plotly JSON array: a list, or numpy's typed-array encoding {"dtype", "bdata", "shape"}."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        return flat.reshape([int(n) for n in str(shape).split(",")]) if shape else flat
+    return np.array(value, dtype=float)
+
+
+def test_dotted_information_set_traces_join_exactly_the_nodes_of_each_set(kuhn):
+    # Reference: 3-card Kuhn has 12 information sets, each holding the 2 deals that share the
+    # acting player's card (hand count); the dotted curve starts and ends at those nodes.
+    fig = spec(tree_figure(kuhn, kuhn.uniform_strategy()))
+    position = tree_layout(kuhn)
+    links = [t for t in fig["data"] if t.get("meta", {}).get("infoset") is not None
+             and t["line"].get("dash") == "dot"]
+    assert len(links) == 12
+    for trace in links:
+        i = trace["meta"]["infoset"]
+        nodes = [int(n) for n in kuhn.nodes_of(i)]
+        assert trace["meta"]["nodes"] == nodes and len(nodes) == 2
+        assert all(kuhn.infoset[n] == i for n in nodes)
+        assert (trace["x"][0], trace["y"][0]) == pytest.approx(position[nodes[0]])
+        assert (trace["x"][-2], trace["y"][-2]) == pytest.approx(position[nodes[1]])  # last is the None break
+        assert trace["hoverinfo"] == "skip"
+
+
+def test_edge_widths_follow_the_strategy(kuhn):
+    # Reference: hand-set strategy: player 1 with K checks 1/4, bets 3/4; widths are 0.6 + 7 p.
+    strategy = kuhn.uniform_strategy().copy()
+    k = kuhn.infoset_index("K")
+    strategy[k, :2] = (0.25, 0.75)
+    fig = spec(tree_figure(kuhn, strategy))
+    edges = {(t["meta"]["parent"], t["meta"]["child"]): t for t in fig["data"] if "parent" in t.get("meta", {})}
+    assert len(edges) == kuhn.num_nodes - 1
+    for node in kuhn.nodes_of(k):
+        check, bet = kuhn.children(int(node))
+        assert edges[(int(node), check)]["line"]["width"] == pytest.approx(0.6 + 7 * 0.25)
+        assert edges[(int(node), bet)]["line"]["width"] == pytest.approx(0.6 + 7 * 0.75)
+    # Chance edges: 1/6 each (one chance node deals both cards).
+    assert edges[(0, 1)]["meta"]["probability"] == pytest.approx(1 / 6)
+    assert edge_width(1.0) > edge_width(0.5) > edge_width(0.0)
+
+
+def test_node_markers_carry_every_node_id_once_and_lines_skip_hover(kuhn):
+    # Reference: the click contract in TESTING.md (customdata = node ids, lines hoverinfo="skip").
+    fig = spec(tree_figure(kuhn, None, selected=4))
+    ids = [n for t in fig["data"] if t.get("customdata") is not None for n in t["customdata"]]
+    assert sorted(ids) == list(range(kuhn.num_nodes))
+    assert all(t["hoverinfo"] == "skip" for t in fig["data"] if t.get("mode") == "lines")
+    highlight = next(t for t in fig["data"] if t.get("name") == "selected information set")
+    assert highlight["meta"]["nodes"] == [3, 4]  # node 4 is the deal QK; its set "Q" also holds QJ (node 3)
+
+
+def test_leduc_parts_hold_only_the_chosen_card_line_and_public_card():
+    # Reference: Leduc's rules in DESIGN.md; keys are "private|public round1/round2".
+    leduc = cfrviz.compile_game("leduc")
+    assert set(round_one_lines(leduc, "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
+    part = tree_part(leduc, "Q", "kbc", "K")
+    assert all(int(leduc.parent[n]) in part for n in part if n != 0)
+    for n in part:
+        if n > 0:
+            assert leduc.node_label[n][0] == "Q"
+        if "|" in leduc.node_label[n]:
+            assert leduc.node_label[n][3:].startswith("K kbc/")
+    node = part[-1]
+    assert part_of_node(leduc, node) == ("Q", "kbc", "K")
+    with pytest.raises(ValueError, match="cannot hold"):
+        tree_part(leduc, "A")
+
+
+def test_inspector_numbers_at_the_first_iteration(kuhn_run):
+    # Hand computation, iteration 1 plays uniformly: at "QK k" player 2 (K) has own reach 1 and
+    # opponent-and-chance reach 1/2 * 1/6 = 1/12; checking wins 1, betting wins
+    # 1/2 * 1 (fold) + 1/2 * 2 (call) = 1.5; counterfactual values are those times 1/12.
+    tree = kuhn_run.tree
+    node = tree.node_label.index("QK k")
+    inspection = inspect_node(tree, node, kuhn_run, snapshot=0)
+    assert int(kuhn_run.iterations[0]) == 1
+    assert inspection.key == "K k" and inspection.player == "player 2"
+    assert inspection.reach == pytest.approx(1.0)
+    assert inspection.opponent_chance_reach == pytest.approx(1 / 12)
+    assert inspection.counterfactual_value == pytest.approx([1 / 12, 1.5 / 12])
+    assert inspection.partners == (tree.node_label.index("JK k"),)
+
+
+def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
+    # Reference: DESIGN.md: player 1 bets J with α ∈ [0, 1/3], bets K with 3α, calls with Q at α + 1/3.
+    fig = spec(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
+    tree = kuhn_run.tree
+    bands = {(tree.infosets[t["meta"]["infoset"]].key, t["meta"]["action"]): (t["meta"]["low"], t["meta"]["high"])
+             for t in fig["data"] if t.get("meta", {}).get("band")}
+    assert bands == pytest.approx({("J", 1): (0.0, 1 / 3), ("K", 1): (0.0, 1.0), ("Q kb", 1): (1 / 3, 2 / 3)})
+    assert all(t["fill"] == "toself" for t in fig["data"] if t.get("meta", {}).get("band"))
+    alpha = fig["layout"]["meta"]["alpha"]
+    assert 0.0 <= alpha <= 1 / 3
+    unique = {tree.infosets[t["meta"]["infoset"]].key: t["meta"]["value"]
+              for t in fig["data"] if t.get("meta", {}).get("equilibrium")}
+    # Player 2's unique equilibrium: bet J after a check 1/3, call Q 1/3, always bet/call with K.
+    assert unique["J k"] == pytest.approx(1 / 3) and unique["Q b"] == pytest.approx(1 / 3)
+    assert unique["K b"] == pytest.approx(1.0) and unique["J b"] == pytest.approx(0.0)
+
+
+def test_matrix_equilibrium_lines_are_uniform_for_rock_paper_scissors():
+    # Reference: rock-paper-scissors' unique equilibrium plays each action 1/3.
+    run = cfrviz.solve("rps", "rm", iterations=200)
+    fig = spec(equilibrium_figure(run, 200))
+    values = [t["meta"]["value"] for t in fig["data"] if t.get("meta", {}).get("equilibrium")]
+    assert len(values) == 6 and values == pytest.approx([1 / 3] * 6)
+
+
+def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
+    # Reference: the guide is c / sqrt(T) (Zinkevich et al. 2007 regret bound), so y sqrt(x) is constant.
+    fig = spec(exploitability_figure(kuhn_run, 10))
+    assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
+    guide = next(t for t in fig["data"] if t.get("meta", {}).get("guide"))
+    x, y = array(guide["x"]), array(guide["y"])
+    assert np.allclose(y * np.sqrt(x), y[0] * np.sqrt(x[0]))
+    curve = fig["data"][0]
+    assert np.allclose(array(curve["customdata"]), array(curve["y"]) * 1000.0)  # milli-chips in hover
+
+
+def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
+    # Reference: Kuhn's value for player 1 is -1/18 (DESIGN.md).
+    fig = spec(value_figure(kuhn_run))
+    assert any(abs(s.get("y0", 0) + 1 / 18) < 1e-12 for s in fig["layout"]["shapes"])
+    names = [t["name"] for t in fig["data"]]
+    assert any("exact" in n for n in names) and any("running mean" in n for n in names)
+
+
+def test_playback_has_frames_buttons_and_its_own_slider(kuhn_run):
+    # Reference: plotly's animation contract: frames + updatemenus(animate) + sliders.
+    fig = spec(strategy_playback_figure(kuhn_run))
+    assert len(fig["frames"]) == min(kuhn_run.num_snapshots, MAX_FRAMES)
+    assert fig["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
+    assert len(fig["layout"]["sliders"][0]["steps"]) == len(fig["frames"])
+    # Every frame's bars sum to 1 per information set (a probability distribution).
+    total = sum(array(bar["x"]) for bar in fig["frames"][-1]["data"])
+    assert np.allclose(total, 1.0)
+
+
+def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
+    # Reference: for "K b" (player 2 holds K facing a bet) the aggressive action is call.
+    fig = spec(aggression_heatmap(kuhn_run))
+    heat = fig["data"][0]
+    z = array(heat["z"])
+    assert z.shape == (kuhn_run.tree.num_infosets, kuhn_run.num_snapshots)
+    row = heat["y"].index("K b (player 2)")
+    i = kuhn_run.tree.infoset_index("K b")
+    assert z[row, -1] == pytest.approx(kuhn_run.average_strategy[-1, i, 1])
+
+
+def test_infoset_curves_mark_t_and_refuse_an_empty_choice(kuhn_run):
+    fig = spec(infoset_curves_figure(kuhn_run, [0, 1], 50))
+    assert fig["layout"]["meta"]["t"] == 50
+    assert sum(1 for s in fig["layout"]["shapes"] if s["x0"] == 50) == 4
+    with pytest.raises(ValueError, match="at least one"):
+        infoset_curves_figure(kuhn_run, [], 50)

@@ -1,0 +1,73 @@
+"""The pure half of cfrviz.ui: deep-link parsing, fallbacks with notices, caps."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfrviz import ui
+
+PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
+
+
+def test_no_parameters_give_the_defaults_without_notices():
+    # Reference: the defaults stated in ui.Choice (3-card Kuhn, vanilla CFR, 1000 simultaneous iterations).
+    link = ui.parse_query_params({})
+    assert link.choice == ui.Choice("kuhn", 3, "cfr", 1000, "simultaneous", 0)
+    assert (link.t, link.node, link.notices) == (None, None, ())
+
+
+def test_a_valid_link_round_trips():
+    # Reference: query_params_of is the inverse of parse_query_params on valid values.
+    params = {"game": "kuhn5", "algo": "external", "iters": "2500", "updates": "alternating", "seed": "7",
+              "t": "1200", "node": "30"}
+    link = ui.parse_query_params(params)
+    assert link.notices == ()
+    assert link.choice.cards == 5 and link.choice.game_params == (("cards", 5),)
+    assert ui.query_params_of(link.choice, link.t, link.node) == params
+
+
+def test_bad_values_fall_back_each_with_one_sentence():
+    # Reference: hand count of Kuhn's tree: 1 chance node + 6 deals x 9 histories = 55 nodes (0..54).
+    link = ui.parse_query_params({"game": "chess", "iters": "abc", "updates": "sometimes", "seed": "-3",
+                                  "t": "0", "node": "55"})
+    assert link.choice == ui.Choice()
+    assert link.t is None and link.node is None
+    assert len(link.notices) == 6
+    assert all(n.endswith(".") and "Traceback" not in n for n in link.notices)
+    assert ui.parse_query_params({"node": "54"}).node == 54
+
+
+def test_iterations_over_the_cap_are_capped_with_a_notice():
+    # Reference: ui.ITERATION_CAPS (Leduc 50,000 on the shared server).
+    link = ui.parse_query_params({"game": "leduc", "iters": "1000000"})
+    assert link.choice.iterations == ui.iteration_cap("leduc") == 50_000
+    assert "capped" in link.notices[0]
+
+
+def test_regret_matching_is_only_offered_for_matrix_games():
+    # Reference: the brief: "rm only for matrix games".
+    assert "rm" not in ui.algorithms_for("kuhn") and "rm" in ui.algorithms_for("rps")
+    link = ui.parse_query_params({"game": "kuhn", "algo": "rm"})
+    assert link.choice.algorithm == "cfr" and len(link.notices) == 1
+    assert ui.parse_query_params({"game": "rps"}).choice.algorithm == "rm"
+
+
+def test_seed_is_only_in_links_of_sampling_algorithms():
+    # Reference: ALGORITHMS marks cfr deterministic and outcome sampling random.
+    assert "seed" not in ui.query_params_of(ui.Choice(algorithm="cfr", seed=5), None, None)
+    assert ui.query_params_of(ui.Choice(algorithm="outcome", seed=5), None, None)["seed"] == "5"
+    assert ui.Choice(algorithm="cfr", seed=5).settings().seed == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(PARAM_NAMES), st.text(max_size=30) | st.integers().map(str)))
+def test_any_query_parameters_parse_to_a_valid_view(params):
+    # Property: parsing never raises and always yields values inside their ranges.
+    link = ui.parse_query_params(params)
+    choice = link.choice
+    assert choice.game in ui.GAMES and choice.algorithm in ui.algorithms_for(choice.game)
+    assert 1 <= choice.iterations <= ui.iteration_cap(choice.game)
+    assert link.t is None or 1 <= link.t <= choice.iterations
+    assert link.node is None or 0 <= link.node < choice.tree().num_nodes
+    reparsed = ui.parse_query_params(ui.query_params_of(choice, link.t, link.node))
+    assert reparsed.choice == choice and reparsed.notices == ()
