@@ -1,0 +1,131 @@
+"""AppTest: every app-core page renders, the sidebar and t drive it, deep links restore it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cfrviz import ui
+
+APP = str(Path(__file__).parents[1] / "app.py")
+PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
+
+
+def start(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in query.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def test_landing_page_shows_the_headline_chart_and_links():
+    # Reference: the brief's landing page: exploitability over iterations and links to every page.
+    at = start()
+    assert not at.exception
+    (figure,) = charts(at)
+    assert figure["layout"]["xaxis"]["type"] == "log" and "Exploitability" in figure["layout"]["title"]["text"]
+    assert len(at.get("page_link")) >= len(PAGES)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_page_renders_without_error_and_keeps_the_view_in_the_url(page):
+    # Reference: DESIGN.md deep links: game, algo, iters, updates, t stay in the URL on every page.
+    at = start()
+    at.switch_page(page).run()
+    assert not at.exception
+    assert charts(at)
+    assert {k: at.query_params[k][0] if isinstance(at.query_params[k], list) else at.query_params[k]
+            for k in ("game", "algo", "iters", "updates")} == {
+        "game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous"}
+
+
+def test_moving_t_changes_the_inspector_and_survives_a_page_switch():
+    # Reference: the run's snapshots are every iteration up to 1000 (run.py's default schedule),
+    # so t = 10 is a snapshot; its regret differs from the final one.
+    at = start(node="4")
+    at.switch_page("pages/1_Game_tree.py").run()
+    final = at.dataframe[0].value.copy()
+    at.select_slider(key="cfrviz_w_t").set_value(10).run()
+    assert not at.exception
+    assert at.session_state[ui.T_KEY] == 10 and at.query_params["t"] in ("10", ["10"])
+    assert not final.equals(at.dataframe[0].value)
+    at.switch_page("pages/2_Evolution.py").run()
+    assert at.session_state[ui.T_KEY] == 10
+    assert at.select_slider(key="cfrviz_w_t").value == 10
+
+
+def test_selecting_a_node_through_session_state_opens_its_inspector_and_the_url():
+    # Reference: node 4 is the deal QK (breadth-first ids: root, then JQ JK QJ QK ...), information set "Q".
+    at = start()
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert any("No node selected" in i.value for i in at.info)
+    at.session_state[ui.NODE_KEY] = 4
+    at.run()
+    assert any("Node 4: QK" in m.value for m in at.markdown)
+    assert at.query_params["node"] in ("4", ["4"])
+    tree_figure = charts(at)[0]
+    highlight = next(t for t in tree_figure["data"] if t.get("name") == "selected information set")
+    assert highlight["meta"]["nodes"] == [3, 4]
+
+
+def test_the_sidebar_switches_the_game_and_resets_the_node():
+    # Reference: Leduc is drawn in parts chosen by player 1's card (DESIGN.md page 1).
+    at = start(node="4")
+    at.switch_page("pages/1_Game_tree.py").run()
+    at.selectbox(key="cfrviz_w_game").set_value("leduc").run()
+    assert not at.exception
+    assert at.session_state[ui.NODE_KEY] is None
+    assert at.query_params["game"] in ("leduc", ["leduc"])
+    assert any(s.label == "Player 1's card" for s in at.selectbox)
+
+
+def test_a_deep_link_restores_game_run_t_and_node():
+    # Reference: DESIGN.md: a link opened in a fresh browser shows the same view.
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in {"game": "leduc", "algo": "cfr+", "iters": "300", "updates": "alternating",
+                        "t": "120", "node": "1000"}.items():
+        at.query_params[name] = value
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert not at.exception and not at.warning
+    assert at.selectbox(key="cfrviz_w_game").value == "leduc"
+    assert at.selectbox(key="cfrviz_w_algo").value == "cfr+"
+    assert at.select_slider(key="cfrviz_w_t").value == 120
+    assert any("Node 1000" in m.value for m in at.markdown)
+    # The part drawn is the one holding node 1000 (QK|K kbc/kb): Q, line kbc, public K.
+    assert [s.value for s in at.selectbox if s.label in ("Player 1's card", "Betting line", "Public card")] == \
+        ["Q", "kbc", "K"]
+
+
+def test_bad_deep_links_fall_back_with_visible_notices():
+    # Reference: the house rule: malformed values fall back to a default with a notice, never a traceback.
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in {"game": "poker9", "iters": "lots", "t": "-4", "node": "99999"}.items():
+        at.query_params[name] = value
+    at.switch_page("pages/3_Convergence.py").run()
+    assert not at.exception
+    assert len(at.warning) == 4
+    assert at.query_params["game"] in ("kuhn", ["kuhn"])
+
+
+def test_asking_for_more_than_the_cap_gives_a_clear_message():
+    # Reference: ui.ITERATION_CAPS (Kuhn 100,000).
+    at = start()
+    at.number_input(key="cfrviz_w_iters").set_value(5_000_000).run()
+    assert not at.exception
+    assert any("capped at 100,000" in w.value for w in at.warning)
+    assert at.number_input(key="cfrviz_w_iters").value == 100_000
+
+
+def test_convergence_for_leduc_explains_the_missing_closed_form():
+    # Reference: DESIGN.md gives Leduc's value (-0.0856) but no closed-form equilibrium.
+    at = start(game="leduc", iters="200")
+    at.switch_page("pages/3_Convergence.py").run()
+    assert not at.exception
+    assert any("No closed-form equilibrium" in i.value for i in at.info)
+    assert any(m.value == "-0.0856" for m in at.metric)
