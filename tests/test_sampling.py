@@ -244,3 +244,20 @@ def test_snapshots_written_in_the_kernel_match_stepping_by_hand(kuhn, algorithm)
         assert run.value[s] == solver.last_value
         assert run.expected_value[s] == pytest.approx(solver.value_sum / solver.iterations)
         assert run.nodes_touched[s] == solver.nodes_touched
+
+
+def test_chance_sampling_in_leduc_walks_one_deal_and_one_board(leduc):
+    # Chance sampling samples one whole chance outcome (seed 003): the deal and one public
+    # card shared by every betting line. With deal QJ and board K forced, exactly the
+    # information sets of player 1 holding Q and player 2 holding J, before the board or
+    # with K on it, are updated: all of them (every line is walked full width), no others.
+    solver = ChanceSampling(leduc, updates="simultaneous", deal="QJ", board="K")
+    solver.iterate(1)
+    touched = {s.key for s, total in zip(leduc.infosets, solver.strategy_sum.sum(axis=1)) if total > 0}
+    expected = {s.key for s in leduc.infosets
+                if s.private == ("Q", "J")[s.player] and s.public in (None, "K")}
+    assert touched == expected
+    # Hand count from the rules: each round has 3 decision histories per player (player 1:
+    # start, kb, br; player 2: k, b, kbr), and 5 round-1 lines reach the board (kk, kbc,
+    # kbrc, bc, brc). Per player 3 + 5 x 3 = 18, so 36 in all.
+    assert len(expected) == 36
