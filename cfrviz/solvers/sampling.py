@@ -14,6 +14,7 @@ counts every history a traversal enters, terminals included.
 from __future__ import annotations
 
 import numbers
+from abc import abstractmethod
 
 import numpy as np
 
@@ -86,16 +87,18 @@ class _SamplingSolver(Solver):
         self.nodes_touched = int(touched)
         return int(s)
 
+    @abstractmethod
     def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
-        raise NotImplementedError
+        """Call the subclass's kernel with (t0, n, value_sum, nodes_touched, schedule, s0, *outputs)."""
 
 
 class ChanceSampling(_SamplingSolver):
     """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009; seed 003, "Chance Sampling").
 
     Each traversal samples one chance outcome, the deal and (in Leduc) one public card
-    used on every betting line, then walks every action of both players. Regrets are weighted by the opponent's reach only,
-    the strategy sum by the acting player's own reach, as in the seed's worked example.
+    used on every betting line, then walks every action of both players. Regrets are
+    weighted by the opponent's reach only, the strategy sum by the acting player's own
+    reach, as in the seed's worked example.
 
     Keywords: `updates` "simultaneous" (one traversal updates both players, as the seed
     does) or "alternating" (one traversal per player, player 1 first, each with its own
