@@ -44,7 +44,7 @@ algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_al
                          index=list(WALKTHROUGH_ALGORITHMS).index("chance"),
                          format_func=lambda a: ALGORITHMS[a][0])
 updates = c3.radio("Updates", ["simultaneous", "alternating"], key="walk_updates", horizontal=True)
-t = int(c4.number_input(f"Iteration t (≤ {ITERATION_CAP[game]:,})", min_value=1,
+t = int(c4.number_input("Iteration t", help=f"1 to {ITERATION_CAP[game]:,}", min_value=1,
                         max_value=ITERATION_CAP[game], value=1, step=1, key="walk_t"))
 tree = compile_game(game)
 deal: str | None = None
@@ -55,8 +55,9 @@ if algorithm == "chance":
     chosen = c5.selectbox("Deal (player 1, player 2)", options, index=options.index(default_deal),
                           key="walk_deal", help="Chance sampling walks one deal per iteration.")
     deal = None if chosen == RANDOM_DEAL else chosen
-    seed = int(st.number_input("Seed (draws the deals of iterations 1 … t − 1 and any random deal)",
-                               min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="walk_seed"))
+    seed = int(st.columns([1, 3])[0].number_input(
+        "Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="walk_seed",
+        help="Draws the deals of iterations 1 … t − 1, and this one's when the deal is random."))
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
@@ -83,19 +84,19 @@ def next_return(start: int) -> int:
 
 
 b1, b2, b3, b4, b5 = st.columns([1, 1, 1, 1.3, 3])
-b1.button("⏮ Start", on_click=move, args=(0,), key="walk_first", width="stretch")
+b1.button("« Start", on_click=move, args=(0,), key="walk_first", width="stretch")
 b2.button("◀ Back", on_click=move, args=(step_index - 1,), key="walk_back", width="stretch",
           disabled=step_index == 0)
 b3.button("Next ▶", on_click=move, args=(step_index + 1,), key="walk_next", width="stretch",
           disabled=step_index == last)
-b4.button("Next update ⏭", on_click=move, args=(next_return(step_index),), key="walk_next_update",
+b4.button("Next update »", on_click=move, args=(next_return(step_index),), key="walk_next_update",
           width="stretch", disabled=step_index == last,
           help="Jump to the next node whose regrets are updated.")
 b5.markdown(f"**Step {step_index + 1} of {len(trace.steps)}**"
             + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}")
 
 step = trace.steps[step_index]
-left, right = st.columns([3, 2])
+left, right = st.columns([1, 1])
 with left:
     st.plotly_chart(walkthrough_tree_figure(trace, step_index), width="stretch", key="walk_tree",
                     config={"displayModeBar": False})
@@ -104,13 +105,16 @@ with right:
     st.write(step.text)
     if step.kind in ("visit", "return", "terminal", "chance"):
         r1, r2, r3 = st.columns(3)
-        r1.metric("Reach, player 1", f"{step.reach[0]:.4g}")
-        r2.metric("Reach, player 2", f"{step.reach[1]:.4g}")
-        r3.metric("Reach, chance", f"{step.reach[2]:.4g}")
+        r1.metric("Reach, player 1", f"{step.reach[0]:.3g}")
+        r2.metric("Reach, player 2", f"{step.reach[1]:.3g}")
+        r3.metric("Reach, chance", f"{step.reach[2]:.3g}")
     if step.kind == "visit":
         st.dataframe({"action": list(step.actions), "current strategy": list(step.strategy)},
                      hide_index=True, width="stretch")
-    if step.kind == "return":
+
+if step.kind == "return":
+    numbers, bars = st.columns([1, 1])
+    with numbers:
         st.dataframe({
             "action": list(step.actions),
             "strategy": list(step.strategy),
@@ -119,11 +123,11 @@ with right:
             f"cum. regret += {step.counterfactual_weight:.3g} × regret": list(step.regret_update),
             f"strategy sum += {step.strategy_weight:.3g} × strategy": list(step.strategy_sum_update),
         }, hide_index=True, width="stretch")
-        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}.")
-
-if step.kind == "return":
-    st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars",
-                    config={"displayModeBar": False})
+        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}. The regret update is "
+                   "weighted by the opponent's and chance's reach (over the sampling probability for chance "
+                   "sampling); the strategy sum by the player's own reach.")
+    with bars:
+        st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars", config={"displayModeBar": False})
 
 st.subheader("Every information set, before and after this iteration")
 rows = information_set_table(trace)

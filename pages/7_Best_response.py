@@ -39,22 +39,20 @@ st.plotly_chart(exploitability_split_figure(value_1, value_2, game_value), width
 player = st.radio("Best responder", [0, 1], format_func=lambda p: f"player {p + 1}", horizontal=True,
                   key="br_player")
 response = responses[player]
-left, right = st.columns([2, 3])
-with left:
-    st.subheader(f"Player {player + 1}'s best response")
-    st.caption("Gain: how much more the best action earns than the average strategy's own mix at that "
-               "information set, weighted by how often the opponent and chance reach it.")
-    st.dataframe(best_response_table(tree, strategy, response), hide_index=True, width="stretch",
-                 column_config={"gain": st.column_config.NumberColumn(format="%.5f")})
-with right:
-    nodes = None
-    if not is_drawn_whole(tree):
-        cards = deal_cards(tree)
-        private = st.selectbox("Player 1's private card (the tree is drawn one card at a time)", cards,
-                               key="br_private")
-        nodes = tree_part(tree, private)
-    st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
-                    key="br_tree")
+st.subheader(f"Player {player + 1}'s best response")
+st.caption("Gain: how much more the best action earns than the average strategy's own mix at that "
+           "information set, weighted by how often the opponent and chance reach it.")
+st.dataframe(best_response_table(tree, strategy, response), hide_index=True, width="stretch",
+             height=min(400, 38 + 35 * sum(1 for r in tree.infosets if r.player == player)),
+             column_config={"gain": st.column_config.NumberColumn(format="%.5f")})
+nodes = None
+if not is_drawn_whole(tree):
+    cards = deal_cards(tree)
+    private = st.selectbox("Player 1's private card (the tree is drawn one card at a time)", cards,
+                           key="br_private")
+    nodes = tree_part(tree, private)
+st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
+                key="br_tree")
 
 if run.num_snapshots > 1:
     st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),

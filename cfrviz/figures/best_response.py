@@ -37,34 +37,36 @@ def best_response_table(tree: GameTree, strategy: np.ndarray, response: BestResp
 
 
 def exploitability_split_figure(value_1: float, value_2: float, game_value: float | None) -> go.Figure:
-    """Two bars: each player's best-response value against the other's average strategy.
+    """Two bars, one per player: what its best response gains against the other's average strategy.
 
-    At an equilibrium they are the game value for player 1 and its negative for player 2;
-    each bar's excess over that is what the player's best response gains. Exploitability is
-    half their sum (NashConv / 2, DESIGN.md).
+    With a known game value V the bar is the gain over the equilibrium value (player 1's best
+    response earns V + gain, player 2's -V + gain); exploitability is the mean of the two gains,
+    since the V's cancel (NashConv / 2, DESIGN.md). Without V the bars are the raw values.
     """
     exploitability = (value_1 + value_2) / 2.0
-    fig = go.Figure()
-    names = [f"{PLAYER_NAMES[0]} best-responds", f"{PLAYER_NAMES[1]} best-responds"]
+    names = [f"{PLAYER_NAMES[0]}'s best response", f"{PLAYER_NAMES[1]}'s best response"]
     colors = [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]]
     if game_value is not None and math.isfinite(game_value):
-        base = [game_value, -game_value]
-        gains = [value_1 - game_value, value_2 + game_value]
-        fig.add_trace(go.Bar(y=names, x=base, orientation="h", name="value at equilibrium",
-                             marker_color="#cccccc", text=[f"{b:+.4f}" for b in base], textposition="inside"))
-        fig.add_trace(go.Bar(y=names, x=gains, orientation="h", name="gain of the best response",
-                             marker_color=colors, base=base, text=[f"+{g:.4f}" for g in gains],
-                             textposition="outside", cliponaxis=False))
+        bases = [game_value, -game_value]
+        bars = [value_1 - game_value, value_2 + game_value]
+        text = [f"earns {v:+.4f} = equilibrium {b:+.4f} + gain {g:.4f}"
+                for v, b, g in zip((value_1, value_2), bases, bars)]
+        axis = "gain over the equilibrium value (chips per hand)"
     else:
-        fig.add_trace(go.Bar(y=names, x=[value_1, value_2], orientation="h", name="best-response value",
-                             marker_color=colors, text=[f"{v:+.4f}" for v in (value_1, value_2)],
-                             textposition="outside", cliponaxis=False))
-    fig.add_vline(x=0.0, line_color="#333333", line_width=1)
+        bars = [value_1, value_2]
+        text = [f"earns {v:+.4f}" for v in bars]
+        axis = "best-response value (chips per hand)"
+    fig = go.Figure(go.Bar(y=names, x=bars, orientation="h", marker_color=colors, text=text,
+                           textposition="outside", cliponaxis=False, hoverinfo="skip", showlegend=False))
+    fig.add_vline(x=exploitability, line_dash="dash", line_color="#333333",
+                  annotation_text=f"exploitability {exploitability:.4f}", annotation_position="top")
+    top = max(max(bars), exploitability, 1e-9)
+    low = min(min(bars), 0.0)
     fig.update_layout(**base_layout(
-        height=240, barmode="overlay",
-        title=f"Exploitability = ({value_1:+.4f} + {value_2:+.4f}) / 2 = {exploitability:.4f} chips/hand",
-        legend={"orientation": "h", "y": -0.3}, margin={"l": 150, "r": 60, "t": 50, "b": 40}))
-    fig.update_xaxes(title="chips per hand, for the best-responding player")
+        height=230, title=f"Exploitability = mean of the two gains = {exploitability:.5f} chips/hand",
+        margin={"l": 150, "r": 30, "t": 60, "b": 50}))
+    # Room on the right for the outside labels.
+    fig.update_xaxes(title=axis, range=[low - 0.05 * (top - low), top + 1.6 * (top - low)], zeroline=True)
     return fig
 
 
@@ -103,4 +105,4 @@ def best_response_tree_figure(tree: GameTree, strategy: np.ndarray, response: Be
     who = PLAYER_NAMES[response.player]
     return tree_figure(tree, response.strategy, nodes=nodes,
                        strategy_name=f"{who}'s best response / the other player's average strategy",
-                       title=f"{tree.game.title}: {who}'s best response (thick edges) against the average strategy")
+                       title=f"{who.capitalize()}'s best response (thick edges)")

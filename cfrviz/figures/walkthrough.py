@@ -60,7 +60,8 @@ def walkthrough_tree_figure(trace: IterationTrace, step_index: int) -> go.Figure
     later = [n for n in nodes if n not in reached]
     fig.add_trace(go.Scatter(x=[position[n][0] for n in later], y=[position[n][1] for n in later],
                              mode="markers", hoverinfo="skip", name="not reached yet",
-                             marker={"size": 16, "color": "rgba(255,255,255,0.7)", "symbol": "square"}))
+                             marker={"size": 16, "color": "rgba(255,255,255,0.7)", "symbol": "square",
+                                     "line": {"color": "#cccccc", "width": 1}}))
     height = fig.layout.height or 500
     fig.update_layout(height=min(height, 560), legend={"orientation": "h", "y": -0.02, "x": 0.0})
     return fig
