@@ -153,30 +153,39 @@ def solver_rows(repeats: int, spiel) -> list[list[str]]:
     for game, algorithm, iterations, python_iterations in plan:
         tree = compile_game(game)
         cfrviz.solve(game, algorithm, iterations=iterations)     # warm: compile or load the cache
-        solver_times, last = [], None
+        spiel_game = spiel.load_game(OPENSPIEL_GAMES[game]) if spiel is not None else None
+        holder: list = []
+
+        def run_openspiel() -> None:
+            solver = (spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver)(spiel_game)
+            for _ in range(iterations):
+                solver.evaluate_and_update_policy()
+            holder[:] = [solver]
+
+        # Interleave the two so a busy machine slows both alike.
+        solver_times, spiel_times, last = [], [], None
         for _ in range(repeats):
             last = cfrviz.solve(game, algorithm, iterations=iterations)
             solver_times.append(float(last.seconds[-1]))
+            if spiel is not None:
+                spiel_times.append(_median_seconds(run_openspiel, 1))
         ours = statistics.median(solver_times) / iterations
         spiel_us, spiel_expl = None, None
         if spiel is not None:
-            spiel_game = spiel.load_game(OPENSPIEL_GAMES[game])
-            cls = spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver
-            holder: list = []
-
-            def run_openspiel() -> None:
-                solver = cls(spiel_game)
-                for _ in range(iterations):
-                    solver.evaluate_and_update_policy()
-                holder[:] = [solver]
-
-            spiel_us = _median_seconds(run_openspiel, max(1, repeats // 2)) / iterations
+            spiel_us = statistics.median(spiel_times) / iterations
             spiel_expl = spiel.exploitability(spiel_game, holder[0].average_policy())
         plain = PlainPythonCFR(tree.game, plus=algorithm == "cfr+")
         plain_s = _median_seconds(lambda: plain.iterate(python_iterations), 1) / python_iterations
         ratio = (lambda s: f"{spiel_us / s:,.1f}x" if spiel_us else "n/a")
         rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours), ratio(ours),
                      f"{last.exploitability[-1]:.3e} @ {iterations}"])
+        if game == "leduc":
+            # OpenSpiel deals suited cards; the same deal here has as many histories as OpenSpiel's.
+            cfrviz.solve(game, algorithm, iterations=iterations, suits=True)
+            suited_runs = [cfrviz.solve(game, algorithm, iterations=iterations, suits=True) for _ in range(repeats)]
+            suited = statistics.median(float(r.seconds[-1]) for r in suited_runs) / iterations
+            rows.append([game, algorithm, "cfrviz, suits=True (OpenSpiel's deal)", _fmt_us(suited), ratio(suited),
+                         f"{suited_runs[0].exploitability[-1]:.3e} @ {iterations}"])
         if spiel_us:
             rows.append([game, algorithm, "OpenSpiel C++", _fmt_us(spiel_us), "1.0x",
                          f"{spiel_expl:.3e} @ {iterations}"])
