@@ -352,7 +352,11 @@ def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
 
 
 def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
-    """One row per information set: regret sum, strategy and strategy sum before and after the iteration."""
+    """One row per information set: regret sum, strategy and strategy sum before and after the iteration.
+
+    Columns: information set, player, actions, regret before/after (the cumulative regret),
+    strategy, next strategy, strategy sum before/after, changed.
+    """
     tree = trace.tree
     after_strategy = regret_matching(trace.cumulative_regret_after, tree.legal)
     rows = []
@@ -366,8 +370,8 @@ def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
             "information set": record.key,
             "player": record.player + 1,
             "actions": " / ".join(record.actions),
-            "regret sum before": show(trace.cumulative_regret_before),
-            "regret sum after": show(trace.cumulative_regret_after),
+            "regret before": show(trace.cumulative_regret_before),
+            "regret after": show(trace.cumulative_regret_after),
             "strategy": " / ".join(f"{v:.3g}" for v in trace.strategy[i, :n]),
             "next strategy": " / ".join(f"{v:.3g}" for v in after_strategy[i, :n]),
             "strategy sum before": show(trace.strategy_sum_before),

@@ -113,15 +113,15 @@ with right:
                      hide_index=True, width="stretch")
 
 if step.kind == "return":
-    numbers, bars = st.columns([1, 1])
+    numbers, bars = st.columns([3, 2])
     with numbers:
         st.dataframe({
             "action": list(step.actions),
             "strategy": list(step.strategy),
             "utility": list(step.action_utility),
             "regret": list(step.regret),
-            f"cum. regret += {step.counterfactual_weight:.3g} × regret": list(step.regret_update),
-            f"strategy sum += {step.strategy_weight:.3g} × strategy": list(step.strategy_sum_update),
+            f"Δ regret sum ({step.counterfactual_weight:.3g} × regret)": list(step.regret_update),
+            f"Δ strategy sum ({step.strategy_weight:.3g} × strategy)": list(step.strategy_sum_update),
         }, hide_index=True, width="stretch")
         st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}. The regret update is "
                    "weighted by the opponent's and chance's reach (over the sampling probability for chance "
@@ -134,6 +134,6 @@ rows = information_set_table(trace)
 only_changed = st.toggle("Only information sets this iteration changes", value=True, key="walk_only_changed")
 shown = [r for r in rows if r["changed"]] if only_changed else rows
 current_key = step.information_set
-st.dataframe([{"now": "▶" if r["information set"] == current_key else "",
-               **{k: v for k, v in r.items() if k != "changed"}} for r in shown],
-             hide_index=True, width="stretch")
+st.dataframe([{**{k: v for k, v in r.items() if k != "changed"},
+               "information set": ("▶ " if r["information set"] == current_key else "") + r["information set"]}
+              for r in shown], hide_index=True, width="stretch")

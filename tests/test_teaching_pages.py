@@ -100,13 +100,14 @@ def test_walkthrough_page_steps_to_the_seed_example():
     at.button(key="walk_next_update").click().run()
     assert at.subheader[0].value == "Return · QK kb"
     table = at.dataframe[0].value
-    assert list(table["cum. regret += 0.5 × regret"]) == [0.25, -0.25]
+    assert list(table["Δ regret sum (0.5 × regret)"]) == [0.25, -0.25]
     tree_spec = charts(at)[0]
     path = next(t for t in tree_spec["data"] if t["name"] == "path to this step")
     assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet
     changed = at.dataframe[-1].value
     row = changed[changed["information set"] == "K b"].iloc[0]
-    assert row["regret sum after"] == "-0.75 / +0.75"  # seed 003: Kb -0.75 / +0.75
+    assert row["regret after"] == "-0.75 / +0.75"  # seed 003: Kb regret sum -0.75 / +0.75
+    assert changed[changed["player"] == 1]["information set"].tolist() == ["Q", "▶ Q kb"]
     at.button(key="walk_back").click().run()
     assert at.session_state["walk_step"] == 6 and at.subheader[0].value.startswith("Terminal")
 

@@ -79,7 +79,7 @@ def step_figure(step: Step) -> go.Figure:
                          marker_color=colors, marker_pattern_shape="/", opacity=0.6,
                          text=[f"{u:+.3g}" for u in step.regret_update], textposition="outside"))
     fig.add_hline(y=step.node_utility, line_dash="dash", line_color="#333333",
-                  annotation_text=f"node utility {step.node_utility:+.3g}", annotation_position="top left")
+                  annotation_text=f"node utility {step.node_utility:+.3g}", annotation_position="bottom right")
     who = PLAYER_NAMES[step.player] if step.player in (0, 1) else "player 1"
     fig.update_layout(**base_layout(height=300, barmode="group",
                                     title=f"{step.information_set}: utilities for {who}",
