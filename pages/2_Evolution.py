@@ -6,6 +6,8 @@ import streamlit as st
 from cfrviz import ui
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
 
+PLAYBACK_ALL = 40  # most information sets animated all at once
+
 view = ui.setup_page("Evolution")
 run, tree = view.run, view.tree
 keys = [record.key for record in tree.infosets]
@@ -24,9 +26,15 @@ else:
 
 st.subheader("Playback")
 kind = st.radio("Strategy", ["average", "current"], horizontal=True, key="evolution_kind")
-st.caption("Press ▶ Play to animate every information set in your browser; the slider under the chart "
-           "scrubs its own frames. The sidebar's run and the iteration t above set where it starts.")
-st.plotly_chart(strategy_playback_figure(run, kind=kind, start=view.snapshot), key="evolution_playback")
+# Playing every one of Leduc's 288 sets would ship megabytes of frames; big games animate the chosen ones.
+everything = tree.num_infosets <= PLAYBACK_ALL
+st.caption(("Press ▶ Play to animate every information set in your browser. " if everything else
+            f"{tree.game.title} has {tree.num_infosets} information sets: ▶ Play animates the ones chosen above. ")
+           + "The slider under the chart scrubs its own frames; it starts at iteration t.")
+if everything or chosen:
+    rows = None if everything else [tree.infoset_index(k) for k in chosen]
+    st.plotly_chart(strategy_playback_figure(run, kind=kind, start=view.snapshot, infosets=rows),
+                    key="evolution_playback")
 
 st.subheader("Every information set over the iterations")
 st.plotly_chart(aggression_heatmap(run, kind=kind, t=view.t), key="evolution_heatmap")

@@ -12,13 +12,14 @@ run = view.run
 
 ui.iteration_slider(view)
 m1, m2, m3 = st.columns(3)
-m1.metric(f"Exploitability at iteration {view.t:,} (chips/hand)", f"{run.exploitability[view.snapshot]:.2e}",
+m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e}",
           help="(best-response value against player 2 + best-response value against player 1) / 2, "
                "of the average strategy.")
-m2.metric("Running mean of iteration values (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",
+m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",
           help="The seeds' 'expected value': the mean of player 1's value over iterations 1..t.")
 value = game_value(run)
-m3.metric("Game value for player 1 (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
+m3.metric("Game value (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
+st.caption("Every number here is in chips per hand, from player 1's side.")
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:

@@ -54,8 +54,11 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
         panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(len(record.actions))]
     cols = 4 if len(panels) >= 8 else 3
     rows = -(-len(panels) // cols)
-    titles = [f"{tree.infosets[i].key} ({PLAYER_NAMES[tree.infosets[i].player]}): P({tree.infosets[i].actions[a]})"
-              for i, a in panels]
+    def who(i: int) -> str:
+        key, player = tree.infosets[i].key, PLAYER_NAMES[tree.infosets[i].player]
+        return player if key == player else f"{key} ({player})"
+
+    titles = [f"{who(i)}: P({tree.infosets[i].actions[a]})" for i, a in panels]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.32 / rows + 0.04,
                         horizontal_spacing=0.06)
     x = run.iterations
@@ -134,7 +137,7 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
     span = run.iterations[-1] / run.iterations[0]
     fig.update_layout(**base_layout(
         title="Player 1's value (chips per hand)", height=380,
-        xaxis={"title": "iteration", "type": "log" if span >= 20 else "linear"},
+        xaxis={"title": "iteration", "type": "log" if span >= 20 else "linear", "dtick": 1 if span >= 20 else None},
         yaxis={"title": "chips per hand"},
         legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0}))
     return fig
@@ -161,8 +164,8 @@ def exploitability_figure(run: Run, t: int | None = None, *, title: str | None =
         fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})
     fig.update_layout(**base_layout(
         title=title or "Exploitability (chips per hand, log-log)", height=400,
-        xaxis={"title": "iteration", "type": "log"}, yaxis={"title": "chips per hand", "type": "log",
-                                                           "exponentformat": "power"},
+        xaxis={"title": "iteration", "type": "log", "dtick": 1},
+        yaxis={"title": "chips per hand", "type": "log", "dtick": 1, "exponentformat": "power"},
         legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0}))
     return fig
 

@@ -77,41 +77,46 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     return fig
 
 
-def _bars(run: Run, s: int, kind: str) -> list[go.Bar]:
-    """Stacked horizontal bars: one row per information set, one segment per action position."""
+def _bars(run: Run, s: int, kind: str, rows: Sequence[int]) -> list[go.Bar]:
+    """Stacked horizontal bars: one per information set in `rows`, one segment per action position."""
     tree = run.tree
     strategy = run.average_strategy if kind == "average" else run.current_strategy
-    labels = [infoset_title(run, i) for i in range(tree.num_infosets)]
+    labels = [infoset_title(run, i) for i in rows]
     bars = []
     for a in range(tree.max_actions):
-        names = [r.actions[a] if a < len(r.actions) else "" for r in tree.infosets]
+        names = [tree.infosets[i].actions[a] if a < len(tree.infosets[i].actions) else "" for i in rows]
         bars.append(go.Bar(
-            y=labels, x=strategy[s, :, a], orientation="h", name=f"action {a + 1}",
+            y=labels, x=strategy[s, rows, a], orientation="h", name=f"action {a + 1}",
             marker={"color": action_color(a)}, text=names, textposition="inside", insidetextanchor="middle",
             customdata=names, hovertemplate="%{y}<br>%{customdata}: %{x:.3f}<extra></extra>"))
     return bars
 
 
-def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | None = None) -> go.Figure:
-    """Every information set's `kind` ("average" or "current") strategy as stacked bars, with
-    plotly frames over (thinned) snapshots, a play/pause button and the frames' own slider.
-    Playback runs in the browser; `start` is the snapshot shown first (default: the last)."""
+def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | None = None,
+                             infosets: Sequence[int] | None = None) -> go.Figure:
+    """The `kind` ("average" or "current") strategy of every information set (or of `infosets`)
+    as stacked bars, with plotly frames over (thinned) snapshots, a play/pause button and the
+    frames' own slider. Playback runs in the browser; `start` is the snapshot shown first
+    (default: the last)."""
     if kind not in ("average", "current"):
         raise ValueError(f"kind must be 'average' or 'current', not {kind!r}.")
     tree = run.tree
+    rows = list(range(tree.num_infosets)) if infosets is None else [int(i) for i in infosets]
+    if not rows:
+        raise ValueError("Choose at least one information set to play back.")
     picks = thin(run.num_snapshots, MAX_FRAMES)
     start = int(picks[-1]) if start is None else int(start)
-    frames = [go.Frame(data=_bars(run, int(s), kind), name=str(int(run.iterations[s])),
+    frames = [go.Frame(data=_bars(run, int(s), kind, rows), name=str(int(run.iterations[s])),
                        layout={"title": {"text": f"{kind.capitalize()} strategy at iteration {int(run.iterations[s]):,}"}})
               for s in picks]
-    fig = go.Figure(data=_bars(run, start, kind), frames=frames)
+    fig = go.Figure(data=_bars(run, start, kind, rows), frames=frames)
     steps = [{"method": "animate", "label": f"{int(run.iterations[s]):,}",
               "args": [[str(int(run.iterations[s]))], {"mode": "immediate", "frame": {"duration": 0, "redraw": True},
                                                      "transition": {"duration": 0}}]} for s in picks]
     active = int(np.searchsorted(picks, start, side="right") - 1)
     fig.update_layout(**base_layout(
         title=f"{kind.capitalize()} strategy at iteration {int(run.iterations[start]):,}",
-        barmode="stack", height=max(360, 150 + 24 * tree.num_infosets),
+        barmode="stack", height=max(360, 190 + 24 * len(rows)),
         xaxis={"range": [0, 1], "title": "probability of each action (passive first)"},
         yaxis={"autorange": "reversed", "automargin": True}, showlegend=False,
         margin={"l": 90, "r": 20, "t": 60, "b": 150},
@@ -171,7 +176,8 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
         fig.add_vline(x=max(column, 0), line={"color": "white", "width": 2, "dash": "dot"})
     fig.update_layout(**base_layout(
         title=f"{kind.capitalize()} strategy of every information set over the iterations",
-        height=max(320, 140 + 20 * len(rows)),
+        # Big games (Leduc's 288 sets) get thin rows; plotly thins the row labels itself.
+        height=max(320, 140 + max(4, min(20, 1600 // len(rows))) * len(rows)),
         xaxis={"title": "iteration (snapshots)", "type": "category", "nticks": 12},
         yaxis={"autorange": "reversed", "automargin": True}))
     return fig
