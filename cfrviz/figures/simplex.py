@@ -155,9 +155,12 @@ def strategy_lines_figure(iterations: np.ndarray, current: np.ndarray, average: 
                                  line={"color": color, "width": 3}, legendgroup=name))
         if target is not None:
             fig.add_hline(y=float(target[k]), line_dash="dash", line_color=color, opacity=0.8)
+    if target is not None:
+        # One legend entry explains the dashed target lines.
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=target_name,
+                                 line={"color": "#555555", "dash": "dash"}))
     fig.update_layout(**base_layout(
-        height=360, title=f"{PLAYER_NAMES[player].capitalize()}: probabilities over iterations "
-                          f"(dashed: {target_name})",
+        height=400, title=f"{PLAYER_NAMES[player].capitalize()} over iterations",
         legend={"orientation": "h", "y": -0.25}))
     fig.update_xaxes(type="log", title="iteration")
     fig.update_yaxes(range=[-0.02, 1.02], title="probability")
