@@ -82,8 +82,9 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     assert not at.exception
     specs = charts(at)
     assert len(specs) == 4  # simplex and lines for each player
-    star = [t for spec in specs for t in spec["data"] if t.get("name") == "equilibrium"]
-    assert star and all(abs(v - 1 / 3) < 1e-9 for t in star for v in (t["a"][0], t["b"][0], t["c"][0]))
+    star = [t for spec in specs for t in spec["data"]
+            if t.get("name") == "equilibrium" and t["type"] == "scatterternary"]
+    assert len(star) == 2 and all(abs(v - 1 / 3) < 1e-9 for t in star for v in (t["a"][0], t["b"][0], t["c"][0]))
     at.radio(key="rm_mode").set_value("fixed strategy").run()
     at.text_input(key="rm_opponent_3").set_value("0.5, 0.6, 0.1").run()
     assert [e.value for e in at.error] == ["The opponent's probabilities must sum to 1; they sum to 1.2."]
