@@ -100,7 +100,8 @@ class IterationTrace:
 
 
 def _fmt(values) -> str:
-    return "[" + ", ".join(f"{v:+.4g}" for v in values) + "]"
+    # Adding 0.0 turns -0.0 (player 2's sign flip of a zero) into 0.0.
+    return "[" + ", ".join(f"{v + 0.0:+.4g}" for v in values) + "]"
 
 
 @dataclass(frozen=True)
@@ -364,7 +365,7 @@ def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
         n = len(record.actions)
 
         def show(a: np.ndarray) -> str:
-            return " / ".join(f"{v:+.4g}" for v in a[i, :n])
+            return " / ".join(f"{v + 0.0:+.4g}" for v in a[i, :n])
 
         rows.append({
             "information set": record.key,
