@@ -418,7 +418,8 @@ def _strategy_json(run: Run) -> str:
 
 def _on_upload() -> None:
     upload = st.session_state.get(_W + "upload")
-    if upload is None:
+    if upload is None:  # the user removed the file: back to the sidebar's solve
+        st.session_state.pop(UPLOAD_KEY, None)
         return
     data = upload.getvalue()
     if len(data) > UPLOAD_LIMIT_MB * 1_000_000:

@@ -6,7 +6,7 @@ import streamlit as st
 
 from cfrviz import ui
 from cfrviz.figures.evolution import infoset_curves_figure
-from cfrviz.figures.tree import (deal_cards, inspect_node, inspection_table, is_drawn_whole, part_of_node,
+from cfrviz.figures.tree import (ROUND_ONE, choose_part, deal_cards, inspect_node, inspection_table, is_drawn_whole,
                                  public_cards, round_one_lines, tree_figure, tree_part)
 
 view = ui.setup_page("Game tree")
@@ -31,20 +31,27 @@ with right:
 
 nodes = None
 if not is_drawn_whole(tree):
-    private, line, public = part_of_node(tree, view.node) if view.node is not None else (None, None, None)
-    cards = deal_cards(tree)
-    c1, c2, c3 = st.columns(3)
-    private = c1.selectbox("Player 1's card", cards, index=cards.index(private) if private in cards else 0,
-                           key=f"tree_private_{view.node}")
-    lines = ("round 1",) + round_one_lines(tree, private)
-    line_choice = c2.selectbox("Betting line", lines, index=lines.index(line) if line in lines else 0,
-                               key=f"tree_line_{view.node}_{private}") if len(lines) > 1 else "round 1"
+    # The part jumps to a newly selected node (or after a page switch dropped the widgets);
+    # otherwise it stays where the user put it. Values are validated before the widgets exist.
+    state = st.session_state
+    fresh = view.node != state.get("tree_aligned_node") or state.get("tree_private") is None
+    private, line, public = choose_part(tree, view.node if fresh else None, state.get("tree_private"),
+                                        state.get("tree_line"), state.get("tree_public"))
+    state["tree_aligned_node"] = view.node
     publics = public_cards(tree)
-    if line_choice != "round 1" and publics:
-        public = c3.selectbox("Public card", publics, index=publics.index(public) if public in publics else 0,
-                              key=f"tree_public_{view.node}_{private}")
-        nodes = tree_part(tree, private, line_choice, public)
-        where = f"after {line_choice} with public card {public}"
+    state["tree_private"], state["tree_line"] = private, line
+    state["tree_public"] = public or (publics[0] if publics else None)
+    c1, c2, c3 = st.columns(3)
+    private = c1.selectbox("Player 1's card", deal_cards(tree), key="tree_private")
+    lines = (ROUND_ONE,) + round_one_lines(tree, private)
+    if line not in lines:
+        state["tree_line"] = line = ROUND_ONE
+    if len(lines) > 1:
+        line = c2.selectbox("Betting line", lines, key="tree_line")
+    if line != ROUND_ONE and publics:
+        public = c3.selectbox("Public card", publics, key="tree_public")
+        nodes = tree_part(tree, private, line, public)
+        where = f"after {line} with public card {public}"
     else:
         nodes = tree_part(tree, private)
         where = "round 1" if publics else "every deal"

@@ -139,3 +139,17 @@ def test_evolution_for_leduc_animates_only_the_chosen_sets():
     at.multiselect(key="evolution_infosets").set_value(["Q", "K"]).run()
     playback = next(f for f in charts(at) if f.get("frames"))
     assert [bar["y"] for bar in playback["data"]][0] == ["Q (player 1)", "K (player 1)"]
+
+
+def test_leduc_part_follows_a_new_node_but_keeps_the_users_choice():
+    # Reference: node 1000 of Leduc is QK|K kbc/kb (cfrviz.tree's breadth-first ids).
+    at = start(game="leduc", iters="100", node="1000")
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert at.selectbox(key="tree_private").value == "Q"
+    at.selectbox(key="tree_private").set_value("J").run()
+    assert not at.exception
+    assert at.selectbox(key="tree_private").value == "J"       # the user's choice holds
+    assert at.session_state[ui.NODE_KEY] == 1000               # and the selection stays
+    at.session_state[ui.NODE_KEY] = 5                          # node 5 is the deal QQ
+    at.run()
+    assert at.selectbox(key="tree_private").value == "Q"

@@ -186,3 +186,14 @@ def test_infoset_curves_mark_t_and_refuse_an_empty_choice(kuhn_run):
     assert sum(1 for s in fig["layout"]["shapes"] if s["x0"] == 50) == 4
     with pytest.raises(ValueError, match="at least one"):
         infoset_curves_figure(kuhn_run, [], 50)
+
+
+def test_choose_part_validates_values_and_follows_a_node_outside_the_part():
+    # Reference: node 1000 of Leduc is QK|K kbc/kb; 3-card Kuhn's cards are J, Q, K.
+    leduc = cfrviz.compile_game("leduc")
+    from cfrviz.figures.tree import choose_part
+
+    assert choose_part(leduc, None, "A", "zz", "Z") == ("J", "round 1", None)
+    assert choose_part(leduc, None, "Q", "kbc", "Z") == ("Q", "kbc", "J")
+    assert choose_part(leduc, 1000, "J", "round 1", None) == ("Q", "kbc", "K")
+    assert choose_part(leduc, 1000, "Q", "kbc", "K") == ("Q", "kbc", "K")

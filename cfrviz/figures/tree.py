@@ -386,3 +386,28 @@ def part_of_node(tree: GameTree, node: int) -> tuple[str | None, str | None, str
         if tree.actor[int(tree.parent[n])] == CHANCE:  # n is a public-card outcome
             return private, _line_of(tree, int(tree.parent[n]), deal), tree.edge_label[n]
     return private, None, None
+
+
+ROUND_ONE = "round 1"
+
+
+def choose_part(tree: GameTree, node: int | None, private: str | None, line: str | None,
+                public: str | None) -> tuple[str, str, str | None]:
+    """The (player 1's card, line or "round 1", public card) to draw: the requested part when it
+    is valid and holds `node`, otherwise the part that holds `node` (or the first part)."""
+    cards = deal_cards(tree)
+    publics = public_cards(tree)
+    if private not in cards:
+        private, line, public = cards[0], ROUND_ONE, None
+    if line not in round_one_lines(tree, private):
+        line = ROUND_ONE
+    if line == ROUND_ONE:
+        public = None
+    elif public not in publics:
+        public = publics[0]
+    if node is not None and node > 0:
+        drawn = tree_part(tree, private, None if line == ROUND_ONE else line, public)
+        if node not in drawn:
+            p, l, q = part_of_node(tree, node)
+            private, line, public = p, (l or ROUND_ONE), q
+    return private, line, public
