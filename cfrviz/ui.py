@@ -24,6 +24,7 @@ import streamlit as st
 from cfrviz.run import Run, RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.tree import GameTree, compile_game
+from cfrviz.uploads import MAX_UPLOAD_MB, read_upload
 
 T_KEY = "cfrviz_t"
 NODE_KEY = "cfrviz_node"
@@ -40,7 +41,6 @@ KUHN_CARDS = (3, 13)
 # so each cap costs at most about 2.5 s.
 ITERATION_CAPS = {"kuhn": 100_000, "leduc": 50_000, "rps": 100_000}
 MAX_SEED = 2**31 - 1
-UPLOAD_LIMIT_MB = 20
 PAGES = (
     ("app.py", "Home", "🏠"),
     ("pages/1_Game_tree.py", "Game tree", "🌳"),
@@ -387,7 +387,7 @@ def _share(view: View) -> None:
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
                 st.caption("Downloads need `Run.save` and `Run.export_strategy`.")
-        st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {UPLOAD_LIMIT_MB} MB",
+        st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB",
                          type=["npz", "json"], key=_W + "upload", on_change=_on_upload)
         if view.uploaded and st.button("Back to the sidebar's solve", key=_W + "drop_upload"):
             st.session_state.pop(UPLOAD_KEY, None)
@@ -421,15 +421,8 @@ def _on_upload() -> None:
     if upload is None:  # the user removed the file: back to the sidebar's solve
         st.session_state.pop(UPLOAD_KEY, None)
         return
-    data = upload.getvalue()
-    if len(data) > UPLOAD_LIMIT_MB * 1_000_000:
-        st.session_state[_NOTICE_KEY] = (f"{upload.name} is larger than {UPLOAD_LIMIT_MB} MB; "
-                                         "upload a smaller file.",)
-        return
     try:
-        from cfrviz.uploads import read_upload
-
-        run = read_upload(upload.name, data)
+        run = read_upload(upload.name, upload.getvalue())  # checks the size cap too
     except ValueError as error:
         st.session_state[_NOTICE_KEY] = (str(error),)
         return
