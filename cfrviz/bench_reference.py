@@ -17,20 +17,23 @@ from importlib.metadata import version
 from pathlib import Path
 
 # (name, game, solver, updates, iterations): solver "CFRSolver"/"CFRPlusSolver" are OpenSpiel's
-# C++ classes; "python_simultaneous" is the Python _CFRSolver with alternating_updates=False.
+# C++ classes; "python_simultaneous" is the Python _CFRSolver with alternating_updates=False;
+# "python_LCFRSolver"/"python_DCFRSolver" are open_spiel.python.algorithms.discounted_cfr's.
 CASES = (
     ("kuhn_cfr_alternating_1000", "kuhn_poker", "CFRSolver", "alternating", 1000),
     ("leduc_cfr_alternating_100", "leduc_poker", "CFRSolver", "alternating", 100),
     ("kuhn_cfr_simultaneous_1000", "kuhn_poker", "python_simultaneous", "simultaneous", 1000),
     ("kuhn_cfr+_alternating_1000", "kuhn_poker", "CFRPlusSolver", "alternating", 1000),
     ("leduc_cfr+_alternating_100", "leduc_poker", "CFRPlusSolver", "alternating", 100),
+    ("kuhn_lcfr_alternating_300", "kuhn_poker", "python_LCFRSolver", "alternating", 300),
+    ("kuhn_dcfr_alternating_300", "kuhn_poker", "python_DCFRSolver", "alternating", 300),
 )
 
 
 def measure() -> dict:
     """Run every case with OpenSpiel and return the reference document."""
     import pyspiel
-    from open_spiel.python.algorithms import cfr, exploitability
+    from open_spiel.python.algorithms import cfr, discounted_cfr, exploitability
 
     entries = {}
     for name, game_name, solver_name, updates, iterations in CASES:
@@ -44,13 +47,23 @@ def measure() -> dict:
             how = ("open_spiel.python.algorithms.cfr._CFRSolver(game, alternating_updates=False, "
                    "linear_averaging=False, regret_matching_plus=False); "
                    "open_spiel.python.algorithms.exploitability.exploitability")
+        elif solver_name.startswith("python_"):
+            cls_name = solver_name.removeprefix("python_")
+            solver = getattr(discounted_cfr, cls_name)(game)
+            for _ in range(iterations):
+                solver.evaluate_and_update_policy()
+            value = exploitability.exploitability(game, solver.average_policy())
+            how = (f"open_spiel.python.algorithms.discounted_cfr.{cls_name}(game); "
+                   "open_spiel.python.algorithms.exploitability.exploitability")
         else:
             solver = getattr(pyspiel, solver_name)(game)
             for _ in range(iterations):
                 solver.evaluate_and_update_policy()
             value = pyspiel.exploitability(game, solver.average_policy())
             how = f"pyspiel.{solver_name}(game).evaluate_and_update_policy() x n; pyspiel.exploitability"
-        entries[name] = {"game": game_name, "algorithm": "cfr+" if "Plus" in solver_name else "cfr",
+        algorithm = {"CFRPlusSolver": "cfr+", "python_LCFRSolver": "lcfr",
+                     "python_DCFRSolver": "dcfr"}.get(solver_name, "cfr")
+        entries[name] = {"game": game_name, "algorithm": algorithm,
                          "updates": updates, "iterations": iterations, "exploitability": float(value),
                          "openspiel": how}
     return {
