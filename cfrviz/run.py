@@ -175,7 +175,8 @@ class Run:
     expected_value    [T]       the seeds' running mean of iteration values up to t
     exploitability    [T]       of the average strategy, chips per hand (NashConv / 2)
     nodes_touched     [T]       cumulative tree nodes visited
-    seconds           [T]       cumulative solver seconds (exploitability excluded)
+    seconds           [T]       cumulative solver seconds (exploitability excluded), timed per chunk
+                                of iterations and spread evenly over the chunk
     average_strategy_value      player 1's exact value of the final average strategy
     All arrays are read-only.
     """
