@@ -20,7 +20,7 @@ import numpy as np
 
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import solver_class
-from cfrviz.solvers.base import regret_matching  # not via cfrviz.solvers: the submodule of that name shadows it
+from cfrviz.solvers.base import regret_matching
 from cfrviz.tree import GameTree
 
 #: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.

@@ -9,7 +9,7 @@ from cfrviz import ui
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.figures.simplex import (MAX_MATRIX_SIZE, PRESETS, best_response_to, parse_probabilities,
                                     payoff_table, simplex_figure, strategy_lines_figure)
-from cfrviz.solvers.regret_matching import SEED_OPPONENT, regret_matching_path
+from cfrviz.solvers.matrix import SEED_OPPONENT, regret_matching_path
 
 view = ui.setup_page("Regret matching in a matrix game", solve=False)
 

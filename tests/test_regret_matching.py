@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import regret_matching
-from cfrviz.solvers.regret_matching import (SEED_OPPONENT, MatrixRegretMatching, matrix_payoffs,
+from cfrviz.solvers.matrix import (SEED_OPPONENT, MatrixRegretMatching, matrix_payoffs,
                                             regret_matching_path)
 from cfrviz.tree import compile_game
 
@@ -206,8 +206,8 @@ def test_solver_rejects_other_games_and_bad_opponents():
 
 
 def test_package_attribute_stays_the_function_after_the_submodule_loads():
-    # cfrviz.solvers exports the function `regret_matching` (its __all__); the submodule of the
-    # same name must not replace it, whatever was imported first.
+    # cfrviz.solvers exports the function `regret_matching` (its __all__); loading the matrix
+    # solver's submodule must not replace it with a module of that name.
     import cfrviz.solvers as solvers
 
     solver_class("rm")

@@ -13,7 +13,7 @@ from cfrviz import analysis, ui
 from cfrviz.compare import Entry, plan, summary
 from cfrviz.figures.simplex import PRESETS, best_response_to, parse_probabilities, payoff_table
 from cfrviz.runner import solve
-from cfrviz.solvers.regret_matching import regret_matching_path
+from cfrviz.solvers.matrix import regret_matching_path
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from cfrviz.solvers import regret_matching as _matrix_module  # noqa: F401  (see below)
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
-
-# The submodule `regret_matching` would replace the function of that name on this package
-# when first imported; importing it above, before the function, keeps the function here.
 
 # name: (title, "module:Class", sampling)
 ALGORITHMS: dict[str, tuple[str, str, bool]] = {
@@ -22,7 +18,7 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
     "chance": ("Chance-sampling MCCFR", "cfrviz.solvers.sampling:ChanceSampling", True),
     "external": ("External-sampling MCCFR", "cfrviz.solvers.sampling:ExternalSampling", True),
     "outcome": ("Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling", True),
-    "rm": ("Regret matching", "cfrviz.solvers.regret_matching:MatrixRegretMatching", True),
+    "rm": ("Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching", True),
 }
 
 UPDATE_SCHEMES = ("simultaneous", "alternating")
