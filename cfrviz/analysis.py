@@ -515,3 +515,12 @@ def matrix_strategy(tree: GameTree, row: np.ndarray, column: np.ndarray) -> np.n
             raise ValueError(f"{tree.game.title} is not the matrix game these strategies belong to.")
         strategy[i, :len(part)] = part
     return strategy
+
+
+def best_response_to(payoffs: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+    """[R] player 1's pure best response to a fixed column strategy (the first best row on ties):
+    what regret matching against a fixed opponent heads for (seed 004: paper against 0.4/0.3/0.3)."""
+    values = np.asarray(payoffs) @ np.asarray(opponent)
+    response = np.zeros(len(values))
+    response[int(np.argmax(values))] = 1.0
+    return response

@@ -7,8 +7,9 @@ import streamlit as st
 
 from cfrviz import ui
 from cfrviz.analysis import matrix_equilibrium
-from cfrviz.figures.simplex import (MAX_MATRIX_SIZE, PRESETS, best_response_to, parse_probabilities,
-                                    payoff_table, simplex_figure, strategy_lines_figure)
+from cfrviz.analysis import best_response_to
+from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
+from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import SEED_OPPONENT, regret_matching_path
 
 view = ui.setup_page("Regret matching in a matrix game", solve=False)
@@ -79,7 +80,7 @@ row_eq, column_eq, value = matrix_equilibrium(payoffs)
 
 if opponent is None:
     targets = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
-    st.caption(f"Exact equilibrium: player 1 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(row_names, row_eq))
+    st.caption("Exact equilibrium: player 1 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(row_names, row_eq))
                + "; player 2 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(column_names, column_eq))
                + f"; value {value:+.4f} for player 1.")
 else:

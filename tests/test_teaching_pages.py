@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, ui
 from cfrviz.compare import Entry, plan, summary
-from cfrviz.figures.simplex import PRESETS, best_response_to, parse_probabilities, payoff_table
+from cfrviz.analysis import best_response_to
+from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.runner import solve
 from cfrviz.solvers.matrix import regret_matching_path
 
