@@ -106,7 +106,10 @@ def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | No
         raise ValueError("Choose at least one information set to play back.")
     picks = thin(run.num_snapshots, MAX_FRAMES)
     start = int(picks[-1]) if start is None else int(start)
-    frames = [go.Frame(data=_bars(run, int(s), kind, rows), name=str(int(run.iterations[s])),
+    strategy = run.average_strategy if kind == "average" else run.current_strategy
+    # A frame only moves the bars' lengths; labels and colours stay from the first drawing.
+    frames = [go.Frame(data=[go.Bar(x=strategy[s, rows, a]) for a in range(tree.max_actions)],
+                       traces=list(range(tree.max_actions)), name=str(int(run.iterations[s])),
                        layout={"title": {"text": f"{kind.capitalize()} strategy at iteration {int(run.iterations[s]):,}"}})
               for s in picks]
     fig = go.Figure(data=_bars(run, start, kind, rows), frames=frames)
@@ -168,7 +171,7 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
         colour_title = "probability"
     fig = go.Figure(go.Heatmap(
         z=z, x=columns, y=rows, zmin=0.0, zmax=1.0, colorscale="Viridis",
-        colorbar={"title": {"text": colour_title}},
+        colorbar={"title": {"text": colour_title}, "len": 320, "lenmode": "pixels", "y": 1.0, "yanchor": "top"},
         hovertemplate="%{y}<br>iteration %{x}<br>p = %{z:.3f}<extra></extra>"))
     if t is not None:
         s = run.snapshot_at(t)
