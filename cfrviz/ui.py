@@ -82,13 +82,16 @@ class Choice:
 
     @property
     def sampling(self) -> bool:
+        """Whether the algorithm samples (so the seed matters)."""
         return ALGORITHMS[self.algorithm][2]
 
     def settings(self) -> RunSettings:
+        """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
         return RunSettings(self.game, self.game_params, self.algorithm, self.iterations,
                            self.updates, self.seed if self.sampling else 0)
 
     def tree(self) -> GameTree:
+        """The compiled tree of the chosen game (cached per process by `compile_game`)."""
         return compile_game(self.game, **dict(self.game_params))
 
 
@@ -251,7 +254,7 @@ class View:
     snapshot: int
     node: int | None
     choice: Choice
-    params: dict
+    params: dict[str, str]
     uploaded: bool = False
 
 

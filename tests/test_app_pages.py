@@ -153,3 +153,24 @@ def test_leduc_part_follows_a_new_node_but_keeps_the_users_choice():
     at.session_state[ui.NODE_KEY] = 5                          # node 5 is the deal QQ
     at.run()
     assert at.selectbox(key="tree_private").value == "Q"
+
+
+def test_an_uploaded_one_snapshot_strategy_renders_every_page():
+    # Reference: cfrviz.uploads turns a strategy .json into a one-snapshot run (tests/test_uploads.py);
+    # the page shows that run's own strategy at node 4 (deal QK, information set "Q").
+    import cfrviz
+    from cfrviz.uploads import read_upload
+
+    solved = cfrviz.solve("kuhn", "cfr", iterations=50, updates="simultaneous")
+    uploaded = read_upload("strategy.json", solved.export_strategy().encode())
+    at = start()
+    at.session_state[ui.UPLOAD_KEY] = uploaded
+    at.session_state[ui.NODE_KEY] = 4
+    for page in ["app.py"] + PAGES:
+        at.switch_page(page).run()
+        assert not at.exception, page
+        assert any("uploaded run" in c.value for c in at.caption)
+    at.switch_page("pages/1_Game_tree.py").run()
+    table = at.dataframe[0].value
+    q = solved.tree.infoset_index("Q")
+    assert list(table["average"]) == pytest.approx(list(solved.average_strategy[-1, q, :2]))

@@ -21,6 +21,7 @@ FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 13}
 
 
 def action_color(index: int) -> str:
+    """The colour of the action in position `index` (passive first)."""
     return ACTION_COLORS[index % len(ACTION_COLORS)]
 
 

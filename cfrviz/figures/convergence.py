@@ -15,6 +15,7 @@ MAX_VALUE_POINTS = 200
 
 
 def is_kuhn3(run: Run) -> bool:
+    """Whether the run is of 3-card Kuhn poker, the game whose equilibria are known in closed form."""
     return run.settings.game == "kuhn" and dict(run.settings.game_params).get("cards", 3) == 3
 
 

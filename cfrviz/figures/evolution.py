@@ -24,6 +24,7 @@ def thin(count: int, most: int) -> np.ndarray:
 
 
 def infoset_title(run: Run, infoset: int) -> str:
+    """An information set's label on screen, e.g. "Q kb (player 1)"."""
     record = run.tree.infosets[infoset]
     return f"{record.key} ({PLAYER_NAMES[record.player]})"
 
