@@ -116,6 +116,22 @@ def wait_for_app(page: Any, text: str | None = None, timeout_ms: int = RENDER_TI
         page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
 
 
+# Plotly and some widgets load lazily in the browser after the script run has finished.
+_ALL_DRAWN = """() => {
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const sliders = [...document.querySelectorAll('[data-testid="stSlider"]')];
+  return !document.querySelector('[data-testid="stSkeleton"]') &&
+         charts.every(c => c.querySelector('.main-svg')) &&
+         sliders.every(s => s.querySelector('[data-testid="stSliderThumbValue"]'));
+}"""
+
+
+def wait_for_drawn(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the script is idle, no placeholder is left, and every plotly chart and slider is drawn."""
+    page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+    page.wait_for_function(_ALL_DRAWN, timeout=timeout_ms)
+
+
 def open_app(page: Any, url: str, text: str | None = None) -> None:
     """Go to `url` and wait for the first full render."""
     page.goto(url, timeout=RENDER_TIMEOUT_MS)

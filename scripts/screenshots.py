@@ -1,0 +1,76 @@
+"""Take the README's screenshots: start the app, open each page on a deep link, save a PNG.
+
+    python scripts/screenshots.py            # writes docs/screenshots/<page>.png at 1280x800
+
+Uses Debian's Chromium at /usr/bin/chromium through Playwright, and the same server helper as
+the browser tests (tests/conftest.py), so it never downloads a browser.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import (APP_IDLE, CHROMIUM, CHROMIUM_ARGS, RENDER_TIMEOUT_MS, VIEWPORT,  # noqa: E402
+                      streamlit_server, wait_for_drawn)
+
+# (file name, URL path, query): each link shows the page doing something worth seeing.
+SHOTS = (
+    ("home", "", {"game": "kuhn", "algo": "cfr+", "iters": "3000", "updates": "alternating"}),
+    ("game_tree", "Game_tree", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous",
+                                "t": "40", "node": "7"}),
+    ("evolution", "Evolution", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous"}),
+    ("convergence", "Convergence", {"game": "kuhn", "algo": "cfr+", "iters": "5000", "updates": "alternating"}),
+    ("compare", "Compare", {"game": "kuhn", "algo": "cfr", "iters": "2000", "updates": "alternating"}),
+    ("regret_matching", "Regret_matching", {"game": "rps", "algo": "rm", "iters": "2000", "seed": "1"}),
+    ("walkthrough", "Walkthrough", {"game": "kuhn", "algo": "cfr", "iters": "10", "updates": "simultaneous"}),
+    ("best_response", "Best_response", {"game": "kuhn", "algo": "cfr", "iters": "300", "updates": "simultaneous",
+                                        "t": "30"}),
+    ("play", "Play", {"game": "kuhn", "algo": "cfr+", "iters": "2000", "updates": "alternating"}),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNGs")
+    parser.add_argument("--only", nargs="*", default=None, help="names of the shots to take (default: all)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    from playwright.sync_api import sync_playwright
+
+    with streamlit_server() as (url, _process), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for name, path, query in SHOTS:
+                if args.only and name not in args.only:
+                    continue
+                context = browser.new_context(viewport=VIEWPORT)
+                page = context.new_page()
+                page.goto(f"{url}/{path}?{urlencode(query)}", timeout=RENDER_TIMEOUT_MS)
+                page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
+                page.locator("h1").first.wait_for(state="visible", timeout=3 * RENDER_TIMEOUT_MS)
+                page.wait_for_selector(APP_IDLE, timeout=3 * RENDER_TIMEOUT_MS)
+                wait_for_drawn(page, 3 * RENDER_TIMEOUT_MS)
+                # Streamlit fades elements in; wait for running CSS animations to end, not a fixed sleep.
+                page.wait_for_function(
+                    "() => document.getAnimations().every(a => a.playState !== 'running' || "
+                    "a.effect?.getComputedTiming().iterations === Infinity)", timeout=RENDER_TIMEOUT_MS)
+                errors = page.locator('[data-testid="stException"]')
+                if errors.count():
+                    print(f"{name}: the page shows an exception: {errors.first.inner_text()[:300]}", file=sys.stderr)
+                target = args.out / f"{name}.png"
+                page.screenshot(path=str(target))
+                print(f"saved {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+                context.close()
+        finally:
+            browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
