@@ -162,6 +162,15 @@ def snapshot_schedule(iterations: int, snapshots: int | str | None = None) -> np
     return strided
 
 
+def snapshot_count(iterations: int, snapshots: int | str | None = None) -> int:
+    """How many snapshots `snapshot_schedule` would keep, without building it (at most, for None)."""
+    if snapshots is None:
+        return min(iterations, MAX_DEFAULT_SNAPSHOTS)
+    if isinstance(snapshots, (int, np.integer)) and not isinstance(snapshots, bool) and snapshots >= 1:
+        return -(-iterations // int(snapshots))
+    return iterations
+
+
 @dataclass(frozen=True, eq=False)
 class Run:
     """Snapshots of one solve. T snapshots, I information sets, A = most legal actions.

@@ -15,7 +15,8 @@ import numpy as np
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
 from cfrviz.games import MatrixGame
-from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_schedule
+from cfrviz.run import (MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_count,
+                        snapshot_schedule)
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Solver, normalize_average, solver_class
 from cfrviz.tree import GameTree, compile_game
 
@@ -80,11 +81,14 @@ def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: i
     if algorithm == "rm" and name not in ("rps", "matrix"):
         raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
                          f"{tree.game.title}.")
-    schedule = snapshot_schedule(iterations, snapshots)
-    snapshot_bytes = 3 * len(schedule) * tree.legal.size * 8
+    if snapshots is not None:
+        snapshot_schedule(1, snapshots)      # cheap check: raises the sentence for a bad value
+    count = snapshot_count(iterations, snapshots)
+    snapshot_bytes = 3 * count * tree.legal.size * 8
     if snapshot_bytes > MAX_SNAPSHOT_BYTES:
-        raise ValueError(f"Keeping {len(schedule):,} snapshots of {tree.game.title} would take "
+        raise ValueError(f"Keeping {count:,} snapshots of {tree.game.title} would take "
                          f"{snapshot_bytes / 1e9:.1f} GB; ask for fewer (a larger stride or the default).")
+    schedule = snapshot_schedule(iterations, snapshots)
     settings = RunSettings(game=name, game_params=params, algorithm=algorithm, iterations=iterations,
                            updates=updates, seed=seed)
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)

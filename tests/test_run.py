@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.run import Run, read_strategy_json, snapshot_schedule
@@ -36,6 +38,19 @@ def test_all_and_stride_schedules():
     np.testing.assert_array_equal(snapshot_schedule(9, 3), [3, 6, 9])
     np.testing.assert_array_equal(snapshot_schedule(4, "all"), [1, 2, 3, 4])
     np.testing.assert_array_equal(snapshot_schedule(2, 5), [2])
+
+
+@settings(deadline=None)
+@given(iterations=st.integers(1, 10**7), stride=st.one_of(st.none(), st.integers(10, 10**6)))
+def test_schedule_properties(iterations, stride):
+    # Property from the schedule's definition: increasing, 1-based, ends at the last iteration,
+    # and the default keeps at most 2,000 snapshots.
+    schedule = snapshot_schedule(iterations, stride)
+    assert schedule[0] >= 1 and schedule[-1] == iterations and np.all(np.diff(schedule) > 0)
+    if stride is None:
+        assert len(schedule) <= 2000
+    else:
+        assert len(schedule) == iterations // stride + (iterations % stride != 0)
 
 
 @pytest.mark.parametrize("bad", [0, -2, "some", 1.5, True])
@@ -251,3 +266,9 @@ def test_strategy_reader_rejects_bad_documents(kuhn_run):
     for document, message in cases:
         with pytest.raises(ValueError, match=message):
             read_strategy_json(document)
+
+
+def test_huge_snapshot_requests_fail_before_allocating():
+    # Hand computation: 10^8 Kuhn snapshots of [12, 2] x 3 arrays x 8 bytes = 57.6 GB > the 1 GB cap.
+    with pytest.raises(ValueError, match="57.6 GB"):
+        cfrviz.solve("kuhn", "cfr", iterations=10**8, snapshots=1)
