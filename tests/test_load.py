@@ -91,7 +91,8 @@ def _metric(page, t: int) -> str:
 
 
 def _no_exception(page, session: Session) -> None:
-    assert page.locator('[data-testid="stException"]').count() == 0, f"exception on screen for {session}"
+    errors = page.locator('[data-testid="stException"]')
+    assert errors.count() == 0, f"exception on screen for {session}: {errors.first.inner_text()[:400]}"
 
 
 @pytest.mark.browser
