@@ -279,7 +279,8 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
     width_leaves = max((x for x, _ in position.values()), default=0.0)
     fig = go.Figure(traces)
     fig.update_layout(**base_layout(
-        title=title or f"{tree.game.title}: edge width = {strategy_name} probability",
+        title=title or (tree.game.title if strategy is None else
+                        f"{tree.game.title}: edge width shows the {strategy_name}"),
         height=int(170 + 110 * (depth - top + 1)), showlegend=True,
         legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.0},
         margin={"l": 10, "r": 10, "t": 50, "b": 10}, clickmode="event+select", dragmode=False,
