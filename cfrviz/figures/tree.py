@@ -212,11 +212,13 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
             label = ACTION_LETTERS.get(label, label)
             if p is not None:
                 label = f"{label} {p:.2f}".replace(" 0.", " .").replace(" 1.00", " 1")
-        label_x.append(x0 * 0.45 + x1 * 0.55)
-        label_y.append(y0 * 0.45 + y1 * 0.55)
-        label_text.append(label)
-        # Beside the edge, on the side it leans away from, so thick edges do not hide their label.
-        label_side.append("middle left" if x1 < x0 else "middle right")
+        # Nearer the parent, where siblings' labels are far from the neighbouring subtree's.
+        label_x.append(x0 * 0.62 + x1 * 0.38)
+        label_y.append(y0 * 0.62 + y1 * 0.38)
+        # Beside the edge with a little room (en spaces), so thick edges do not hide their label.
+        left = x1 < x0
+        label_text.append(f"{label}\u2002" if left else f"\u2002{label}")
+        label_side.append("middle left" if left else "middle right")
 
     selected_set = None if selected is None else int(tree.infoset[selected])
     for i in range(tree.num_infosets):
