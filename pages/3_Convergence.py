@@ -26,7 +26,13 @@ if equilibrium_reference(run) is None:
     st.info(f"No closed-form equilibrium is known for {view.tree.game.title}; the exploitability below "
             "shows how close the average strategy is.")
 else:
-    st.plotly_chart(equilibrium_figure(run, view.t), key="convergence_equilibrium")
+    figure = equilibrium_figure(run, view.t)
+    st.plotly_chart(figure, key="convergence_equilibrium")
+    alpha = figure.layout.meta.get("alpha")
+    if alpha is not None:
+        st.caption(f"At iteration {view.t:,} the average strategy is closest to the equilibrium with "
+                   f"α = {alpha:.3f} (dashed orange): player 1 bets J with α, bets K with 3α and calls with "
+                   "Q at α + 1/3. Player 2's equilibrium strategy is unique (green lines).")
 
 left, right = st.columns(2)
 with left:

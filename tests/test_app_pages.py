@@ -174,3 +174,16 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
     table = at.dataframe[0].value
     q = solved.tree.infoset_index("Q")
     assert list(table["average"]) == pytest.approx(list(solved.average_strategy[-1, q, :2]))
+
+
+def test_convergence_names_the_runs_alpha_at_t():
+    # Reference: cfrviz.analysis.closest_alpha of the average strategy at t (DESIGN.md's α-family).
+    import cfrviz
+    from cfrviz.analysis import closest_alpha
+
+    at = start(iters="400", t="200")
+    at.switch_page("pages/3_Convergence.py").run()
+    assert not at.exception
+    run = cfrviz.solve("kuhn", "cfr", iterations=400, updates="simultaneous")
+    alpha = closest_alpha(run.average_strategy[run.snapshot_at(200)], run.tree)
+    assert any(f"α = {alpha:.3f}" in c.value and "iteration 200" in c.value for c in at.caption)
