@@ -38,9 +38,9 @@ def test_bad_values_fall_back_each_with_one_sentence():
 
 
 def test_iterations_over_the_cap_are_capped_with_a_notice():
-    # Reference: ui.ITERATION_CAPS (Leduc 50,000 on the shared server).
+    # Reference: ui.ITERATION_CAPS (Leduc 20,000 on the shared server).
     link = ui.parse_query_params({"game": "leduc", "iters": "1000000"})
-    assert link.choice.iterations == ui.iteration_cap("leduc") == 50_000
+    assert link.choice.iterations == ui.iteration_cap("leduc") == 20_000
     assert "capped" in link.notices[0]
 
 
