@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
 import streamlit as st
 
 from cfrviz.run import Run, RunSettings
