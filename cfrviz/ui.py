@@ -43,16 +43,17 @@ KUHN_CARDS = (3, 13)
 # 1.9 / 11.5 s, regret matching 100k 0.05 s. Leduc is capped at 20k to stay near a second.
 ITERATION_CAPS = {"kuhn": 100_000, "leduc": 20_000, "rps": 100_000}
 MAX_SEED = 2**31 - 1
+# Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
 PAGES = (
-    ("app.py", "Home", "🏠"),
-    ("pages/1_Game_tree.py", "Game tree", "🌳"),
-    ("pages/2_Evolution.py", "Evolution", "📈"),
-    ("pages/3_Convergence.py", "Convergence", "🎯"),
-    ("pages/4_Compare.py", "Compare", "⚖️"),
-    ("pages/5_Regret_matching.py", "Regret matching", "🔺"),
-    ("pages/6_Walkthrough.py", "Walkthrough", "👣"),
-    ("pages/7_Best_response.py", "Best response", "🗡️"),
-    ("pages/8_Play.py", "Play", "🃏"),
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Game_tree.py", "Game tree", ":material/account_tree:"),
+    ("pages/2_Evolution.py", "Evolution", ":material/timeline:"),
+    ("pages/3_Convergence.py", "Convergence", ":material/trending_down:"),
+    ("pages/4_Compare.py", "Compare", ":material/compare_arrows:"),
+    ("pages/5_Regret_matching.py", "Regret matching", ":material/change_history:"),
+    ("pages/6_Walkthrough.py", "Walkthrough", ":material/footprint:"),
+    ("pages/7_Best_response.py", "Best response", ":material/swords:"),
+    ("pages/8_Play.py", "Play", ":material/playing_cards:"),
 )
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -448,7 +449,7 @@ def setup_page(title: str, *, solve: bool = True, layout: str = "wide") -> View:
     choice = _state_choice()
     _sidebar(choice)
     for notice in st.session_state.get(_NOTICE_KEY, ()):
-        st.warning(notice, icon="⚠️")
+        st.warning(notice, icon=":material/warning:")
     st.session_state[_NOTICE_KEY] = ()
     st.title(title)
 

@@ -166,7 +166,7 @@ def exploitability_figure(run: Run, t: int | None = None, *, title: str | None =
     fig.update_layout(**base_layout(
         title=title or "Exploitability (chips per hand, log-log)", height=400,
         xaxis={"title": "iteration", "type": "log", "dtick": 1},
-        yaxis={"title": "chips per hand", "type": "log", "dtick": 1, "exponentformat": "power"},
+        yaxis={"title": "chips per hand", "type": "log", "dtick": "D2", "exponentformat": "power"},
         legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0}))
     return fig
 
