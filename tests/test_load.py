@@ -92,7 +92,7 @@ def _metric(page, t: int) -> str:
 
 def _no_exception(page, session: Session) -> None:
     errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, f"exception on screen for {session}: {errors.first.inner_text()[:400]}"
+    assert errors.count() == 0, f"exception on screen for {session}: {errors.first.inner_text()[:3000]}"
 
 
 @pytest.mark.browser
