@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from cfrviz.solvers.base import Solver, normalize_average, regret_matching
+from cfrviz.solvers.base import UPDATE_SCHEMES, Solver, normalize_average, regret_matching
 
 # name: (title, "module:Class", sampling)
 ALGORITHMS: dict[str, tuple[str, str, bool]] = {
@@ -21,9 +21,8 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
     "rm": ("Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching", True),
 }
 
-UPDATE_SCHEMES = ("simultaneous", "alternating")
-
-__all__ = ["ALGORITHMS", "UPDATE_SCHEMES", "Solver", "normalize_average", "regret_matching", "solver_class"]
+__all__ = ["ALGORITHMS", "UPDATE_SCHEMES", "Solver", "normalize_average", "regret_matching", "solver_class",
+           "update_schemes"]
 
 
 def solver_class(name: str) -> type[Solver]:
@@ -33,3 +32,8 @@ def solver_class(name: str) -> type[Solver]:
         raise ValueError(f"Unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}.")
     module, _, cls = ALGORITHMS[key][1].partition(":")
     return getattr(import_module(module), cls)
+
+
+def update_schemes(name: str) -> tuple[str, ...]:
+    """The update schemes the algorithm `name` implements (sampling per player needs alternating)."""
+    return solver_class(name).update_schemes

@@ -12,6 +12,17 @@ import numpy as np
 
 from cfrviz.tree import GameTree
 
+UPDATE_SCHEMES = ("simultaneous", "alternating")
+
+
+def check_updates(updates: object, allowed: tuple[str, ...] = UPDATE_SCHEMES, title: str = "This solver") -> str:
+    """`updates` if it is one of `allowed`; otherwise a ValueError sentence naming the choices."""
+    if updates not in allowed:
+        if updates in UPDATE_SCHEMES:
+            raise ValueError(f"{title} supports only {' or '.join(allowed)} updates; choose {allowed[0]}.")
+        raise ValueError(f"Unknown update scheme {updates!r}; choose {' or '.join(repr(u) for u in allowed)}.")
+    return str(updates)
+
 
 def regret_matching(cumulative_regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """[I, A] strategy proportional to positive regret; uniform over legal actions where none is positive.
@@ -53,10 +64,12 @@ class Solver(ABC):
     title: str = ""
     #: True when `seed` changes the result
     sampling: bool = False
+    #: the update schemes this solver implements
+    update_schemes: tuple[str, ...] = UPDATE_SCHEMES
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
         self.tree = tree
-        self.updates = updates
+        self.updates = check_updates(updates, self.update_schemes, self.title or type(self).__name__)
         self.seed = seed
         shape = tree.legal.shape
         self.cumulative_regret = np.zeros(shape)

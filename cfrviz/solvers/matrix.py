@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL
-from cfrviz.solvers.base import Solver
+from cfrviz.solvers.base import Solver, check_updates
 from cfrviz.tree import GameTree
 
 __all__ = ["SEED_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]
@@ -32,9 +32,6 @@ SEED_OPPONENT = (0.4, 0.3, 0.3)
 
 #: Most iterations `regret_matching_path` records, to keep its arrays small.
 MAX_PATH_POINTS = 200_000
-
-_UPDATE_SCHEMES = ("simultaneous", "alternating")
-
 
 # ---------------------------------------------------------------------------------------------
 # Kernel
@@ -203,12 +200,6 @@ def _checked_whole(value, what: str, smallest: int) -> int:
     return int(value)
 
 
-def _checked_updates(updates: str) -> str:
-    if updates not in _UPDATE_SCHEMES:
-        raise ValueError(f"Unknown update scheme {updates!r}; choose 'simultaneous' or 'alternating'.")
-    return updates
-
-
 def _normalized_rows(sums: np.ndarray) -> np.ndarray:
     return sums / sums.sum(axis=-1, keepdims=True)
 
@@ -270,7 +261,7 @@ def regret_matching_path(payoffs, iterations: int, opponent=None, sampled: bool 
     iterations = _checked_whole(iterations, "number of iterations", 1)
     every = _checked_whole(every, "recording interval", 1)
     seed = _checked_whole(seed, "seed", 0)
-    alternating = _checked_updates(updates) == "alternating"
+    alternating = check_updates(updates) == "alternating"
     points = iterations // every
     if points > MAX_PATH_POINTS:
         raise ValueError(f"That records {points} iterations; keep iterations / every at most "
@@ -344,7 +335,7 @@ class MatrixRegretMatching(Solver):
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
                  opponent=None, sampled: bool = True) -> None:
         self.payoffs = matrix_payoffs(tree)
-        super().__init__(tree, updates=_checked_updates(updates), seed=_checked_whole(seed, "seed", 0))
+        super().__init__(tree, updates=updates, seed=_checked_whole(seed, "seed", 0))
         rows, columns = self.payoffs.shape
         self.opponent = _checked_opponent(opponent, columns)
         self.sampled = bool(sampled)

@@ -25,15 +25,6 @@ from cfrviz.tree import GameTree
 
 __all__ = ["ChanceSampling", "ExternalSampling", "OutcomeSampling"]
 
-_UPDATE_SCHEMES = ("simultaneous", "alternating")
-
-
-def _checked_updates(updates: str) -> str:
-    if updates not in _UPDATE_SCHEMES:
-        raise ValueError(f"Unknown update scheme {updates!r}; choose 'simultaneous' or 'alternating'.")
-    return updates
-
-
 def _checked_seed(seed: int) -> int:
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"The seed must be a whole number 0 or larger, not {seed!r}.")
@@ -52,7 +43,7 @@ class _SamplingSolver(Solver):
     sampling = True
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
-        super().__init__(tree, updates=_checked_updates(updates), seed=_checked_seed(seed))
+        super().__init__(tree, updates=updates, seed=_checked_seed(seed))
         #: the only source of randomness; numba kernels draw from it directly
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
         self._tree_arrays = (tree.actor, tree.infoset, tree.first_child, tree.num_children,
@@ -191,12 +182,7 @@ class ExternalSampling(_SamplingSolver):
 
     name = "external"
     title = "External-sampling MCCFR"
-
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
-        if updates == "simultaneous":
-            raise ValueError("External-sampling MCCFR traverses for one player at a time; "
-                             "choose alternating updates.")
-        super().__init__(tree, updates=updates, seed=seed)
+    update_schemes = ("alternating",)  # each traversal samples for one player
 
     def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.external_sampling_kernel(
@@ -219,12 +205,10 @@ class OutcomeSampling(_SamplingSolver):
 
     name = "outcome"
     title = "Outcome-sampling MCCFR"
+    update_schemes = ("alternating",)  # each episode samples for one player
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
                  exploration: float = 0.6) -> None:
-        if updates == "simultaneous":
-            raise ValueError("Outcome-sampling MCCFR samples one episode per player at a time; "
-                             "choose alternating updates.")
         if (not isinstance(exploration, numbers.Real) or isinstance(exploration, bool)
                 or not 0.0 <= float(exploration) <= 1.0):
             raise ValueError(f"Exploration must be a number from 0 to 1, not {exploration!r}.")
