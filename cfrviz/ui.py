@@ -5,8 +5,7 @@ Every page starts with::
     from cfrviz import ui
     view = ui.setup_page("Page title")             # or solve=False
 
-The pure half of this module (`parse_query_params`, `query_params_of`,
-`iteration_cap`) never touches Streamlit so tests can call it directly.
+Parsing and checking the query parameters is pure and lives in `cfrviz.links`.
 
 Session-state keys that tests and pages may use:
   `ui.T_KEY`     the iteration shown (an int), shared by every page
@@ -15,15 +14,16 @@ Session-state keys that tests and pages may use:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
 import streamlit as st
 
+from cfrviz.links import (GAMES, KUHN_CARDS, MAX_SEED, Choice, algorithms_for, iteration_cap,
+                          parse_query_params, query_params_of, supported_updates)
 from cfrviz.run import Run, RunSettings
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree import GameTree, compile_game
 from cfrviz.uploads import MAX_UPLOAD_MB, read_upload
 
@@ -35,14 +35,6 @@ _WRITTEN_KEY = "cfrviz_written_params"
 _NOTICE_KEY = "cfrviz_notices"
 _W = "cfrviz_w_"  # prefix of the sidebar widgets' keys
 
-GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc poker", "rps": "Rock-paper-scissors"}
-KUHN_CARDS = (3, 13)
-# Iterations a solve may ask for on the shared server, per game. Whole `cfrviz.solve` calls
-# (snapshots and exploitability included) on the shared 2-core machine, quiet / saturated by
-# other test runs: vanilla CFR on Kuhn 100k 0.2 / 0.3 s (13 cards 1.4 / 3.7 s), Leduc 50k
-# 1.9 / 11.5 s, regret matching 100k 0.05 s. Leduc is capped at 20k to stay near a second.
-ITERATION_CAPS = {"kuhn": 100_000, "leduc": 20_000, "rps": 100_000}
-MAX_SEED = 2**31 - 1
 # Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
 PAGES = (
     ("app.py", "Home", ":material/home:"),
@@ -56,186 +48,6 @@ PAGES = (
     ("pages/8_Play.py", "Play", ":material/playing_cards:"),
 )
 _ROOT = Path(__file__).resolve().parents[1]
-
-
-# ---------------------------------------------------------------------------------------------
-# Pure part: choices, caps and query parameters.
-
-
-@dataclass(frozen=True)
-class Choice:
-    """What the sidebar asks for: the plain values a solve is keyed on."""
-
-    game: str = "kuhn"
-    cards: int = 3
-    algorithm: str = "cfr"
-    iterations: int = 1000
-    updates: str = "simultaneous"
-    seed: int = 0
-
-    @property
-    def game_param(self) -> str:
-        """The `game` query value: "kuhn", "kuhn5", "leduc" or "rps"."""
-        return f"kuhn{self.cards}" if self.game == "kuhn" and self.cards != 3 else self.game
-
-    @property
-    def game_params(self) -> tuple:
-        """Sorted (name, value) pairs for `compile_game` and `RunSettings`."""
-        return (("cards", self.cards),) if self.game == "kuhn" and self.cards != 3 else ()
-
-    @property
-    def sampling(self) -> bool:
-        """Whether the algorithm samples (so the seed matters)."""
-        return ALGORITHMS[self.algorithm][2]
-
-    def settings(self) -> RunSettings:
-        """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
-        return RunSettings(self.game, self.game_params, self.algorithm, self.iterations,
-                           self.updates, self.seed if self.sampling else 0)
-
-    def tree(self) -> GameTree:
-        """The compiled tree of the chosen game (cached per process by `compile_game`)."""
-        return compile_game(self.game, **dict(self.game_params))
-
-
-@dataclass(frozen=True)
-class DeepLink:
-    """A parsed set of query parameters; `notices` explain every value that fell back."""
-
-    choice: Choice
-    t: int | None
-    node: int | None
-    notices: tuple[str, ...]
-
-
-def algorithms_for(game: str) -> tuple[str, ...]:
-    """Algorithm names offered for a game: regret matching only for matrix games."""
-    return tuple(a for a in ALGORITHMS if a != "rm" or game == "rps")
-
-
-def iteration_cap(game: str, cards: int = 3) -> int:
-    """Most iterations a solve may ask for on the shared server (Kuhn's cap holds up to 13 cards)."""
-    return ITERATION_CAPS[game]
-
-
-def _first(value) -> str:
-    if isinstance(value, (list, tuple)):
-        return str(value[-1]) if value else ""
-    return str(value)
-
-
-def _parse_int(text: str) -> int:
-    text = text.strip()
-    if not text or len(text) > 12 or not text.lstrip("+-").isdigit():
-        raise ValueError
-    return int(text)
-
-
-def parse_query_params(params: Mapping[str, object]) -> DeepLink:
-    """Validate deep-link query parameters; anything malformed falls back with a notice.
-
-    Never raises: each bad value becomes one sentence in `notices`. `node` is checked
-    against the chosen game's tree; `t` against the iterations (the page snaps it to a
-    snapshot later).
-    """
-    notices: list[str] = []
-    choice = Choice()
-    get = {k: _first(v) for k, v in params.items()}
-
-    if "game" in get:
-        name = get["game"].strip().lower()
-        if name in GAMES:
-            choice = replace(choice, game=name, cards=3)
-        elif name.startswith("kuhn") and name[4:].isdigit() and \
-                KUHN_CARDS[0] <= int(name[4:]) <= KUHN_CARDS[1]:
-            choice = replace(choice, game="kuhn", cards=int(name[4:]))
-        else:
-            notices.append(f"Unknown game {get['game'][:40]!r} in the link; showing Kuhn poker. "
-                           f"Use one of: kuhn, kuhn4 … kuhn13, leduc, rps.")
-    if choice.game == "rps":
-        choice = replace(choice, algorithm="rm")
-
-    if "algo" in get:
-        algo = get["algo"].strip().lower()
-        if algo in algorithms_for(choice.game):
-            choice = replace(choice, algorithm=algo)
-        else:
-            notices.append(f"Algorithm {get['algo'][:40]!r} is not available for {GAMES[choice.game]}; "
-                           f"showing {ALGORITHMS[choice.algorithm][0]}.")
-
-    cap = iteration_cap(choice.game, choice.cards)
-    if "iters" in get:
-        try:
-            iters = _parse_int(get["iters"])
-            if iters < 1:
-                raise ValueError
-            if iters > cap:
-                notices.append(f"{GAMES[choice.game]} is capped at {cap:,} iterations on this server; "
-                               f"showing {cap:,}.")
-                iters = cap
-            choice = replace(choice, iterations=iters)
-        except ValueError:
-            notices.append(f"Iterations must be a whole number from 1 to {cap:,}, not "
-                           f"{get['iters'][:40]!r}; showing {choice.iterations:,}.")
-    choice = replace(choice, iterations=min(choice.iterations, cap))
-
-    if "updates" in get:
-        updates = get["updates"].strip().lower()
-        if updates in UPDATE_SCHEMES:
-            choice = replace(choice, updates=updates)
-        else:
-            notices.append(f"Updates must be one of {', '.join(UPDATE_SCHEMES)}, not "
-                           f"{get['updates'][:40]!r}; showing {choice.updates}.")
-
-    if "seed" in get:
-        try:
-            seed = _parse_int(get["seed"])
-            if not 0 <= seed <= MAX_SEED:
-                raise ValueError
-            choice = replace(choice, seed=seed)
-        except ValueError:
-            notices.append(f"The seed must be a whole number from 0 to {MAX_SEED}, not "
-                           f"{get['seed'][:40]!r}; using seed 0.")
-
-    if not choice.sampling:
-        choice = replace(choice, seed=0)  # the seed changes nothing here, so links omit it
-
-    t: int | None = None
-    if "t" in get:
-        try:
-            t = _parse_int(get["t"])
-            if not 1 <= t <= choice.iterations:
-                raise ValueError
-        except ValueError:
-            t = None
-            notices.append(f"The iteration t must be a whole number from 1 to {choice.iterations:,}, "
-                           f"not {get['t'][:40]!r}; showing the last iteration.")
-
-    node: int | None = None
-    if "node" in get and get["node"].strip() not in ("", "none"):
-        num_nodes = choice.tree().num_nodes
-        try:
-            node = _parse_int(get["node"])
-            if not 0 <= node < num_nodes:
-                raise ValueError
-        except ValueError:
-            node = None
-            notices.append(f"Node {get['node'][:40]!r} is not in the {GAMES[choice.game]} tree "
-                           f"(nodes 0 to {num_nodes - 1}); no node is selected.")
-    return DeepLink(choice, t, node, tuple(notices))
-
-
-def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
-    """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
-    params = {"game": choice.game_param, "algo": choice.algorithm, "iters": str(choice.iterations),
-              "updates": choice.updates}
-    if choice.sampling:
-        params["seed"] = str(choice.seed)
-    if t is not None:
-        params["t"] = str(t)
-    if node is not None:
-        params["node"] = str(node)
-    return params
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,6 +143,11 @@ def _on_sidebar_change() -> None:
     iterations = max(1, iterations)
     new = Choice(game, cards, algorithm, iterations, s.get(_W + "updates", old.updates),
                  int(s.get(_W + "seed", old.seed)))
+    supported = supported_updates(new)
+    if supported != new:
+        notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
+                       f"so updates are {supported.updates}.")
+        new = supported
     if (new.game, new.cards) != (old.game, old.cards):
         s[NODE_KEY] = None
     t = s.get(T_KEY)
@@ -360,10 +177,12 @@ def _sidebar(choice: Choice) -> None:
                             help="Kuhn poker is played with 3 cards (J, Q, K); more cards make a bigger game.")
         st.selectbox("Algorithm", list(algorithms_for(choice.game)),
                      format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change)
+        only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
-                 on_change=_on_sidebar_change,
+                 on_change=_on_sidebar_change, disabled=only_one,
                  help="Simultaneous: both players update every iteration, as the seeds do. "
-                      "Alternating: one player per traversal.")
+                      "Alternating: one player per traversal."
+                      + (" This algorithm samples for one player at a time, so it alternates." if only_one else ""))
         cap = iteration_cap(choice.game, choice.cards)
         st.number_input(f"Iterations (up to {cap:,})", min_value=1, step=100, key=_W + "iters",
                         on_change=_on_sidebar_change)

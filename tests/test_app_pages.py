@@ -187,3 +187,15 @@ def test_convergence_names_the_runs_alpha_at_t():
     run = cfrviz.solve("kuhn", "cfr", iterations=400, updates="simultaneous")
     alpha = closest_alpha(run.average_strategy[run.snapshot_at(200)], run.tree)
     assert any(f"α = {alpha:.3f}" in c.value and "iteration 200" in c.value for c in at.caption)
+
+
+def test_choosing_an_alternating_only_sampler_switches_updates_with_a_notice():
+    # Reference: ExternalSampling.update_schemes == ("alternating",); the sidebar's default is
+    # simultaneous, so choosing external sampling must not end in an error.
+    at = start()
+    at.sidebar.selectbox(key="cfrviz_w_algo").set_value("external").run()
+    assert not at.exception and not at.error
+    assert at.query_params["updates"] in ("alternating", ["alternating"])
+    assert any("one player per traversal" in w.value for w in at.warning)
+    (updates,) = [r for r in at.radio if r.key == "cfrviz_w_updates"]
+    assert updates.value == "alternating" and updates.disabled

@@ -1,0 +1,85 @@
+"""cfrviz.links: deep-link parsing, fallbacks with notices, caps."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cfrviz import links
+
+PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
+
+
+def test_no_parameters_give_the_defaults_without_notices():
+    # Reference: the defaults stated in links.Choice (3-card Kuhn, vanilla CFR, 1000 simultaneous iterations).
+    link = links.parse_query_params({})
+    assert link.choice == links.Choice("kuhn", 3, "cfr", 1000, "simultaneous", 0)
+    assert (link.t, link.node, link.notices) == (None, None, ())
+
+
+def test_a_valid_link_round_trips():
+    # Reference: query_params_of is the inverse of parse_query_params on valid values.
+    params = {"game": "kuhn5", "algo": "external", "iters": "2500", "updates": "alternating", "seed": "7",
+              "t": "1200", "node": "30"}
+    link = links.parse_query_params(params)
+    assert link.notices == ()
+    assert link.choice.cards == 5 and link.choice.game_params == (("cards", 5),)
+    assert links.query_params_of(link.choice, link.t, link.node) == params
+
+
+def test_bad_values_fall_back_each_with_one_sentence():
+    # Reference: hand count of Kuhn's tree: 1 chance node + 6 deals x 9 histories = 55 nodes (0..54).
+    link = links.parse_query_params({"game": "chess", "iters": "abc", "updates": "sometimes", "seed": "-3",
+                                  "t": "0", "node": "55"})
+    assert link.choice == links.Choice()
+    assert link.t is None and link.node is None
+    assert len(link.notices) == 6
+    assert all(n.endswith(".") and "Traceback" not in n for n in link.notices)
+    assert links.parse_query_params({"node": "54"}).node == 54
+
+
+def test_iterations_over_the_cap_are_capped_with_a_notice():
+    # Reference: links.ITERATION_CAPS (Leduc 20,000 on the shared server).
+    link = links.parse_query_params({"game": "leduc", "iters": "1000000"})
+    assert link.choice.iterations == links.iteration_cap("leduc") == 20_000
+    assert "capped" in link.notices[0]
+
+
+def test_regret_matching_is_only_offered_for_matrix_games():
+    # Reference: the brief: "rm only for matrix games".
+    assert "rm" not in links.algorithms_for("kuhn") and "rm" in links.algorithms_for("rps")
+    link = links.parse_query_params({"game": "kuhn", "algo": "rm"})
+    assert link.choice.algorithm == "cfr" and len(link.notices) == 1
+    assert links.parse_query_params({"game": "rps"}).choice.algorithm == "rm"
+
+
+def test_seed_is_only_in_links_of_sampling_algorithms():
+    # Reference: ALGORITHMS marks cfr deterministic and outcome sampling random.
+    assert "seed" not in links.query_params_of(links.Choice(algorithm="cfr", seed=5), None, None)
+    assert links.query_params_of(links.Choice(algorithm="outcome", seed=5), None, None)["seed"] == "5"
+    assert links.Choice(algorithm="cfr", seed=5).settings().seed == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(PARAM_NAMES), st.text(max_size=30) | st.integers().map(str)))
+def test_any_query_parameters_parse_to_a_valid_view(params):
+    # Property: parsing never raises and always yields values inside their ranges.
+    link = links.parse_query_params(params)
+    choice = link.choice
+    assert choice.game in links.GAMES and choice.algorithm in links.algorithms_for(choice.game)
+    assert 1 <= choice.iterations <= links.iteration_cap(choice.game)
+    assert link.t is None or 1 <= link.t <= choice.iterations
+    assert link.node is None or 0 <= link.node < choice.tree().num_nodes
+    reparsed = links.parse_query_params(links.query_params_of(choice, link.t, link.node))
+    assert reparsed.choice == choice and reparsed.notices == ()
+
+
+def test_alternating_only_algorithms_switch_the_update_scheme():
+    # Reference: external and outcome sampling declare update_schemes == ("alternating",)
+    # (each traversal samples for one player), so a link asking simultaneous falls back.
+    link = links.parse_query_params({"algo": "external", "updates": "simultaneous"})
+    assert link.choice.algorithm == "external" and link.choice.updates == "alternating"
+    assert any("one player per traversal" in n for n in link.notices)
+    # Without an explicit request there is nothing to explain: the default just adapts.
+    quiet = links.parse_query_params({"algo": "outcome"})
+    assert quiet.choice.updates == "alternating" and quiet.notices == ()
+    assert links.supported_updates(links.Choice(algorithm="cfr")).updates == "simultaneous"
