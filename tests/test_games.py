@@ -76,3 +76,16 @@ def test_networkx_links_information_sets():
     assert len(links) == 12  # 12 sets of 2 histories each
     for a, b in links:
         assert graph.nodes[a]["infoset_key"] == graph.nodes[b]["infoset_key"]
+
+
+def test_matrix_action_names_stay_plain_text():
+    # Names are drawn as labels in markdown captions and plotly text, which would interpret
+    # markup such as links or <b> tags; only letters, digits, spaces, '-' and '.' are allowed.
+    for bad in ("[x](http://example.org)", "<b>x</b>", "a*b", "x" * 25):
+        with pytest.raises(ValueError, match="only letters, digits"):
+            cfrviz.load_game([[0, 1], [1, 0]], row_names=(bad, "y"))
+    from cfrviz.games.matrix import payoff_table
+    with pytest.raises(ValueError, match="only letters, digits"):
+        payoff_table([{"action": "<i>up</i>", "l": 1, "r": 0}, {"action": "down", "l": 0, "r": 1}], ["l", "r"])
+    game = cfrviz.load_game([[0, 1], [1, 0]], row_names=("Ünïcode 1", "two-2.0"))
+    assert game.row_names == ("Ünïcode 1", "two-2.0")

@@ -6,6 +6,7 @@ player has exactly one information set. Payoffs are player 1's.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,9 @@ import numpy as np
 from cfrviz.games.base import TERMINAL, InformationSet
 
 MAX_ACTIONS = 10
+#: Action names are shown as labels in pages and charts, so they stay plain text: no markup.
+MAX_NAME_LENGTH = 24
+_ACTION_NAME = re.compile(rf"[^\W_](?:[^\W_]|[ .-]){{0,{MAX_NAME_LENGTH - 1}}}")
 #: Largest matrix a user edits in the app.
 MAX_MATRIX_SIZE = 5
 
@@ -47,6 +51,10 @@ class MatrixGame:
                 raise ValueError(f"Give exactly {n} {what} names; {len(names)} were given.")
             if any(not isinstance(s, str) or not s.strip() for s in names):
                 raise ValueError(f"Every {what} name must be non-empty text.")
+            for label in names:
+                if not _ACTION_NAME.fullmatch(label):
+                    raise ValueError(f"The {what} name {label[:30]!r} may use only letters, digits, spaces, "
+                                     f"'-' and '.', up to {MAX_NAME_LENGTH} characters.")
             if len(set(names)) != len(names):
                 raise ValueError(f"The {what} names must all differ.")
 
@@ -164,6 +172,8 @@ def payoff_table(rows: Sequence[Mapping[str, object]], column_names: Sequence[st
             table[r, c] = value
     if len(set(names)) != len(names):
         raise ValueError("Every row needs its own name; two rows share one.")
+    # The game's own checks (names plain text, sizes) apply to what a user typed too.
+    MatrixGame(tuple(map(tuple, table.tolist())), tuple(names), columns)
     return table, tuple(names), columns
 
 
