@@ -42,18 +42,18 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
               num_children, action_index, strategy, regret, own_reach, reach, value):
     """One full pass; updates regrets of `player` (or of both when player < 0).
 
-    reach [3, N] (player 1, player 2, chance) and value [N] are scratch. Adds each
+    reach [N, 3] (player 1, player 2, chance) and value [N] are scratch. Adds each
     updated information set's own reach to own_reach [I]. Returns player 1's root value.
     """
     n_nodes = parent.shape[0]
     reach[0, 0] = 1.0
-    reach[1, 0] = 1.0
-    reach[2, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
     for n in range(1, n_nodes):
         p = parent[n]
-        r0 = reach[0, p]
-        r1 = reach[1, p]
-        rc = reach[2, p]
+        r0 = reach[p, 0]
+        r1 = reach[p, 1]
+        rc = reach[p, 2]
         who = actor[p]
         if who == CHANCE:
             rc = rc * chance_probability[n]
@@ -61,9 +61,9 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
             r0 = r0 * strategy[infoset[p], action_index[n]]
         else:
             r1 = r1 * strategy[infoset[p], action_index[n]]
-        reach[0, n] = r0
-        reach[1, n] = r1
-        reach[2, n] = rc
+        reach[n, 0] = r0
+        reach[n, 1] = r1
+        reach[n, 2] = rc
     for n in range(n_nodes - 1, -1, -1):
         who = actor[n]
         if who == TERMINAL:
@@ -85,13 +85,13 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
             continue
         # Counterfactual reach: the opponent's and chance's part (seed 000, `cfr`, lines 86-89).
         if who == 0:
-            counterfactual = reach[1, n] * reach[2, n]
-            own_reach[i] += reach[0, n]
+            counterfactual = reach[n, 1] * reach[n, 2]
+            own_reach[i] += reach[n, 0]
             for a in range(k):
                 regret[i, a] += counterfactual * (value[c + a] - v)
         else:
-            counterfactual = reach[0, n] * reach[2, n]
-            own_reach[i] += reach[1, n]
+            counterfactual = reach[n, 0] * reach[n, 2]
+            own_reach[i] += reach[n, 1]
             for a in range(k):
                 regret[i, a] += counterfactual * (v - value[c + a])
     return value[0]
@@ -166,7 +166,7 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
 
     regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
-    own_reach [I]; reach [3, N] and value [N] are scratch. Returns
+    own_reach [I]; reach [N, 3] and value [N] are scratch. Returns
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]

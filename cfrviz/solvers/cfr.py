@@ -31,7 +31,7 @@ class _FullTraversalCFR(Solver):
         self.current_strategy = np.array(tree.uniform_strategy(), dtype=np.float64)
         # The strategy the next iteration plays; regret matching of zero regret is uniform.
         self._next = self.current_strategy.copy()
-        self._reach = np.zeros((3, tree.num_nodes))
+        self._reach = np.zeros((tree.num_nodes, 3))
         self._value = np.zeros(tree.num_nodes)
         self._tree_arrays = (
             np.ascontiguousarray(tree.parent), np.ascontiguousarray(tree.actor),
