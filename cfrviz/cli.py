@@ -8,7 +8,6 @@ strategy. Every bad argument ends the program with one sentence on stderr and ex
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,16 +15,19 @@ from typing import NoReturn, TextIO
 
 import numpy as np
 
+from cfrviz.games import GAME_NAMES
+from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+
 USAGE_ERROR = 2
 
-GAMES = ("kuhn", "leduc", "rps")
-ALGORITHM_NAMES = ("cfr", "cfr+", "lcfr", "dcfr", "chance", "external", "outcome", "rm")
-UPDATE_SCHEMES = ("simultaneous", "alternating")
+GAMES = GAME_NAMES
+ALGORITHM_NAMES = tuple(ALGORITHMS)
 #: Most iterations one CLI solve may ask for, per game, so a typo cannot tie up a machine for hours.
 #: A tenth of each cap took 2-5 s of vanilla CFR (rm for rps) on a shared 2-core machine, so a
 #: solve at the cap takes about a minute at most.
 ITERATION_CAPS = {"kuhn": 10_000_000, "leduc": 1_000_000, "rps": 10_000_000}
-KUHN_CARDS = (3, 13)
+KUHN_CARDS = (3, MAX_CARDS)
 MAX_SEED = 2**31 - 1
 
 

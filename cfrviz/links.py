@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from cfrviz.games.kuhn import MAX_CARDS
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree import GameTree, compile_game
 
 GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc poker", "rps": "Rock-paper-scissors"}
-KUHN_CARDS = (3, 13)
+KUHN_CARDS = (3, MAX_CARDS)
 # Iterations a solve may ask for on the shared server, per game. Whole `cfrviz.solve` calls
 # (snapshots and exploitability included) on the shared 2-core machine, quiet / saturated by
 # other test runs: vanilla CFR on Kuhn 100k 0.2 / 0.3 s (13 cards 1.4 / 3.7 s), Leduc 50k

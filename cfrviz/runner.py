@@ -17,7 +17,8 @@ from cfrviz.analysis import exploitability_many
 from cfrviz.games import MatrixGame
 from cfrviz.run import (MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_count,
                         snapshot_schedule)
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Solver, normalize_average, solver_class
+from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
+from cfrviz.solvers.base import check_updates
 from cfrviz.tree import GameTree, compile_game
 
 #: Most calls to `progress` per solve.
@@ -72,8 +73,7 @@ def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: i
     algorithm = algorithm.strip().lower()
     iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
-    if updates not in UPDATE_SCHEMES:
-        raise ValueError(f"Unknown update scheme {updates!r}; choose 'alternating' or 'simultaneous'.")
+    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
     tree = _resolve_tree(game, dict(game_params))

@@ -12,9 +12,6 @@ from cfrviz.solvers import _cfr_kernel as kernel
 from cfrviz.solvers.base import Solver
 from cfrviz.tree import GameTree
 
-UPDATE_SCHEMES = ("simultaneous", "alternating")
-
-
 class _FullTraversalCFR(Solver):
     """Full-tree CFR with flags; not registered itself, the presets below are."""
 
@@ -25,8 +22,6 @@ class _FullTraversalCFR(Solver):
     gamma: float = 0.0
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
-        if updates not in UPDATE_SCHEMES:
-            raise ValueError(f"Unknown update scheme {updates!r}; choose 'alternating' or 'simultaneous'.")
         super().__init__(tree, updates=updates, seed=seed)
         self.current_strategy = np.array(tree.uniform_strategy(), dtype=np.float64)
         # The strategy the next iteration plays; regret matching of zero regret is uniform.
