@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
+
 CHANCE = 2
 TERMINAL = 3
 
@@ -134,25 +136,6 @@ def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
                 else:
                     regret[i, a] *= negative_scale
         _regret_matching_row(regret, strategy, i, k)
-
-
-@njit(cache=True)
-def _write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
-                    value_sum, nodes_touched, out_regret, out_current, out_average, out_reach,
-                    out_value, out_expected, out_nodes):
-    for i in range(num_actions.shape[0]):
-        k = num_actions[i]
-        total = 0.0
-        for a in range(k):
-            total += strategy_sum[i, a]
-        for a in range(k):
-            out_regret[s, i, a] = regret[i, a]
-            out_current[s, i, a] = played[i, a]
-            out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
-        out_reach[s, i] = own_reach[i]
-    out_value[s] = last_value
-    out_expected[s] = value_sum / t
-    out_nodes[s] = nodes_touched
 
 
 @njit(cache=True)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfrviz.solvers._snapshot import write_snapshot
+
 CHANCE = 2
 TERMINAL = 3
 
@@ -98,19 +100,9 @@ def _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum,
     """Write snapshot s if iteration t is schedule[s]; returns the next snapshot index."""
     if s >= schedule.shape[0] or schedule[s] != t:
         return s
-    for i in range(num_actions.shape[0]):
-        k = num_actions[i]
-        total = 0.0
-        for a in range(k):
-            total += strategy_sum[i, a]
-        for a in range(k):
-            out_regret[s, i, a] = cumulative_regret[i, a]
-            out_current[s, i, a] = current_strategy[i, a]
-            out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
-        out_reach[s, i] = own_reach[i]
-    out_value[s] = last
-    out_expected[s] = value_sum / t
-    out_nodes[s] = touched
+    write_snapshot(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach, last,
+                   value_sum, touched, out_regret, out_current, out_average, out_reach, out_value,
+                   out_expected, out_nodes)
     return s + 1
 
 
