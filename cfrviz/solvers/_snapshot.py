@@ -8,6 +8,16 @@ from __future__ import annotations
 from numba import njit
 
 
+@njit(cache=True, inline="always")
+def _average_row(strategy_sum, i, k, out):
+    """out[i, :k] = strategy_sum[i, :k] normalised, uniform where it sums to zero (as write_snapshot)."""
+    total = 0.0
+    for a in range(k):
+        total += strategy_sum[i, a]
+    for a in range(k):
+        out[i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
+
+
 @njit(cache=True)
 def write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
                    value_sum, nodes_touched, out_regret, out_current, out_average, out_reach,
@@ -23,6 +33,28 @@ def write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, l
             out_regret[s, i, a] = regret[i, a]
             out_current[s, i, a] = played[i, a]
             out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
+        out_reach[s, i] = own_reach[i]
+    out_value[s] = last_value
+    out_expected[s] = value_sum / t
+    out_nodes[s] = nodes_touched
+
+
+@njit(cache=True)
+def write_snapshot_cached(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
+                          value_sum, nodes_touched, average, stale, out_regret, out_current,
+                          out_average, out_reach, out_value, out_expected, out_nodes):
+    """write_snapshot for kernels that touch few information sets per iteration: the
+    normalised average is kept in `average` [I, A] and redone only where stale[i] is set
+    (its strategy sum changed); an iteration changes a few sets, the snapshot holds them all."""
+    for i in range(num_actions.shape[0]):
+        k = num_actions[i]
+        if stale[i]:
+            _average_row(strategy_sum, i, k, average)
+            stale[i] = 0
+        for a in range(k):
+            out_regret[s, i, a] = regret[i, a]
+            out_current[s, i, a] = played[i, a]
+            out_average[s, i, a] = average[i, a]
         out_reach[s, i] = own_reach[i]
     out_value[s] = last_value
     out_expected[s] = value_sum / t
