@@ -157,24 +157,18 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     s = s0
     for t in range(t0 + 1, t0 + n + 1):
         own_reach[:] = 0.0
-        if alternating:
-            for player in range(2):
-                root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
-                                 first_child, num_children, action_index, strategy, regret,
-                                 own_reach, reach, value)
-                if player == 0:
-                    last_value = root
-                _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
-                               strategy, played, own_reach, regret_mode, alpha, beta,
-                               average_mode, gamma)
-                nodes_touched += n_nodes
-        else:
-            # Simultaneous: both players' regrets from one pass, as seed 000 does.
-            last_value = _traverse(-1, parent, actor, infoset, chance_probability, payoff,
-                                   first_child, num_children, action_index, strategy, regret,
-                                   own_reach, reach, value)
-            _finish_player(-1, t, infoset_player, num_actions, regret, strategy_sum, strategy,
-                           played, own_reach, regret_mode, alpha, beta, average_mode, gamma)
+        # Alternating: one pass per player. Simultaneous: one pass as player -1, updating both
+        # players' regrets, as seed 000 does. A loop variable rather than a literal -1 keeps
+        # numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
+        for player in range(0 if alternating else -1, 2 if alternating else 0):
+            root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
+                             first_child, num_children, action_index, strategy, regret,
+                             own_reach, reach, value)
+            if player <= 0:
+                last_value = root
+            _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
+                           strategy, played, own_reach, regret_mode, alpha, beta,
+                           average_mode, gamma)
             nodes_touched += n_nodes
         value_sum += last_value
         if s < schedule.shape[0] and schedule[s] == t:
