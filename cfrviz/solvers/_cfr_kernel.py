@@ -67,12 +67,6 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
         reach[n, 1] = r1
         reach[n, 2] = rc
     for n in range(n_nodes - 1, -1, -1):
-        if reach[n, 0] == 0.0 and reach[n, 1] == 0.0:
-            # Neither player reaches n (as OpenSpiel skips such subtrees): every regret below
-            # is weighted by zero, and n's value only ever enters its ancestors times a zero
-            # probability, so any finite value gives the same result.
-            value[n] = 0.0
-            continue
         who = actor[n]
         if who == TERMINAL:
             value[n] = payoff[n]
