@@ -44,33 +44,49 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
               num_children, action_index, strategy, regret, own_reach, reach, value):
     """One full pass; updates regrets of `player` (or of both when player < 0).
 
-    reach [N, 3] (player 1, player 2, chance) and value [N] are scratch. Adds each
+    reach [N, 3] (player 1, player 2, chance) and value [N] are scratch, except that value
+    must already hold payoff at terminals. Adds each
     updated information set's own reach to own_reach [I]. Returns player 1's root value.
     """
     n_nodes = parent.shape[0]
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
     reach[0, 2] = 1.0
-    for n in range(1, n_nodes):
-        p = parent[n]
-        r0 = reach[p, 0]
-        r1 = reach[p, 1]
-        rc = reach[p, 2]
-        who = actor[p]
+    # Parent by parent: one branch on the actor per parent rather than per child, and each
+    # parent's children and strategy row are read contiguously.
+    for n in range(n_nodes):
+        who = actor[n]
+        if who == TERMINAL:
+            continue
+        first = first_child[n]
+        k = num_children[n]
+        r0 = reach[n, 0]
+        r1 = reach[n, 1]
+        rc = reach[n, 2]
         if who == CHANCE:
-            rc = rc * chance_probability[n]
+            for a in range(k):
+                c = first + a
+                reach[c, 0] = r0
+                reach[c, 1] = r1
+                reach[c, 2] = rc * chance_probability[c]
         elif who == 0:
-            r0 = r0 * strategy[infoset[p], action_index[n]]
+            i = infoset[n]
+            for a in range(k):
+                c = first + a
+                reach[c, 0] = r0 * strategy[i, a]
+                reach[c, 1] = r1
+                reach[c, 2] = rc
         else:
-            r1 = r1 * strategy[infoset[p], action_index[n]]
-        reach[n, 0] = r0
-        reach[n, 1] = r1
-        reach[n, 2] = rc
+            i = infoset[n]
+            for a in range(k):
+                c = first + a
+                reach[c, 0] = r0
+                reach[c, 1] = r1 * strategy[i, a]
+                reach[c, 2] = rc
     for n in range(n_nodes - 1, -1, -1):
         who = actor[n]
         if who == TERMINAL:
-            value[n] = payoff[n]
-            continue
+            continue        # value[n] is payoff[n], set once per call by run_iterations
         c = first_child[n]
         k = num_children[n]
         v = 0.0
@@ -153,6 +169,10 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
+    # Terminal values never change: write them once here, not in every pass.
+    for h in range(n_nodes):
+        if actor[h] == TERMINAL:
+            value[h] = payoff[h]
     last_value = 0.0
     s = s0
     for t in range(t0 + 1, t0 + n + 1):
