@@ -200,6 +200,15 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
 
 
 @njit(cache=True)
+def _traversal_scratch(size, width):
+    """Per-call work arrays of a sampled traversal over `size` nodes: the explicit stack, the
+    visit order, which child each chance or opponent node sampled, the two reaches [N, 2],
+    node values and the strategy at each node [N, A]."""
+    return (np.empty(size, np.int64), np.empty(size, np.int64), np.zeros(size, np.int64),
+            np.empty((size, 2)), np.empty(size), np.empty((size, width)))
+
+
+@njit(cache=True)
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                            num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
                            simultaneous, deal, board, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -211,14 +220,8 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     value_sum and touched carry the running totals in. Returns
     (last value, value_sum, nodes touched, next snapshot index).
     """
-    size = actor.shape[0]
     width = cumulative_regret.shape[1]
-    stack = np.empty(size, np.int64)
-    order = np.empty(size, np.int64)
-    sampled = np.zeros(size, np.int64)
-    reach = np.empty((size, 2))
-    value = np.empty(size)
-    sigma = np.empty((size, width))
+    stack, order, sampled, reach, value, sigma = _traversal_scratch(actor.shape[0], width)
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
@@ -339,14 +342,8 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
     value_sum and touched carry the running totals in. Returns
     (last value, value_sum, nodes touched, next snapshot index).
     """
-    size = actor.shape[0]
     width = cumulative_regret.shape[1]
-    stack = np.empty(size, np.int64)
-    order = np.empty(size, np.int64)
-    sampled = np.zeros(size, np.int64)
-    reach = np.empty((size, 2))
-    value = np.empty(size)
-    sigma = np.empty((size, width))
+    stack, order, sampled, reach, value, sigma = _traversal_scratch(actor.shape[0], width)
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
