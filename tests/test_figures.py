@@ -55,6 +55,22 @@ def test_dotted_information_set_traces_join_exactly_the_nodes_of_each_set(kuhn):
         assert trace["hoverinfo"] == "skip"
 
 
+def test_long_information_set_links_are_faint_and_stay_above_the_next_layer(kuhn):
+    # Reference: in 3-card Kuhn, player 1's sets join neighbouring deals (JQ-JK ...) while
+    # player 2's join deals far apart (e.g. QJ-KJ after a check); the far ones are drawn faint.
+    # Every curve dips below its nodes but less than one layer (layers are 1 apart in y).
+    fig = spec(tree_figure(kuhn, kuhn.uniform_strategy()))
+    links = [t for t in fig["data"] if t.get("meta", {}).get("infoset") is not None
+             and t["line"].get("dash") == "dot"]
+    colors = {kuhn.infoset_player[t["meta"]["infoset"]]: set() for t in links}
+    for trace in links:
+        colors[kuhn.infoset_player[trace["meta"]["infoset"]]].add(trace["line"]["color"])
+        ys = [y for y in trace["y"] if y is not None]
+        assert min(ys) > ys[0] - 1.0
+    assert "rgba" not in "".join(colors[0])       # player 1: solid colour
+    assert any("rgba" in c for c in colors[1])    # player 2: some faint
+
+
 def test_edge_widths_follow_the_strategy(kuhn):
     # Reference: hand-set strategy: player 1 with K checks 1/4, bets 3/4; widths are 0.6 + 7 p.
     strategy = kuhn.uniform_strategy().copy()

@@ -176,6 +176,17 @@ def _arc(x0: float, y0: float, x1: float, y1: float, bow: float, steps: int = 16
     return xs.tolist(), ys.tolist()
 
 
+# Information-set links spanning more leaves than this are drawn faint.
+_NEAR_LINK = 6.0
+INFOSET_LINK_FAINT = "rgba(0,158,115,0.35)"
+
+
+def _link_bow(span: float) -> float:
+    """How far an information-set link dips below its nodes: longer links dip deeper, so
+    they nest instead of running on top of each other, but stay above the next layer."""
+    return min(0.22 + 0.03 * span, 0.62)
+
+
 def _terminal_text(payoff: float) -> str:
     return f"{payoff:+g}".replace("-", "−")
 
@@ -226,15 +237,20 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
         if len(members) < 2:
             continue
         xs, ys = [], []
+        span = 0.0
         for a, b in zip(members[:-1], members[1:]):
             (x0, y0), (x1, y1) = position[a], position[b]
-            ax, ay = _arc(x0, y0, x1, y1, bow=0.12 + 0.02 * abs(x1 - x0))
+            span = max(span, abs(x1 - x0))
+            ax, ay = _arc(x0, y0, x1, y1, bow=_link_bow(abs(x1 - x0)))
             xs += ax + [None]
             ys += ay + [None]
         chosen = selected_set == i
+        # Links between neighbours stay clear; long ones (player 2's in Kuhn cross half the
+        # picture) are drawn faint so they do not hide edges and labels, until selected.
+        color = HIGHLIGHT if chosen else (INFOSET_LINK if span <= _NEAR_LINK else INFOSET_LINK_FAINT)
         traces.append(go.Scatter(
             x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-            line={"color": HIGHLIGHT if chosen else INFOSET_LINK, "dash": "dot", "width": 3 if chosen else 1.5},
+            line={"color": color, "dash": "dot", "width": 3 if chosen else (1.5 if span <= _NEAR_LINK else 1.2)},
             name=f"information set {tree.infosets[i].key}", meta={"infoset": i, "nodes": members}))
     # One legend entry explains every dotted curve.
     traces.append(go.Scatter(x=[None], y=[None], mode="lines", hoverinfo="skip", name="same information set",
