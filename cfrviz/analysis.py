@@ -10,6 +10,7 @@ over its histories (Johanson et al. 2011, "Accelerating best response calculatio
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass
 from itertools import combinations
@@ -187,24 +188,36 @@ class _Packed:
 
 
 _PACKED: weakref.WeakKeyDictionary[GameTree, _Packed] = weakref.WeakKeyDictionary()
-_last: list = [None, None]   # (tree, packed) of the latest call: exploitability is called in loops
+_PACKED_LOCK = threading.Lock()
+# (tree, packed) of the latest call, replaced as one tuple: every session's thread reads it, and
+# a tree paired with another tree's arrays would send the unchecked kernels out of bounds.
+_last: tuple[GameTree, _Packed] | None = None
 
 
 def _packed(tree: GameTree) -> _Packed:
-    if _last[0] is tree:
-        return _last[1]
+    global _last
+    last = _last
+    if last is not None and last[0] is tree:
+        return last[1]
     if not isinstance(tree, GameTree):
         raise ValueError("Pass a compiled game tree (cfrviz.compile_game(...)), not "
                          f"{type(tree).__name__}.")
-    packed = _PACKED.get(tree)
-    if packed is None:
-        nodes = np.ascontiguousarray(np.stack([tree.actor.astype(np.int64), tree.infoset,
-                                               tree.first_child, tree.num_children]))
-        levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.int64)
-        packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
-                         np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
-        _PACKED[tree] = packed
-    _last[0], _last[1] = tree, packed
+    with _PACKED_LOCK:
+        packed = _PACKED.get(tree)
+        if packed is None:
+            packed = _pack(tree)
+            _PACKED[tree] = packed
+    _last = (tree, packed)
+    return packed
+
+
+def _pack(tree: GameTree) -> _Packed:
+    # Private and never written after this; left writeable so the kernels keep one compiled signature.
+    nodes = np.ascontiguousarray(np.stack([tree.actor.astype(np.int64), tree.infoset,
+                                           tree.first_child, tree.num_children]))
+    levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.int64)
+    packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
+                     np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
     return packed
 
 
