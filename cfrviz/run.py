@@ -35,6 +35,8 @@ FORMAT_VERSION = 1
 
 _SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
                     "expected_value", "exploitability", "nodes_touched", "seconds")
+#: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
+_OPTIONAL_FIELDS = ("current_exploitability",)
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,7 @@ class Run:
     value             [T]       player 1's value of that iteration's current profile
     expected_value    [T]       the seeds' running mean of iteration values up to t
     exploitability    [T]       of the average strategy, chips per hand (NashConv / 2)
+    current_exploitability [T]  of current_strategy, the last iterate (NaN if never recorded)
     nodes_touched     [T]       cumulative tree nodes visited
     seconds           [T]       cumulative solver seconds (exploitability excluded), timed per chunk
                                 of iterations and spread evenly over the chunk
@@ -203,9 +206,12 @@ class Run:
     nodes_touched: np.ndarray
     seconds: np.ndarray
     average_strategy_value: float = math.nan
+    current_exploitability: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        for name in ("iterations",) + _SNAPSHOT_FIELDS:
+        if self.current_exploitability is None:
+            object.__setattr__(self, "current_exploitability", np.full(len(self.iterations), math.nan))
+        for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS:
             array = getattr(self, name)
             if isinstance(array, np.ndarray) and array.flags.writeable:
                 array.setflags(write=False)
@@ -221,13 +227,14 @@ class Run:
     @property
     def nbytes(self) -> int:
         """Bytes held by the snapshot arrays."""
-        return int(sum(getattr(self, name).nbytes for name in ("iterations",) + _SNAPSHOT_FIELDS))
+        return int(sum(getattr(self, name).nbytes for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS))
 
     # ---------------------------------------------------------------------------------- .npz
 
     def save(self, path: str | os.PathLike | IO[bytes]) -> None:
         """Write the run as a compressed `.npz` of plain arrays; settings go in as a JSON string."""
-        arrays = {name: np.asarray(getattr(self, name)) for name in ("iterations",) + _SNAPSHOT_FIELDS}
+        arrays = {name: np.asarray(getattr(self, name))
+                  for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS}
         header = json.dumps({"format": RUN_FORMAT, "version": FORMAT_VERSION})
         np.savez_compressed(path, format=np.array(header), settings=np.array(self.settings.to_json()),
                             average_strategy_value=np.array(float(self.average_strategy_value)), **arrays)
@@ -295,6 +302,15 @@ class Run:
             if kind == "f" and not np.all(np.isfinite(array)):
                 raise ValueError(f"The run's {name} contains NaN or infinite values.")
             arrays[name] = array.astype(np.int64 if kind == "iu" else np.float64)
+        for name in _OPTIONAL_FIELDS:
+            if name in contents:
+                array = contents[name]
+                if array.shape != (t,) or array.dtype.kind != "f":
+                    raise ValueError(f"The run's {name} must hold {t} real numbers, one per snapshot.")
+                # NaN is allowed: a run records it as 'not measured'.
+                if np.any(np.isinf(array)):
+                    raise ValueError(f"The run's {name} contains infinite values.")
+                arrays[name] = array.astype(np.float64)
         for name in ("current_strategy", "average_strategy"):
             check_strategy(tree, arrays[name], f"The run's {name}")
         if np.any(arrays["reach"] < 0.0):
@@ -331,6 +347,8 @@ class Run:
             "expected_value": [ev, -ev],
             "average_strategy_value": (None if math.isnan(avg_value) else [avg_value, -avg_value]),
             "exploitability": float(self.exploitability[s]),
+            "current_exploitability": (None if math.isnan(float(self.current_exploitability[s]))
+                                       else float(self.current_exploitability[s])),
             "infosets": infosets,
         }
 
@@ -340,7 +358,8 @@ class Run:
         Top level: format, version, game, game_params, algorithm, updates, iterations, seed,
         expected_value [player 1, player 2] (the seeds' running mean of iteration values),
         average_strategy_value [player 1, player 2] (exact value of the average profile),
-        exploitability (chips per hand) and infosets: one object per information set with
+        exploitability (chips per hand) of the average strategy, current_exploitability (of
+        the current strategy, or null) and infosets: one object per information set with
         key, player (0 or 1), private, public (or null), history (action names), actions,
         average_strategy, current_strategy and cumulative_regret (one number per action).
         """
@@ -372,11 +391,13 @@ class Run:
                 arrays[name][0, i, :k] = entry[name]
         ev = float(doc["expected_value"][0])
         avg_value = doc["average_strategy_value"]
+        current = doc.get("current_exploitability")
         return cls(settings=settings, tree=tree, iterations=np.array([doc["iterations"]], dtype=np.int64),
                    reach=np.zeros((1, tree.num_infosets)), value=np.array([ev]), expected_value=np.array([ev]),
                    exploitability=np.array([float(doc["exploitability"])]),
                    nodes_touched=np.zeros(1, dtype=np.int64), seconds=np.zeros(1),
-                   average_strategy_value=math.nan if avg_value is None else float(avg_value[0]), **arrays)
+                   average_strategy_value=math.nan if avg_value is None else float(avg_value[0]),
+                   current_exploitability=np.array([math.nan if current is None else float(current)]), **arrays)
 
 
 def _jsonable(value: Any) -> Any:
@@ -448,6 +469,8 @@ def read_strategy_json(source: dict | str | bytes | os.PathLike | IO) -> dict:
     if doc["average_strategy_value"] is not None:
         _number_list(doc["average_strategy_value"], 2, "The strategy file's average_strategy_value")
     _number_list([doc["exploitability"]], 1, "The strategy file's exploitability")
+    if doc.get("current_exploitability") is not None:
+        _number_list([doc["current_exploitability"]], 1, "The strategy file's current_exploitability")
     if not isinstance(doc["infosets"], list):
         raise ValueError("The strategy file's infosets must be a list.")
     seen: set[str] = set()

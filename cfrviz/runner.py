@@ -3,7 +3,8 @@
 The deterministic CFR family records its snapshots inside the compiled loop
 (`advance`); any other solver is driven through the `Solver.iterate` contract and
 copied at each snapshot. Solver time is measured per chunk of iterations; the
-exploitability of every snapshot is computed afterwards in one batched call.
+exploitability of every snapshot, of the average and of the current strategy, is computed
+afterwards in batched calls.
 """
 from __future__ import annotations
 
@@ -95,6 +96,9 @@ def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: i
     recorded = _record(solver, schedule, progress)
     average = recorded["average_strategy"]
     recorded["exploitability"] = np.asarray(exploitability_many(tree, average), dtype=np.float64)
+    # The last iterate: what predictive methods are studied for (Farina, Kroer and Sandholm 2021).
+    recorded["current_exploitability"] = np.asarray(exploitability_many(tree, recorded["current_strategy"]),
+                                                    dtype=np.float64)
     final_value = profile_value(tree, average[-1])
     if progress is not None:
         progress(1.0)

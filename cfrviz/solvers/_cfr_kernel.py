@@ -7,6 +7,10 @@ runs many iterations in one call and writes snapshots itself, so a whole solve
 can stay inside compiled code.
 
 Values are player 1's throughout; player 2's regret uses their negation.
+
+Predictive variants (PCFR+, PDCFR+) keep this iteration's instantaneous regret r^t apart
+from the cumulative regret, because the next strategy is regret matching on R^t + r^t
+(the last instantaneous regret is the prediction of the next one).
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ TERMINAL = 3
 REGRET_PLAIN = 0      # vanilla CFR
 REGRET_PLUS = 1       # RM+: clip at zero (Tammelin 2014)
 REGRET_DISCOUNT = 2   # DCFR: positive * t^a/(t^a+1), negative * t^b/(t^b+1) (Brown & Sandholm 2019)
+REGRET_DISCOUNT_PLUS = 3  # DCFR+, PDCFR+: max(R + r, 0) * t^a/(t^a+1) (Xu et al. 2022, 2024)
 
 
 @njit(cache=True)
@@ -40,12 +45,34 @@ def _regret_matching_row(regret, strategy, i, k):
 
 
 @njit(cache=True)
+def _predicted_matching_row(regret, instant, strategy, i, k):
+    """strategy[i, :k] proportional to [regret + instant]^+, uniform when none is positive.
+
+    Predictive regret matching+ (Farina, Kroer and Sandholm 2021): the prediction of the
+    next instantaneous regret is the last one, instant[i]."""
+    total = 0.0
+    for a in range(k):
+        x = regret[i, a] + instant[i, a]
+        if x > 0.0:
+            total += x
+    if total > 0.0:
+        for a in range(k):
+            x = regret[i, a] + instant[i, a]
+            strategy[i, a] = x / total if x > 0.0 else 0.0
+    else:
+        for a in range(k):
+            strategy[i, a] = 1.0 / k
+
+
+@njit(cache=True)
 def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_child,
               num_children, action_index, strategy, regret, own_reach, reach, value):
     """One full pass; updates regrets of `player` (or of both when player < 0).
 
-    reach [N, 3] (player 1, player 2, chance) and value [N] are scratch, except that value
-    must already hold payoff at terminals. Adds each
+    Regrets are added to `regret` [I, A]: the cumulative regret, or for predictive variants
+    the instantaneous-regret array (zeroed before the pass). reach [N, 3] (player 1,
+    player 2, chance) and value [N] are scratch, except that value must already hold
+    payoff at terminals. Adds each
     updated information set's own reach to own_reach [I]. Returns player 1's root value.
     """
     n_nodes = parent.shape[0]
@@ -116,12 +143,15 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
 
 
 @njit(cache=True)
-def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum, strategy,
-                   played, own_reach, regret_mode, alpha, beta, average_mode, gamma):
+def _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive, strategy_sum,
+                   strategy, played, own_reach, regret_mode, alpha, beta, offset, average_mode, gamma):
     """After a pass: add to the strategy sum, transform regrets and pick the next strategy.
 
     average_mode 0: weight 1 (Zinkevich et al. 2007); 1: weight t (CFR+, OpenSpiel's
     linear averaging); 2: weight t^gamma (DCFR, Brown & Sandholm 2019).
+    predictive: the pass wrote this iteration's regret r into `instant`; fold it into the
+    cumulative regret here and play regret matching on [R + r]^+ next.
+    Discount factors are t^alpha / (t^alpha + offset); offset is 1 in the papers.
     """
     if average_mode == 0:
         weight = 1.0
@@ -129,9 +159,9 @@ def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
         weight = float(t)
     else:
         weight = float(t) ** gamma
-    if regret_mode == REGRET_DISCOUNT:
-        positive_scale = float(t) ** alpha / (float(t) ** alpha + 1.0)
-        negative_scale = float(t) ** beta / (float(t) ** beta + 1.0)
+    if regret_mode == REGRET_DISCOUNT or regret_mode == REGRET_DISCOUNT_PLUS:
+        positive_scale = float(t) ** alpha / (float(t) ** alpha + offset)
+        negative_scale = float(t) ** beta / (float(t) ** beta + offset)
     else:
         positive_scale = 1.0
         negative_scale = 1.0
@@ -143,6 +173,8 @@ def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
         for a in range(k):
             played[i, a] = strategy[i, a]
             strategy_sum[i, a] += reach_weight * strategy[i, a]
+            if predictive:
+                regret[i, a] += instant[i, a]
             if regret_mode == REGRET_PLUS:
                 if regret[i, a] < 0.0:
                     regret[i, a] = 0.0
@@ -151,21 +183,28 @@ def _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
                     regret[i, a] *= positive_scale
                 else:
                     regret[i, a] *= negative_scale
-        _regret_matching_row(regret, strategy, i, k)
+            elif regret_mode == REGRET_DISCOUNT_PLUS:
+                regret[i, a] = regret[i, a] * positive_scale if regret[i, a] > 0.0 else 0.0
+        if predictive:
+            _predicted_matching_row(regret, instant, strategy, i, k)
+        else:
+            _regret_matching_row(regret, strategy, i, k)
 
 
 @njit(cache=True)
 def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
                    action_index, infoset_player, num_actions,
-                   regret, strategy_sum, strategy, played, own_reach, reach, value,
-                   t0, n, alternating, regret_mode, alpha, beta, average_mode, gamma,
+                   regret, instant, strategy_sum, strategy, played, own_reach, reach, value,
+                   t0, n, alternating, regret_mode, predictive, alpha, beta, offset, average_mode, gamma,
                    value_sum, nodes_touched,
                    schedule, s0, out_regret, out_current, out_average, out_reach,
                    out_value, out_expected, out_nodes):
     """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
 
     regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
-    own_reach [I]; reach [N, 3] and value [N] are scratch. Returns
+    instant [I, A] each player's instantaneous regret of their last pass (predictive
+    variants only; untouched otherwise); own_reach [I]; reach [N, 3] and value [N] are
+    scratch. Returns
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
@@ -181,14 +220,18 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
         # players' regrets, as seed 000 does. A loop variable rather than a literal -1 keeps
         # numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
         for player in range(0 if alternating else -1, 2 if alternating else 0):
+            if predictive:
+                for i in range(infoset_player.shape[0]):
+                    if player < 0 or infoset_player[i] == player:
+                        instant[i, :] = 0.0
             root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
-                             first_child, num_children, action_index, strategy, regret,
-                             own_reach, reach, value)
+                             first_child, num_children, action_index, strategy,
+                             instant if predictive else regret, own_reach, reach, value)
             if player <= 0:
                 last_value = root
-            _finish_player(player, t, infoset_player, num_actions, regret, strategy_sum,
-                           strategy, played, own_reach, regret_mode, alpha, beta,
-                           average_mode, gamma)
+            _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive,
+                           strategy_sum, strategy, played, own_reach, regret_mode, alpha, beta,
+                           offset, average_mode, gamma)
             nodes_touched += n_nodes
         value_sum += last_value
         if s < schedule.shape[0] and schedule[s] == t:

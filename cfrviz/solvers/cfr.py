@@ -2,7 +2,17 @@
 
 As in OpenSpiel's `_CFRSolver`, the presets differ only in flags: regret matching+
 on or off, alternating or simultaneous updates, the weight of each iteration in the
-average strategy, and regret discounting. The hot loop is `_cfr_kernel.run_iterations`.
+average strategy, regret discounting, and predictive regret matching (the last
+instantaneous regret as the prediction of the next). The hot loop is
+`_cfr_kernel.run_iterations`.
+
+Symbols used in the docstrings below, for one information set I of player i and each
+legal action a: r^t(I, a) is iteration t's instantaneous counterfactual regret (the
+opponent's and chance's reach times v(I, a) - v(I), summed over I's histories),
+R^t(I, a) the cumulative regret, sigma^t(I) the strategy played in iteration t,
+pi_i^t(I) player i's own reach of I under sigma^t, [x]^+ = max(x, 0), and
+RM(x) = [x]^+ / sum_a [x]^+ (uniform when no entry is positive). The average strategy is
+sum_t w_t pi_i^t(I) sigma^t(I), normalised.
 """
 from __future__ import annotations
 
@@ -16,16 +26,22 @@ class _FullTraversalCFR(Solver):
     """Full-tree CFR with flags; not registered itself, the presets below are."""
 
     regret_mode: int = kernel.REGRET_PLAIN
+    #: regret matching on R^t + r^t rather than on R^t (PCFR+, PDCFR+)
+    predictive: bool = False
     average_mode: int = 0        # 0: uniform weights, 1: weight t, 2: weight t^gamma
     alpha: float = 0.0
     beta: float = 0.0
     gamma: float = 0.0
+    #: c in the discount t^alpha / (t^alpha + c); the papers use 1
+    discount_offset: float = 1.0
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
         super().__init__(tree, updates=updates, seed=seed)
         self.current_strategy = np.array(tree.uniform_strategy(), dtype=np.float64)
         # The strategy the next iteration plays; regret matching of zero regret is uniform.
         self._next = self.current_strategy.copy()
+        #: [I, A] each player's instantaneous regret r^t of their last pass (predictive variants)
+        self.instantaneous_regret = np.zeros(tree.legal.shape)
         self._reach = np.zeros((tree.num_nodes, 3))
         self._value = np.zeros(tree.num_nodes)
         self._tree_arrays = (
@@ -54,10 +70,11 @@ class _FullTraversalCFR(Solver):
             return first_snapshot
         last_value, value_sum, nodes, s = kernel.run_iterations(
             *self._tree_arrays,
-            self.cumulative_regret, self.strategy_sum, self._next, self.current_strategy,
-            self.own_reach, self._reach, self._value,
-            self.iterations, int(n), self.updates == "alternating", self.regret_mode,
-            float(self.alpha), float(self.beta), self.average_mode, float(self.gamma),
+            self.cumulative_regret, self.instantaneous_regret, self.strategy_sum, self._next,
+            self.current_strategy, self.own_reach, self._reach, self._value,
+            self.iterations, int(n), self.updates == "alternating", self.regret_mode, bool(self.predictive),
+            float(self.alpha), float(self.beta), float(self.discount_offset), self.average_mode,
+            float(self.gamma),
             float(self.value_sum), int(self.nodes_touched),
             schedule, int(first_snapshot), *outputs)
         self.iterations += int(n)
@@ -123,3 +140,58 @@ class LinearCFR(DiscountedCFR):
     alpha = 1.0
     beta = 1.0
     gamma = 1.0
+
+
+class PredictiveCFRPlus(_FullTraversalCFR):
+    """Predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via Predictive
+    Blackwell Approachability", AAAI 2021), with quadratic averaging and alternating updates.
+
+    Predictive regret matching+ at every information set, the prediction being the last
+    instantaneous regret (m^{t+1} = r^t):
+        R^t = [R^{t-1} + r^t]^+,    sigma^{t+1} = RM(R^t + r^t),    w_t = t^2.
+    """
+
+    name = "pcfr+"
+    title = "Predictive CFR+"
+    update_schemes = ("alternating",)
+    regret_mode = kernel.REGRET_PLUS
+    predictive = True
+    average_mode = 2
+    gamma = 2.0
+
+
+class DiscountedCFRPlus(_FullTraversalCFR):
+    """DCFR+ (Xu et al., "AutoCFR: Learning to Design Counterfactual Regret Minimization
+    Algorithms", AAAI 2022), with alpha = 1.5, gamma = 4 and alternating updates.
+
+    Regret matching+ on cumulative regret discounted before each new iteration is added:
+        R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+,    sigma^{t+1} = RM(R^t),
+        w_t = t^gamma.
+    The kernel stores R^t already multiplied by t^alpha / (t^alpha + 1), the factor the next
+    iteration applies; regret matching is unchanged by that positive scale.
+    """
+
+    name = "dcfr+"
+    title = "DCFR+"
+    update_schemes = ("alternating",)
+    regret_mode = kernel.REGRET_DISCOUNT_PLUS
+    average_mode = 2
+    alpha = 1.5
+    gamma = 4.0
+
+
+class PredictiveDiscountedCFRPlus(DiscountedCFRPlus):
+    """PDCFR+ (Xu et al., "Minimizing Weighted Counterfactual Regret with Optimistic Online
+    Mirror Descent", IJCAI 2024), with alpha = 2.3, gamma = 5 and alternating updates.
+
+    DCFR+'s discounted regret matching+ made predictive, the prediction being the last
+    instantaneous regret:
+        R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+,
+        sigma^{t+1} = RM(R^t t^alpha / (t^alpha + 1) + r^t),    w_t = t^gamma.
+    """
+
+    name = "pdcfr+"
+    title = "PDCFR+"
+    predictive = True
+    alpha = 2.3
+    gamma = 5.0
