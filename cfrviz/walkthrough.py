@@ -24,7 +24,7 @@ from cfrviz.solvers.base import regret_matching
 from cfrviz.tree import GameTree
 
 #: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.
-WALKTHROUGH_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "chance")
+WALKTHROUGH_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,8 @@ class Step:
               outcomes for vanilla CFR, one sampled outcome for chance sampling),
               "terminal" (a leaf and its payoff), "return" (leaving a decision node
               with its utilities, regrets and updates) or "finish" (the end of a pass:
-              CFR+ clipping or DCFR discounting of the cumulative regret, if any)
+              CFR+ clipping, DCFR discounting or DCFR+ clipping and discounting of the
+              cumulative regret, if any, and for PCFR+ and PDCFR+ the prediction)
     traverser the player whose regrets this pass updates, or -1 when both are updated
               at once (simultaneous updates)
     reach     reach probability of this history: (player 1, player 2, chance)
@@ -47,7 +48,8 @@ class Step:
                             for chance sampling); the regret update is weight x regret
       regret_update         what is added to the information set's cumulative regret
       strategy_weight       the acting player's own reach (times the iteration's
-                            averaging weight: t for CFR+ and linear CFR, t^2 for DCFR);
+                            averaging weight: t for CFR+ and linear CFR, t^gamma for
+                            DCFR (2), PCFR+ (2), DCFR+ (4) and PDCFR+ (5));
                             the strategy-sum update is weight x strategy
       strategy_sum_update   what is added to the information set's strategy sum
     At a terminal or chance step, node_utility is player 1's value.
@@ -80,7 +82,10 @@ class IterationTrace:
 
     cumulative_regret_before/after [I, A], strategy_sum_before/after [I, A], and
     strategy [I, A] (the current strategy at the start of the iteration, from
-    regret matching on the cumulative regret before). `deal` names the sampled root
+    regret matching on the cumulative regret before; for PCFR+ and PDCFR+ on it plus
+    the prediction). prediction_before/after [I, A]: the last instantaneous regret of
+    each player, the prediction predictive variants add (zero for the others);
+    next_strategy [I, A]: what iteration t + 1 plays. `deal` names the sampled root
     chance outcome (chance sampling) or is None. `value` is player 1's utility of the
     iteration's traversal (the first pass under alternating updates).
     """
@@ -97,6 +102,9 @@ class IterationTrace:
     strategy_sum_before: np.ndarray
     strategy_sum_after: np.ndarray
     value: float
+    prediction_before: np.ndarray | None = None
+    prediction_after: np.ndarray | None = None
+    next_strategy: np.ndarray | None = None
 
 
 def _fmt(values) -> str:
@@ -111,9 +119,12 @@ class _Rules:
     average_mode: int = 0      # 0: weight 1, 1: weight t, 2: weight t^gamma
     clip: bool = False         # CFR+: negative cumulative regret set to zero
     discount: bool = False     # DCFR: positive x t^alpha/(t^alpha+1), negative x t^beta/(t^beta+1)
+    clip_discount: bool = False  # DCFR+, PDCFR+: negative set to zero, positive x t^alpha/(t^alpha+1)
+    predictive: bool = False   # PCFR+, PDCFR+: the next strategy is regret matching on R + r
     alpha: float = 0.0
     beta: float = 0.0
     gamma: float = 0.0
+    offset: float = 1.0
 
     def average_weight(self, t: int) -> float:
         # Zinkevich et al. 2007 (1), CFR+ / linear averaging (t), DCFR (t^gamma; Brown & Sandholm 2019).
@@ -126,15 +137,17 @@ def _rules(algorithm: str) -> _Rules:
     cls = solver_class(algorithm)
     mode = int(getattr(cls, "regret_mode", 0))
     return _Rules(int(getattr(cls, "average_mode", 0)), clip=mode == 1, discount=mode == 2,
+                  clip_discount=mode == 3, predictive=bool(getattr(cls, "predictive", False)),
                   alpha=float(getattr(cls, "alpha", 0.0)), beta=float(getattr(cls, "beta", 0.0)),
-                  gamma=float(getattr(cls, "gamma", 0.0)))
+                  gamma=float(getattr(cls, "gamma", 0.0)), offset=float(getattr(cls, "discount_offset", 1.0)))
 
 
 class _Tracer:
     def __init__(self, tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray,
-                 rules: _Rules, iteration: int, sampler) -> None:
+                 rules: _Rules, iteration: int, sampler, prediction: np.ndarray) -> None:
         self.tree = tree
         self.regret = np.array(cumulative_regret, dtype=float)
+        self.prediction = np.array(prediction, dtype=float)
         self.strategy_sum = np.array(strategy_sum, dtype=float)
         self.rules = rules
         self.iteration = iteration
@@ -161,14 +174,29 @@ class _Tracer:
         # updates at the end equals adding them on the way (Zinkevich et al. 2007).
         self.regret += regret_delta
         self.strategy_sum += sum_delta
-        self._finish(traverser)
+        self._finish(traverser, regret_delta)
         return value
 
-    def _finish(self, traverser: int) -> None:
+    def next_strategy(self) -> np.ndarray:
+        """[I, A] regret matching on the cumulative regret (plus the prediction, for predictive variants)."""
+        if self.rules.predictive:
+            return regret_matching(self.regret + self.prediction, self.tree.legal)
+        return regret_matching(self.regret, self.tree.legal)
+
+    def _finish(self, traverser: int, regret_delta: np.ndarray) -> None:
         rules, t = self.rules, self.iteration
         mine = (self.tree.infoset_player == traverser) if traverser >= 0 else np.ones(self.tree.num_infosets, bool)
         who = "both players" if traverser < 0 else f"player {traverser + 1}"
-        if rules.clip:
+        if rules.predictive:
+            # Farina, Kroer and Sandholm 2021: this pass's regret predicts the next one.
+            self.prediction[mine] = regret_delta[mine]
+        if rules.clip_discount:
+            # Xu et al. 2022 (DCFR+) and 2024 (PDCFR+): clip, then discount before the next iteration adds.
+            scale = t ** rules.alpha / (t ** rules.alpha + rules.offset)
+            self.regret[mine] = np.maximum(self.regret[mine], 0.0) * scale
+            text = (f"End of the pass: every negative cumulative regret of {who} is set to zero and the "
+                    f"rest multiplied by {scale:.4g} (t^{rules.alpha:g} / (t^{rules.alpha:g} + 1)).")
+        elif rules.clip:
             self.regret[mine] = np.maximum(self.regret[mine], 0.0)
             text = f"End of the pass: CFR+ sets every negative cumulative regret of {who} to zero."
         elif rules.discount:
@@ -181,6 +209,9 @@ class _Tracer:
                     f"entries x {up:.4g}, negative x {down:.4g}.")
         else:
             text = f"End of the pass: the regrets and strategy sums of {who} are now updated."
+        if rules.predictive:
+            text += (" The next strategy is regret matching on that cumulative regret plus this pass's "
+                     "regret, the prediction of the next one.")
         self.add(kind="finish", node=0, history=self.tree.node_label[0], traverser=traverser, player=-1,
                  information_set="", information_set_id=-1, actions=(), reach=(1.0, 1.0, 1.0),
                  strategy_weight=self.average_weight, text=text)
@@ -306,12 +337,14 @@ def deal_options(tree: GameTree) -> tuple[str, ...]:
 def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray, *,
                     algorithm: str = "cfr", updates: str = "simultaneous", iteration: int = 1,
                     deal: str | None = None, board: str | None = None,
-                    rng: np.random.Generator | None = None) -> IterationTrace:
+                    rng: np.random.Generator | None = None,
+                    prediction: np.ndarray | None = None) -> IterationTrace:
     """Replay iteration `iteration` of `algorithm` from the state before it, step by step.
 
     `cumulative_regret` and `strategy_sum` are [I, A] (e.g. a solver's arrays after t - 1
-    iterations). For chance sampling, `deal` (and for Leduc `board`) choose the sampled
-    outcomes; otherwise they are drawn from `rng`.
+    iterations); `prediction` [I, A] is the last instantaneous regret, which PCFR+ and
+    PDCFR+ add before regret matching (zero when not given). For chance sampling, `deal`
+    (and for Leduc `board`) choose the sampled outcomes; otherwise they are drawn from `rng`.
     """
     if algorithm not in WALKTHROUGH_ALGORITHMS:
         raise ValueError(f"The walkthrough replays {' or '.join(WALKTHROUGH_ALGORITHMS)}, not {algorithm!r}.")
@@ -320,36 +353,45 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     shape = tree.legal.shape
     before_regret = np.array(cumulative_regret, dtype=float)
     before_sum = np.array(strategy_sum, dtype=float)
-    if before_regret.shape != shape or before_sum.shape != shape:
+    before_prediction = np.zeros(shape) if prediction is None else np.array(prediction, dtype=float)
+    if before_regret.shape != shape or before_sum.shape != shape or before_prediction.shape != shape:
         raise ValueError(f"The solver state must be {shape} arrays for {tree.game.title}.")
     sampler = None
     if algorithm == "chance":
         if int(tree.actor[0]) != CHANCE:
             raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
         sampler = _chance_sampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
-    tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler)
-    start_strategy = regret_matching(before_regret, tree.legal)
+    tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler,
+                     before_prediction)
+    start_strategy = tracer.next_strategy()
     if updates == "simultaneous":
         value = tracer.pass_(-1, start_strategy)
     else:
         value = tracer.pass_(0, start_strategy)
-        tracer.pass_(1, regret_matching(tracer.regret, tree.legal))
+        tracer.pass_(1, tracer.next_strategy())
     deal_label = tree.edge_label[tree.children(0)[tracer.sampled[0]]] if 0 in tracer.sampled else None
-    for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum):
+    next_strategy = tracer.next_strategy()
+    for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum, before_prediction,
+              tracer.prediction, next_strategy):
         a.setflags(write=False)
     return IterationTrace(tree, algorithm, updates, int(iteration), deal_label, tuple(tracer.steps),
                           start_strategy, before_regret, tracer.regret, before_sum, tracer.strategy_sum,
-                          float(value))
+                          float(value), before_prediction, tracer.prediction, next_strategy)
 
 
-def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int, iteration: int):
-    """(cumulative_regret, strategy_sum) of the real solver after `iteration` - 1 iterations."""
+def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
+                        iteration: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cumulative_regret, strategy_sum, prediction) [I, A] of the real solver after `iteration` - 1
+    iterations; prediction is the last instantaneous regret (zero unless the solver is predictive)."""
     if iteration < 1:
         raise ValueError(f"The iteration to walk through must be at least 1, not {iteration}.")
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     if iteration > 1:
         solver.iterate(iteration - 1)
-    return solver.cumulative_regret.copy(), solver.strategy_sum.copy()
+    prediction = getattr(solver, "instantaneous_regret", None)
+    if not getattr(solver, "predictive", False) or prediction is None:
+        prediction = np.zeros(tree.legal.shape)
+    return solver.cumulative_regret.copy(), solver.strategy_sum.copy(), np.array(prediction, dtype=float)
 
 
 def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
@@ -359,7 +401,8 @@ def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
     strategy, next strategy, strategy sum before/after, changed.
     """
     tree = trace.tree
-    after_strategy = regret_matching(trace.cumulative_regret_after, tree.legal)
+    after_strategy = (trace.next_strategy if trace.next_strategy is not None
+                      else regret_matching(trace.cumulative_regret_after, tree.legal))
     rows = []
     for i, record in enumerate(tree.infosets):
         n = len(record.actions)

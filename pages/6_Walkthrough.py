@@ -6,7 +6,7 @@ import streamlit as st
 
 from cfrviz import ui
 from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
-from cfrviz.solvers import ALGORITHMS
+from cfrviz.solvers import ALGORITHMS, update_schemes
 from cfrviz.tree import compile_game
 from cfrviz.walkthrough import (WALKTHROUGH_ALGORITHMS, deal_options, information_set_table,
                                 solver_state_before, trace_iteration)
@@ -24,8 +24,9 @@ RANDOM_DEAL = "random (from the seed)"
 def cached_trace(game: str, algorithm: str, updates: str, seed: int, t: int, deal: str | None):
     """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
     tree = compile_game(game)
-    regret, strategy_sum = solver_state_before(tree, algorithm, updates, seed, t)
-    return trace_iteration(tree, regret, strategy_sum, algorithm=algorithm, updates=updates, iteration=t,
+    regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, seed, t)
+    return trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=algorithm, updates=updates,
+                           iteration=t,
                            deal=deal, rng=np.random.default_rng([seed, t]))
 
 
@@ -43,7 +44,7 @@ game = c1.selectbox("Game", list(GAMES), format_func=GAMES.get, key="walk_game",
 algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_algo",
                          index=list(WALKTHROUGH_ALGORITHMS).index("chance"),
                          format_func=lambda a: ALGORITHMS[a][0])
-updates = c3.radio("Updates", ["simultaneous", "alternating"], key="walk_updates", horizontal=True)
+updates = c3.radio("Updates", list(update_schemes(algorithm)), key="walk_updates", horizontal=True)
 t = int(c4.number_input("Iteration t", help=f"1 to {ITERATION_CAP[game]:,}", min_value=1,
                         max_value=ITERATION_CAP[game], value=1, step=1, key="walk_t"))
 tree = compile_game(game)

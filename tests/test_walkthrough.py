@@ -67,19 +67,21 @@ def test_steps_come_in_traversal_order():
 
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc"])
-@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "lcfr", "dcfr"])
-@pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
+@pytest.mark.parametrize("algorithm, updates", [(a, u) for a in ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+")
+                                                 for u in solver_class(a).update_schemes])
 def test_trace_updates_equal_one_solver_iteration(game, algorithm, updates):
     # Reference: the real solver. Applying the trace's updates to the solver's state after
     # t - 1 iterations equals the solver's own state after one more `iterate(1)`.
     tree = compile_game(game)
     t = 4 if game == "kuhn" else 2
-    regret, strategy_sum = solver_state_before(tree, algorithm, updates, 0, t)
-    trace = trace_iteration(tree, regret, strategy_sum, algorithm=algorithm, updates=updates, iteration=t)
+    regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, 0, t)
+    trace = trace_iteration(tree, regret, strategy_sum, algorithm=algorithm, updates=updates, iteration=t,
+                            prediction=prediction)
     solver = solver_class(algorithm)(tree, updates=updates, seed=0)
     solver.iterate(t)
     np.testing.assert_allclose(trace.cumulative_regret_after, solver.cumulative_regret, atol=1e-12)
     np.testing.assert_allclose(trace.strategy_sum_after, solver.strategy_sum, atol=1e-12)
+    np.testing.assert_allclose(trace.next_strategy, solver.next_strategy(), atol=1e-12)
     # The recorded per-step updates add up to the change (no hidden bookkeeping) for vanilla CFR.
     if algorithm == "cfr":
         delta = np.zeros(tree.legal.shape)
@@ -128,3 +130,16 @@ def test_bad_walkthrough_input_is_a_clear_value_error():
         trace_iteration(tree, np.zeros((2, 2)), zero)
     with pytest.raises(ValueError, match="at least 1"):
         solver_state_before(tree, "cfr", "simultaneous", 0, 0)
+
+
+def test_predictive_walkthrough_plays_regret_matching_on_regret_plus_prediction():
+    # Reference: PCFR+ (Farina, Kroer and Sandholm 2021) plays RM(R + r) where r is the last
+    # instantaneous regret; with R = 0 and r = 0 everywhere but one row, that row follows r alone.
+    tree = compile_game("kuhn")
+    zero = np.zeros(tree.legal.shape)
+    prediction = zero.copy()
+    i = tree.infoset_index("K")
+    prediction[i, :2] = [-1.0, 2.0]
+    trace = trace_iteration(tree, zero, zero, algorithm="pcfr+", updates="alternating", prediction=prediction)
+    np.testing.assert_allclose(trace.strategy[i, :2], [0.0, 1.0])
+    assert any("prediction" in s.text for s in trace.steps if s.kind == "finish")
