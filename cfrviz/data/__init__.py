@@ -1,0 +1,1 @@
+"""Files that ship with cfrviz: the bundled `.efg` games live in `games/`."""

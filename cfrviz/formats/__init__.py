@@ -1,0 +1,1 @@
+"""File formats cfrviz reads and writes, one module each."""
