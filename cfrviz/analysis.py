@@ -29,7 +29,7 @@ __all__ = [
 
 #: Player 1's value of 3-card Kuhn poker, chips per hand (Kuhn 1950).
 KUHN_VALUE = -1.0 / 18.0
-#: Player 1's value of Leduc poker, chips per hand (DESIGN.md; CFR+ here reaches it to 1e-5 by 3,000 iterations).
+#: Player 1's value of Leduc poker, chips per hand (OpenSpiel's published value; CFR+ here reaches it to 1e-5 by 3,000 iterations).
 LEDUC_VALUE = -0.0856064
 
 # Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
@@ -240,7 +240,7 @@ def _checked_strategies(tree: GameTree, strategies: np.ndarray, ndim: int) -> np
 def exploitability_many(tree: GameTree, strategies: np.ndarray) -> np.ndarray:
     """Exploitability [T] of each profile in strategies [T, I, A], chips per hand, in one compiled call.
 
-    Exploitability = NashConv / 2 (DESIGN.md): the mean of the two best-response values.
+    Exploitability = NashConv / 2: the mean of the two best-response values.
     """
     packed = _packed(tree)
     array = _checked_strategies(tree, strategies, 3)
@@ -334,7 +334,7 @@ class HistoryValues:
     reach                       [N, 3] reach probability of player 1, player 2 and chance
     value                       [N] player 1's expected value of the subtree
     action_value                [N, A] at decision nodes, the acting player's expected value after
-                                each action (the seeds' "utility" of the action); zero elsewhere
+                                each action (the tutorials' "utility" of the action); zero elsewhere
     counterfactual_reach        [N] at decision nodes, the reach of the opponent times chance
     counterfactual_action_value [N, A] counterfactual_reach times action_value (Zinkevich et al. 2007)
     """
@@ -377,7 +377,7 @@ def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# Kuhn poker's equilibria (Kuhn 1950; the family as stated in DESIGN.md)
+# Kuhn poker's equilibria (Kuhn 1950)
 
 # Probability of the second action (bet or call) at each 3-card Kuhn information set:
 # a constant, or (constant, slope) in α for player 1's three α-dependent sets.
@@ -532,7 +532,7 @@ def matrix_strategy(tree: GameTree, row: np.ndarray, column: np.ndarray) -> np.n
 
 def best_response_to(payoffs: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     """[R] player 1's pure best response to a fixed column strategy (the first best row on ties):
-    what regret matching against a fixed opponent heads for (seed 004: paper against 0.4/0.3/0.3)."""
+    what regret matching against a fixed opponent heads for (paper against Neller and Lanctot's 0.4/0.3/0.3)."""
     values = np.asarray(payoffs) @ np.asarray(opponent)
     response = np.zeros(len(values))
     response[int(np.argmax(values))] = 1.0

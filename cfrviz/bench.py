@@ -32,7 +32,7 @@ OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
 
 
 # ------------------------------------------------------------------------------------------
-# A plain recursive CFR in pure Python, in the style of the seeds (dict of information sets
+# A plain recursive CFR in pure Python, in the style of the classic tutorial code (dict of information sets
 # keyed by string, recursion over game states), as the baseline a reader would write first.
 
 

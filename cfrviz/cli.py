@@ -1,9 +1,10 @@
 """The command line: `python -m cfrviz solve GAME --algorithm A --iterations N ...`.
 
-It prints, in the spirit of seed 000's `display_results`, each player's expected value (the
-running mean of the iteration values), the average strategy of every information set of
-player 1 and then player 2, and finally the exact value and exploitability of that average
-strategy. Every bad argument ends the program with one sentence on stderr and exit status 2.
+It prints what the classic tutorial code prints (Neller and Lanctot, "An Introduction to
+Counterfactual Regret Minimization"): each player's expected value, meaning the running mean of
+the iteration values, at full precision, then the average strategy of every information set of
+player 1 and then player 2, sorted by key as the tutorial's code sorts them. Finally it prints the
+exact value and exploitability of that average strategy. Every bad argument ends the program with one sentence on stderr and exit status 2.
 """
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--iterations", "-n", required=True, type=_whole_number("--iterations", 1),
                        metavar="N", help="iterations to run (capped per game, see below)")
     solve.add_argument("--updates", default="alternating", type=_choice("update scheme", UPDATE_SCHEMES),
-                       help="simultaneous (as the seeds) or alternating (default)")
+                       help="simultaneous (both players each iteration, as the classic tutorial code) or alternating (default)")
     solve.add_argument("--seed", default=0, type=_whole_number("--seed", 0),
                        help="seed of the random generator for the sampling algorithms (default 0)")
     solve.add_argument("--cards", type=_whole_number("--cards", 0), metavar="N",
@@ -154,7 +155,11 @@ def check_arguments(args: argparse.Namespace) -> dict:
 
 
 def format_report(run, stream: TextIO) -> None:
-    """Print a solved run the way seed 000 does, then the exact value and exploitability."""
+    """Print a solved run as the classic tutorial code does, then the exact value and exploitability.
+
+    Expected values are the running mean of iteration values, printed as Python's repr of the
+    float (every digit), so a run can be checked against the tutorial's published output.
+    """
     from cfrviz.analysis import KUHN_VALUE, LEDUC_VALUE, expected_value
 
     tree = run.tree
@@ -165,13 +170,13 @@ def format_report(run, stream: TextIO) -> None:
     print(f"{title}: {settings.algorithm}, {int(run.iterations[-1]):,} iterations, "
           f"{settings.updates} updates, seed {settings.seed}", file=stream)
     print(file=stream)
-    print(f"player 1 expected value: {running_mean:.6f}", file=stream)
-    print(f"player 2 expected value: {-running_mean:.6f}", file=stream)
+    print(f"player 1 expected value: {running_mean!r}", file=stream)
+    print(f"player 2 expected value: {-running_mean!r}", file=stream)
     width = max(len(r.key) for r in tree.infosets)
     for player in (0, 1):
         print(file=stream)
         print(f"player {player + 1} strategies:", file=stream)
-        for i, record in enumerate(tree.infosets):
+        for i, record in sorted(enumerate(tree.infosets), key=lambda pair: pair[1].key):
             if record.player != player:
                 continue
             moves = "  ".join(f"{name} {average[i, a]:.3f}" for a, name in enumerate(record.actions))

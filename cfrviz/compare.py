@@ -42,7 +42,7 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
     """Every (algorithm, update scheme) pair that exists, and a note for each skipped pair.
 
     Full-traversal algorithms run `iterations`, sampling ones `sampling_iterations`
-    (a sampled iteration touches far fewer nodes; seed 003 gives them more iterations too).
+    (a sampled iteration touches far fewer nodes; comparisons in the MCCFR literature give them more iterations too).
     """
     seeds = seeds or {}
     entries: list[Entry] = []

@@ -183,7 +183,7 @@ class Run:
     average_strategy  [T, I, A] average over iterations 1..t
     reach             [T, I]    own reach probability of each information set in that iteration
     value             [T]       player 1's value of that iteration's current profile
-    expected_value    [T]       the seeds' running mean of iteration values up to t
+    expected_value    [T]       running mean of iteration values up to t (as the tutorial code prints)
     exploitability    [T]       of the average strategy, chips per hand (NashConv / 2)
     current_exploitability [T]  of current_strategy, the last iterate (NaN if never recorded)
     nodes_touched     [T]       cumulative tree nodes visited
@@ -356,7 +356,7 @@ class Run:
         """The final strategy as JSON text; also written to `path` when one is given.
 
         Top level: format, version, game, game_params, algorithm, updates, iterations, seed,
-        expected_value [player 1, player 2] (the seeds' running mean of iteration values),
+        expected_value [player 1, player 2] (the running mean of iteration values, as in the classic tutorial code),
         average_strategy_value [player 1, player 2] (exact value of the average profile),
         exploitability (chips per hand) of the average strategy, current_exploitability (of
         the current strategy, or null) and infosets: one object per information set with

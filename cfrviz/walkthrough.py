@@ -9,7 +9,7 @@ strategy sum. Applying the recorded updates gives the state after iteration t
 (tests check it against the real solver's `iterate(1)`).
 
 Utilities are from the acting player's point of view at a decision node, as in
-the worked example of seed 003 ("Node Qpb is valued at 1.5 for player 2").
+a chance-sampled iteration worked by hand (deal Q vs K from uniform: node Q kb is worth 1.5 to player 2).
 The recursion is plain Python: it is for one iteration of a small game, on screen.
 """
 from __future__ import annotations

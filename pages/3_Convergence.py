@@ -16,7 +16,7 @@ m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.
           help="(best-response value against player 2 + best-response value against player 1) / 2, "
                "of the average strategy.")
 m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",
-          help="The seeds' 'expected value': the mean of player 1's value over iterations 1..t.")
+          help="The running mean of iteration values, as in the classic tutorial code (Neller and Lanctot): the mean of player 1's value over iterations 1..t.")
 value = game_value(run)
 m3.metric("Game value (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
 st.caption("Every number here is in chips per hand, from player 1's side.")

@@ -19,7 +19,7 @@ if settings.game == "rps":
 st.markdown(
     f"Several solvers on **{view.tree.game.title}**, each judged by the exploitability of its average "
     "strategy. Sampling methods do far less work per iteration, so they get their own iteration count; "
-    "the *nodes touched* chart puts everyone on the same budget, as the seed article's comparison does.")
+    "the *nodes touched* chart puts everyone on the same budget (Lanctot et al. 2009 compare MCCFR variants this way).")
 
 cap = ui.iteration_cap(settings.game, dict(settings.game_params).get("cards", 3))
 choices = [a for a in ALGORITHMS if a != "rm"]

@@ -10,7 +10,7 @@ from cfrviz.analysis import matrix_equilibrium
 from cfrviz.analysis import best_response_to
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
-from cfrviz.solvers.matrix import SEED_OPPONENT, regret_matching_path
+from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path
 
 view = ui.setup_page("Regret matching in a matrix game", solve=False)
 
@@ -57,14 +57,14 @@ except ValueError as error:
 m1, m2, m3, m4 = st.columns([1.3, 1.2, 1, 1])
 mode = m1.radio("Opponent", ["fixed strategy", "self-play"], key="rm_mode", horizontal=True)
 update = m2.radio("Updates from", ["sampled actions", "expected values"], key="rm_update", horizontal=True,
-                  help="Sampled: one action pair per iteration, as seed 004. Expected: the opponent's whole mix.")
+                  help="Sampled: one action pair per iteration, as Neller and Lanctot's trainer does. Expected: the opponent's whole mix.")
 iterations = int(m3.number_input(f"Iterations (≤ {MAX_ITERATIONS:,})", min_value=1, max_value=MAX_ITERATIONS,
                                  value=10_000, step=1000, key="rm_iters"))
 seed = int(m4.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="rm_seed",
                            disabled=update == "expected values"))
 opponent = None
 if mode == "fixed strategy":
-    default = SEED_OPPONENT if len(column_names) == 3 else tuple([1 / len(column_names)] * len(column_names))
+    default = TUTORIAL_OPPONENT if len(column_names) == 3 else tuple([1 / len(column_names)] * len(column_names))
     text = st.text_input(f"Player 2's fixed strategy over {', '.join(column_names)}",
                          ", ".join(f"{p:g}" for p in default), key=f"rm_opponent_{len(column_names)}")
     try:

@@ -35,7 +35,8 @@ st.markdown(
     "strategy** and passes the **reach probabilities** on. Coming back, it gets each action's "
     "**utility**, forms the node's utility, and adds the **regrets**, weighted by how likely the "
     "opponent and chance were to get there, to the cumulative regret. The defaults replay the "
-    "worked example of the seed article: chance sampling deals Q against K from a uniform start.")
+    "worked example: chance sampling, as in Neller and Lanctot's Kuhn trainer, deals Q against K from a "
+    "uniform start.")
 
 c1, c2, c3, c4, c5 = st.columns([1.1, 1.4, 1.2, 0.9, 1.2])
 default_game = view.choice.game if view.choice.game in GAMES else "kuhn"

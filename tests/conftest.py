@@ -1,6 +1,6 @@
 """Shared test fixtures: a real `streamlit run` server and Debian's Chromium for browser tests.
 
-Facts behind these choices are in TESTING.md: Playwright drives /usr/bin/chromium (never
+Facts behind these choices: Playwright drives /usr/bin/chromium (never
 `playwright install`), the server is started on 127.0.0.1 and polled on /_stcore/health, and
 waits are on Streamlit's own script state, never on a fixed sleep.
 """

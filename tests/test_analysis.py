@@ -60,7 +60,7 @@ def test_every_kuhn_alpha_equilibrium_is_unexploitable_with_value_minus_one_eigh
 
 
 def test_kuhn_equilibrium_probabilities_by_key():
-    # The family as stated in DESIGN.md, at α = 0.2: J bets 0.2, K bets 0.6, Q calls 0.2 + 1/3.
+    # Kuhn's family (Kuhn 1950), at α = 0.2: J bets 0.2, K bets 0.6, Q calls 0.2 + 1/3.
     tree = compile_game("kuhn")
     strategy = kuhn_equilibrium(0.2)
     bet_or_call = {r.key: strategy[i, 1] for i, r in enumerate(tree.infosets)}

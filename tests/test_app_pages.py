@@ -35,7 +35,7 @@ def test_landing_page_shows_the_headline_chart_and_links():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_each_page_renders_without_error_and_keeps_the_view_in_the_url(page):
-    # Reference: DESIGN.md deep links: game, algo, iters, updates, t stay in the URL on every page.
+    # Reference: the app's deep links (README): game, algo, iters, updates, t stay in the URL on every page.
     at = start()
     at.switch_page(page).run()
     assert not at.exception
@@ -75,7 +75,7 @@ def test_selecting_a_node_through_session_state_opens_its_inspector_and_the_url(
 
 
 def test_the_sidebar_switches_the_game_and_resets_the_node():
-    # Reference: Leduc is drawn in parts chosen by player 1's card (DESIGN.md page 1).
+    # Reference: Leduc is drawn in parts chosen by player 1's card (README, Game tree).
     at = start(node="4")
     at.switch_page("pages/1_Game_tree.py").run()
     at.selectbox(key="cfrviz_w_game").set_value("leduc").run()
@@ -86,7 +86,7 @@ def test_the_sidebar_switches_the_game_and_resets_the_node():
 
 
 def test_a_deep_link_restores_game_run_t_and_node():
-    # Reference: DESIGN.md: a link opened in a fresh browser shows the same view.
+    # Reference: the app's promise: a link opened in a fresh browser shows the same view.
     at = AppTest.from_file(APP, default_timeout=60)
     for name, value in {"game": "leduc", "algo": "cfr+", "iters": "300", "updates": "alternating",
                         "t": "120", "node": "1000"}.items():
@@ -123,7 +123,7 @@ def test_asking_for_more_than_the_cap_gives_a_clear_message():
 
 
 def test_convergence_for_leduc_explains_the_missing_closed_form():
-    # Reference: DESIGN.md gives Leduc's value (-0.0856) but no closed-form equilibrium.
+    # Reference: OpenSpiel publishes Leduc's value (-0.0856) but no closed-form equilibrium.
     at = start(game="leduc", iters="200")
     at.switch_page("pages/3_Convergence.py").run()
     assert not at.exception
@@ -177,7 +177,7 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
 
 
 def test_convergence_names_the_runs_alpha_at_t():
-    # Reference: cfrviz.analysis.closest_alpha of the average strategy at t (DESIGN.md's α-family).
+    # Reference: cfrviz.analysis.closest_alpha of the average strategy at t (Kuhn's α-family, Kuhn 1950).
     import cfrviz
     from cfrviz.analysis import closest_alpha
 

@@ -1,4 +1,4 @@
-"""The deterministic CFR family against the seeds, OpenSpiel's numbers and hand computations."""
+"""The deterministic CFR family against the classic tutorial's published output, OpenSpiel's numbers and hand computations."""
 from __future__ import annotations
 
 import json
@@ -17,9 +17,9 @@ from cfrviz.tree import compile_game
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "openspiel_reference.json").read_text())
 
-# Seed 000's printed table after 10,000 simultaneous iterations (its keys -> ours: "rr" is the
+# The tutorial code's printed table (Neller and Lanctot's CFR, Python rendering) after 10,000 simultaneous iterations (its keys -> ours: "rr" is the
 # deal, then c = check/fold and b = bet/call, which our keys spell k/b/f/c).
-SEED_000_TABLE = {
+TUTORIAL_TABLE = {
     "J": (0.79, 0.21), "J kb": (1.00, 0.00), "K": (0.39, 0.61), "K kb": (0.00, 1.00),
     "Q": (1.00, 0.00), "Q kb": (0.45, 0.55),
     "J b": (1.00, 0.00), "J k": (0.67, 0.33), "K b": (0.00, 1.00), "K k": (0.00, 1.00),
@@ -27,29 +27,29 @@ SEED_000_TABLE = {
 }
 
 
-def seed_purified(average: np.ndarray) -> np.ndarray:
-    """Seed 000's `get_average_strategy`: drop probabilities under 0.001, renormalise."""
+def tutorial_purified(average: np.ndarray) -> np.ndarray:
+    """The tutorial code's average strategy: drop probabilities under 0.001, renormalise."""
     kept = np.where(average < 0.001, 0.0, average)
     return kept / kept.sum(axis=-1, keepdims=True)
 
 
-def test_seed_000_kuhn_10000_simultaneous_reproduces_value_and_table():
-    # Reference: seed 000's published output, "player 1 expected value: -0.05666979368427769".
+def test_tutorial_kuhn_10000_simultaneous_reproduces_value_and_table():
+    # Reference: the tutorial code's published output, "player 1 expected value: -0.05666979368427769".
     tree = compile_game("kuhn")
     solver = VanillaCFR(tree, updates="simultaneous")
     solver.iterate(10_000)
-    assert solver.value_sum / solver.iterations == pytest.approx(-0.05666979368427769, abs=1e-9)
-    table = seed_purified(solver.average_strategy())
-    for key, printed in SEED_000_TABLE.items():
+    assert solver.value_sum / solver.iterations == -0.05666979368427769  # every digit
+    table = tutorial_purified(solver.average_strategy())
+    for key, printed in TUTORIAL_TABLE.items():
         row = table[tree.infoset_index(key)]
-        # The seed prints with '{:03.2f}', i.e. rounded to two decimals.
+        # The tutorial prints with '{:03.2f}', i.e. rounded to two decimals.
         assert np.all(np.abs(row - np.array(printed)) <= 0.005 + 1e-12), (key, row, printed)
 
 
-def test_seed_000_kuhn_100000_simultaneous_value():
-    # Reference: seed 000's second run, "player 1 expected value: -0.055439677199254814".
+def test_tutorial_kuhn_100000_simultaneous_value():
+    # Reference: the tutorial code's second published run, "player 1 expected value: -0.055439677199254814".
     run = cfrviz.solve("kuhn", "cfr", iterations=100_000, updates="simultaneous")
-    assert run.expected_value[-1] == pytest.approx(-0.055439677199254814, abs=1e-9)
+    assert run.expected_value[-1] == -0.055439677199254814  # every digit
 
 
 @pytest.mark.parametrize("case", sorted(REFERENCE["entries"]))
@@ -86,7 +86,7 @@ def test_linear_and_discounted_cfr_converge_on_kuhn(algorithm):
 
 
 def test_leduc_value_under_cfr_plus():
-    # Reference: Leduc's value for player 1 is -0.0856064 (DESIGN.md, OpenSpiel's published Leduc value).
+    # Reference: Leduc's value for player 1 is -0.0856064 (OpenSpiel's published Leduc value).
     run = cfrviz.solve("leduc", "cfr+", iterations=1000)
     assert run.average_strategy_value == pytest.approx(-0.0856064, abs=1e-3)
     assert run.exploitability[-1] < 1e-3
@@ -151,7 +151,7 @@ def test_discounted_cfr_first_iteration_by_hand():
 def test_kuhn_own_reach_after_uniform_iteration():
     # Hand computation: "J" has two histories each reached with player 1's reach 1 (sum 2);
     # "J kb" needs player 1's check (1/2) in each of two histories (sum 1); "Q b" is player 2's,
-    # and player 1's bet is not in player 2's own reach, so 1 + 1. Seed 000's reach_pr.
+    # and player 1's bet is not in player 2's own reach, so 1 + 1. The tutorial code's reach_pr.
     tree = compile_game("kuhn")
     solver = VanillaCFR(tree, updates="simultaneous")
     solver.iterate(1)
@@ -205,7 +205,7 @@ def test_strategies_are_distributions_and_rm_plus_regret_is_non_negative(payoffs
 @pytest.mark.parametrize("game, algorithm, iterations", [("kuhn", "cfr", 60), ("kuhn", "cfr+", 60),
                                                          ("leduc", "cfr", 2), ("leduc", "cfr+", 2)])
 def test_kernel_matches_the_plain_recursive_cfr_of_the_benchmark(game, algorithm, iterations):
-    # Reference: the textbook recursion (seed 000's `cfr`, alternating as OpenSpiel's CFRSolver),
+    # Reference: the textbook recursion (the tutorial's `cfr`, alternating as OpenSpiel's CFRSolver),
     # written independently in cfrviz/bench.py over game states rather than tree arrays.
     from cfrviz.bench import PlainPythonCFR
 

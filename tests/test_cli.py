@@ -39,14 +39,14 @@ def test_kuhn_cfr_report_files_and_values(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
-    # Seed 000's display: player 2's expected value is the negative of player 1's.
+    # The tutorial's display: player 2's expected value is the negative of player 1's.
     assert number_after("player 2 expected value", out) == pytest.approx(
         -number_after("player 1 expected value", out), abs=1e-6)
     # 3-card Kuhn: six information sets per player, player 1's first, each with its two actions.
     first, second = strategy_lines(out, 1), strategy_lines(out, 2)
-    assert [line.split()[0] for line in first] == ["J", "Q", "K", "J", "Q", "K"]
+    assert [line.split()[0] for line in first] == ["J", "J", "K", "K", "Q", "Q"]
     assert len(second) == 6 and all(line.split()[1] in ("k", "b") for line in second)
-    assert all(re.search(r"check [01]\.\d{3}  bet [01]\.\d{3}", line) for line in first[:3])
+    assert all(re.search(r"check [01]\.\d{3}  bet [01]\.\d{3}", line) for line in first[::2])
     value = number_after("value of the average strategy for player 1", out)
     exploit = number_after("exploitability of the average strategy", out)
     # |u(σ) - v*| <= NashConv = 2 x exploitability, with v* = -1/18 (Kuhn 1950).
@@ -62,6 +62,24 @@ def test_kuhn_cfr_report_files_and_values(tmp_path):
     assert exploitability(run.tree, np.asarray(run.average_strategy[-1])) == pytest.approx(exploit, rel=1e-5)
     document = json.loads(json_path.read_text())
     assert len(document["infosets"]) == 12
+
+
+def test_kuhn_10000_simultaneous_prints_the_tutorials_value_digit_for_digit():
+    # Reference: the published output of the classic tutorial code (Neller and Lanctot, "An Introduction
+    # to Counterfactual Regret Minimization", in its Python rendering): 3-card Kuhn, simultaneous vanilla
+    # CFR, 10,000 iterations prints "player 1 expected value: -0.05666979368427769", and lists player 1's
+    # sets as J rr, J rrcb, K rr, K rrcb, Q rr, Q rrcb (keys sorted; its c is our check, its cb our kb)
+    # and player 2's as J rrb, J rrc, K rrb, K rrc, Q rrb, Q rrc.
+    result = cfrviz("solve", "kuhn", "-a", "cfr", "-n", "10000", "--updates", "simultaneous")
+    assert result.returncode == 0, result.stderr
+    assert "player 1 expected value: -0.05666979368427769\n" in result.stdout
+    assert "player 2 expected value: 0.05666979368427769\n" in result.stdout
+    keys = [" ".join(line.split()[:2]) if line.split()[1] in ("k", "b", "kb") else line.split()[0]
+            for player in (1, 2) for line in strategy_lines(result.stdout, player)]
+    assert keys == ["J", "J kb", "K", "K kb", "Q", "Q kb", "J b", "J k", "K b", "K k", "Q b", "Q k"]
+    # The tutorial prints two decimals: J rr ['0.79', '0.21'], Q rrcb ['0.45', '0.55'], J rrc ['0.67', '0.33'].
+    assert re.search(r"^  J     check 0\.79\d  bet 0\.2[01]\d$", result.stdout, re.M)
+    assert re.search(r"^  Q kb  fold 0\.4[45]\d  call 0\.55\d$", result.stdout, re.M)
 
 
 def test_kuhn_with_four_cards_prints_eight_sets_per_player():

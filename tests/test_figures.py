@@ -89,7 +89,7 @@ def test_edge_widths_follow_the_strategy(kuhn):
 
 
 def test_node_markers_carry_every_node_id_once_and_lines_skip_hover(kuhn):
-    # Reference: the click contract in TESTING.md (customdata = node ids, lines hoverinfo="skip").
+    # Reference: the click contract of st.plotly_chart selections (customdata = node ids, lines hoverinfo="skip").
     fig = spec(tree_figure(kuhn, None, selected=4))
     ids = [n for t in fig["data"] if t.get("customdata") is not None for n in t["customdata"]]
     assert sorted(ids) == list(range(kuhn.num_nodes))
@@ -99,7 +99,7 @@ def test_node_markers_carry_every_node_id_once_and_lines_skip_hover(kuhn):
 
 
 def test_leduc_parts_hold_only_the_chosen_card_line_and_public_card():
-    # Reference: Leduc's rules in DESIGN.md; keys are "private|public round1/round2".
+    # Reference: Leduc's rules (Southey et al. 2005); keys are "private|public round1/round2".
     leduc = cfrviz.compile_game("leduc")
     assert set(round_one_lines(leduc, "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
     part = tree_part(leduc, "Q", "kbc", "K")
@@ -131,7 +131,7 @@ def test_inspector_numbers_at_the_first_iteration(kuhn_run):
 
 
 def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
-    # Reference: DESIGN.md: player 1 bets J with α ∈ [0, 1/3], bets K with 3α, calls with Q at α + 1/3.
+    # Reference: Kuhn 1950: player 1 bets J with α ∈ [0, 1/3], bets K with 3α, calls with Q at α + 1/3.
     fig = spec(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
     tree = kuhn_run.tree
     bands = {(tree.infosets[t["meta"]["infoset"]].key, t["meta"]["action"]): (t["meta"]["low"], t["meta"]["high"])
@@ -167,7 +167,7 @@ def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
 
 
 def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
-    # Reference: Kuhn's value for player 1 is -1/18 (DESIGN.md).
+    # Reference: Kuhn's value for player 1 is -1/18 (Kuhn 1950).
     fig = spec(value_figure(kuhn_run))
     assert any(abs(s.get("y0", 0) + 1 / 18) < 1e-12 for s in fig["layout"]["shapes"])
     names = [t["name"] for t in fig["data"]]

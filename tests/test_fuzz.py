@@ -88,7 +88,7 @@ def _run_page(page: str, query: dict) -> object:
 
 
 def test_every_page_exists() -> None:
-    # Reference: DESIGN.md lists these pages; the fuzz below covers every one of them.
+    # Reference: the README lists these pages; the fuzz below covers every one of them.
     missing = [page for page in ("app.py", *PAGE_FILES) if not (ROOT / page).exists()]
     assert not missing, f"pages not written yet: {missing}"
 
@@ -116,7 +116,7 @@ def test_landing_page_any_query_parameters(query: dict) -> None:
 
 @pytest.mark.parametrize("page", EXISTING_PAGES)
 def test_malformed_link_shows_a_notice(page: str) -> None:
-    # Reference: every one of these values is outside what DESIGN.md allows, so each must fall
+    # Reference: every one of these values is outside what the deep links allow, so each must fall
     # back with a visible warning rather than fail.
     at = _run_page(page, {"game": "chess", "iters": "-5", "t": "abc", "node": "999999", "seed": "x"})
     assert not at.exception, [e.value for e in at.exception]

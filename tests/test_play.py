@@ -81,7 +81,7 @@ def test_forced_deal_and_passive_bot():
 
 
 def test_leduc_hand_with_public_card():
-    # Hand computation (Leduc rules in DESIGN.md): human P1 holds K, the bot J and always bets or calls.
+    # Hand computation (Leduc rules, LeducPoker.rules): human P1 holds K, the bot J and always bets or calls.
     # Round 1: check, bot bets 2, call. Round 2: check, bot bets 4, call.
     tree = compile_game("leduc")
     bot = pure(tree, 1)
@@ -115,6 +115,6 @@ def test_bad_input_is_a_clear_value_error():
 
 
 def test_seat_value_is_zero_sum():
-    # Kuhn's value for player 1 is -1/18 (DESIGN.md); player 2's seat is worth +1/18.
+    # Kuhn's value for player 1 is -1/18 (Kuhn 1950); player 2's seat is worth +1/18.
     assert play.seat_value(-1 / 18, 0) == -1 / 18
     assert play.seat_value(-1 / 18, 1) == 1 / 18

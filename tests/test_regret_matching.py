@@ -1,6 +1,6 @@
-"""Regret matching: the shared rule (property tests) and matrix games (seed 004).
+"""Regret matching: the shared rule (property tests) and matrix games.
 
-References are named next to each test: seed 004's published output, hand computations of
+References are named next to each test: a published regret-matching tutorial's output, hand computations of
 expected payoffs and of equilibria, and the defining properties of regret matching
 (Hart and Mas-Colell 2000).
 """
@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import regret_matching
-from cfrviz.solvers.matrix import (SEED_OPPONENT, MatrixRegretMatching, matrix_payoffs,
+from cfrviz.solvers.matrix import (TUTORIAL_OPPONENT, MatrixRegretMatching, matrix_payoffs,
                                             regret_matching_path)
 from cfrviz.tree import compile_game
 
@@ -69,28 +69,28 @@ def test_regret_matching_hand_example():
 
 
 # ---------------------------------------------------------------------------------------------
-# Matrix games, seed 004
+# Matrix games
 # ---------------------------------------------------------------------------------------------
 
 def test_expected_update_by_hand_against_seed_opponent():
     # Hand computation. Against (0.4, 0.3, 0.3): EV(rock) = -0.3 + 0.3 = 0, EV(paper) =
-    # 0.4 - 0.3 = 0.1, EV(scissors) = -0.4 + 0.3 = -0.1 (seed 004's own example uses the same
-    # sums). Uniform play is worth 0, so iteration 1 adds regrets (0, 0.1, -0.1), and
+    # 0.4 - 0.3 = 0.1, EV(scissors) = -0.4 + 0.3 = -0.1 (Neller and Lanctot's RPS trainer plays
+    # this opponent). Uniform play is worth 0, so iteration 1 adds regrets (0, 0.1, -0.1), and
     # iteration 2 plays paper only; its regrets add (0 - 0.1, 0, -0.1 - 0.1).
-    path = regret_matching_path(RPS, 2, opponent=SEED_OPPONENT, sampled=False)
+    path = regret_matching_path(RPS, 2, opponent=TUTORIAL_OPPONENT, sampled=False)
     np.testing.assert_allclose(path.current_row, [[1 / 3, 1 / 3, 1 / 3], [0, 1, 0]])
     np.testing.assert_allclose(path.regret_row, [[0, 0.1, -0.1], [-0.1, 0.1, -0.3]], atol=1e-12)
     np.testing.assert_allclose(path.value, [0.0, 0.1], atol=1e-12)
     np.testing.assert_allclose(path.average_row[-1], [1 / 6, 2 / 3, 1 / 6])
-    np.testing.assert_allclose(path.current_column, [SEED_OPPONENT, SEED_OPPONENT])
+    np.testing.assert_allclose(path.current_column, [TUTORIAL_OPPONENT, TUTORIAL_OPPONENT])
     assert np.all(path.regret_column == 0)
 
 
 def test_sampled_against_seed_opponent_learns_to_play_paper():
-    # Seed 004 publishes [6.7e-07, 0.999999, 3.3e-07] after 1,000,000 sampled iterations
+    # A published regret-matching tutorial prints [6.7e-07, 0.999999, 3.3e-07] after 1,000,000 sampled iterations
     # against (0.4, 0.3, 0.3); paper is the best response (EV 0.1, by hand above). After
     # 100,000 iterations the average is already almost always paper.
-    path = regret_matching_path(RPS, 100_000, opponent=SEED_OPPONENT, sampled=True, seed=0, every=1000)
+    path = regret_matching_path(RPS, 100_000, opponent=TUTORIAL_OPPONENT, sampled=True, seed=0, every=1000)
     assert path.average_row[-1, 1] > 0.99
     assert path.average_row[-1].argmax() == 1
     assert path.current_row[-1, 1] == 1.0
@@ -98,7 +98,7 @@ def test_sampled_against_seed_opponent_learns_to_play_paper():
 
 @pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
 def test_sampled_self_play_approaches_one_third_each(updates):
-    # Seed 004's two-player run ends near (1/3, 1/3, 1/3): RPS's unique equilibrium, by symmetry.
+    # Self-play ends near (1/3, 1/3, 1/3): RPS's unique equilibrium, by symmetry.
     path = regret_matching_path(RPS, 100_000, sampled=True, seed=0, updates=updates, every=100)
     np.testing.assert_allclose(path.average_row[-1], [1 / 3] * 3, atol=0.01)
     np.testing.assert_allclose(path.average_column[-1], [1 / 3] * 3, atol=0.01)
@@ -155,14 +155,14 @@ def test_path_rejects_bad_payoffs(payoffs, message):
 
 def test_registry_and_payoffs_from_the_tree():
     assert solver_class("rm") is MatrixRegretMatching
-    # Rock-paper-scissors as cfrviz.games builds it (seed 004's game).
+    # Rock-paper-scissors as cfrviz.games builds it (Neller and Lanctot's example game).
     np.testing.assert_array_equal(matrix_payoffs(compile_game("rps")), RPS)
 
 
 @pytest.mark.parametrize("kwargs", [
     {"updates": "simultaneous", "sampled": True},
     {"updates": "alternating", "sampled": False},
-    {"opponent": SEED_OPPONENT, "sampled": True},
+    {"opponent": TUTORIAL_OPPONENT, "sampled": True},
 ])
 def test_solver_matches_the_path_function(kwargs):
     # Same kernel, same seed, so the same numbers, however the iterations are batched.
@@ -186,11 +186,11 @@ def test_solver_matches_the_path_function(kwargs):
 
 def test_solver_bookkeeping_by_hand():
     tree = compile_game("rps")
-    fixed = MatrixRegretMatching(tree, opponent=SEED_OPPONENT, sampled=False)
+    fixed = MatrixRegretMatching(tree, opponent=TUTORIAL_OPPONENT, sampled=False)
     fixed.iterate(1)
     # Hand computation above: regrets (0, 0.1, -0.1) so the next strategy is paper; player 2
     # keeps its fixed strategy. One expected update reads the whole 13-history tree.
-    np.testing.assert_allclose(fixed.next_strategy(), [[0, 1, 0], SEED_OPPONENT])
+    np.testing.assert_allclose(fixed.next_strategy(), [[0, 1, 0], TUTORIAL_OPPONENT])
     assert fixed.nodes_touched == 13
     sampled = MatrixRegretMatching(tree, updates="simultaneous", sampled=True)
     sampled.iterate(10)

@@ -91,7 +91,7 @@ def test_run_shapes_and_read_only(kuhn_run):
 
 
 def test_expected_value_is_the_running_mean_of_iteration_values():
-    # Reference: seed 000's `main` averages the per-iteration values.
+    # Reference: the classic tutorial code's `main` averages the per-iteration values.
     run = cfrviz.solve("kuhn", "cfr", iterations=50, updates="simultaneous", snapshots="all")
     np.testing.assert_allclose(run.expected_value, np.cumsum(run.value) / np.arange(1, 51), rtol=1e-12)
     # Hand computation of iteration 1 (uniform play), with s = +1 when player 1 holds the higher

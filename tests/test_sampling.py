@@ -1,6 +1,6 @@
 """Monte Carlo CFR: chance, external and outcome sampling.
 
-References are named next to each test: seed 003's worked example (hand-checked numbers),
+References are named next to each test: a chance-sampled iteration worked by hand,
 the unbiasedness of sampled counterfactual regret (Lanctot et al. 2009, Lemma 1 / Thm 2),
 and exploitability levels measured with OpenSpiel's own Python solvers on the same games.
 """
@@ -45,8 +45,8 @@ def test_registry_names_the_sampling_classes():
     assert solver_class("outcome") is OutcomeSampling
 
 
-def test_chance_sampling_reproduces_seed_003_worked_example(kuhn):
-    # Seed 003, "Going through an Iteration", iteration 1 with the deal P1 Queen, P2 King,
+def test_chance_sampling_reproduces_the_hand_worked_iteration(kuhn):
+    # Worked by hand: iteration 1 of chance sampling with the deal P1 Queen, P2 King,
     # from uniform strategies: Qpb regret sums +0.25/-0.25, Kp -0.125/+0.125, Kb -0.75/+0.75;
     # node Q: regrets -0.375/+0.375 (opponent reach 1), node utility -0.875; strategy sums
     # 0.5/0.5 everywhere except Qpb, which gets 0.25/0.25 (P1 reached it with 0.5).
@@ -220,8 +220,8 @@ def test_solver_contract_state(kuhn, cls):
 
 
 def test_running_value_approaches_kuhn_value(kuhn):
-    # Kuhn's value is -1/18 (Kuhn 1950; seed 003 reports -0.0566 from its runs). The running
-    # mean of the sampled iteration values, the seeds' "average game value", gets close.
+    # Kuhn's value is -1/18 (Kuhn 1950). The running
+    # mean of the sampled iteration values, the tutorials' "average game value", gets close.
     solver = ExternalSampling(kuhn, seed=0)
     solver.iterate(200000)
     assert solver.value_sum / solver.iterations == pytest.approx(-1 / 18, abs=0.01)
@@ -247,7 +247,7 @@ def test_snapshots_written_in_the_kernel_match_stepping_by_hand(kuhn, algorithm)
 
 
 def test_chance_sampling_in_leduc_walks_one_deal_and_one_board(leduc):
-    # Chance sampling samples one whole chance outcome (seed 003): the deal and one public
+    # Chance sampling samples one whole chance outcome (Zinkevich et al. 2007): the deal and one public
     # card shared by every betting line. With deal QJ and board K forced, exactly the
     # information sets of player 1 holding Q and player 2 holding J, before the board or
     # with K on it, are updated: all of them (every line is walked full width), no others.

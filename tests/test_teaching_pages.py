@@ -65,7 +65,7 @@ def test_payoff_table_rejects_bad_cells_with_a_sentence():
         payoff_table(good * 3, ["left", "right"])
     with pytest.raises(ValueError, match="sum to 1"):
         parse_probabilities("0.5, 0.6", ["left", "right"])
-    # Seed 004: against rock 0.4 / paper 0.3 / scissors 0.3, the best response is paper.
+    # Neller and Lanctot's RPS trainer: against rock 0.4 / paper 0.3 / scissors 0.3, the best response is paper.
     assert best_response_to(np.array(PRESETS["rps"].payoffs, dtype=float), np.array([0.4, 0.3, 0.3])).tolist() == [0, 1, 0]
 
 
@@ -74,7 +74,7 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     specs = charts(at)
     ternary = [t for spec in specs for t in spec["data"] if t["type"] == "scatterternary"]
     assert ternary, "three actions get a simplex plot"
-    # Seed 004's default opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
+    # The tutorial trainer's opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
     target = next(t for t in ternary if t["name"] == "best response to player 2")
     assert (target["a"], target["b"], target["c"]) == ([0.0], [1.0], [0.0])
     average = next(t for t in ternary if t["name"] == "last average")
@@ -98,7 +98,7 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
 def test_walkthrough_page_steps_to_the_seed_example():
     at = open_page("pages/6_Walkthrough.py")
     assert at.session_state["walk_step"] == 0
-    # "Next update" lands on the first return: seed 003's node Qpb, regret sum +0.25 / -0.25.
+    # "Next update" lands on the first return: the hand-worked node Qpb, regret sum +0.25 / -0.25.
     at.button(key="walk_next_update").click().run()
     assert at.subheader[0].value == "Return · QK kb"
     table = at.dataframe[0].value
@@ -108,7 +108,7 @@ def test_walkthrough_page_steps_to_the_seed_example():
     assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet
     changed = at.dataframe[-1].value
     row = changed[changed["information set"] == "K b"].iloc[0]
-    assert row["regret after"] == "-0.75 / +0.75"  # seed 003: Kb regret sum -0.75 / +0.75
+    assert row["regret after"] == "-0.75 / +0.75"  # by hand: Kb regret sum -0.75 / +0.75
     assert changed[changed["player"] == 1]["information set"].tolist() == ["Q", "▶ Q kb"]
     at.button(key="walk_back").click().run()
     assert at.session_state["walk_step"] == 6 and at.subheader[0].value.startswith("Terminal")
@@ -173,7 +173,7 @@ def test_compare_plan_skips_impossible_pairs():
 
 
 def test_compare_summary_alpha_is_an_equilibrium_parameter():
-    # Kuhn's α family (DESIGN.md): the nearest α lies in [0, 1/3]; after 2000 CFR+ iterations the
+    # Kuhn's α family (Kuhn 1950): the nearest α lies in [0, 1/3]; after 2000 CFR+ iterations the
     # average is within 0.05 of that equilibrium (exploitability well under 1e-3).
     entry = Entry("cfr+", "alternating", 2000)
     run = solve("kuhn", "cfr+", iterations=2000, updates="alternating")

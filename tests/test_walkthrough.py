@@ -1,4 +1,4 @@
-"""The step-by-step trace of one iteration: seed 003's worked example and agreement with the solvers."""
+"""The step-by-step trace of one iteration: a hand-worked example and agreement with the solvers."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +15,8 @@ def regret_of(trace, key):
     return trace.cumulative_regret_after[i, :2]
 
 
-def test_seed_003_worked_example_q_vs_k():
-    # Seed 003, "Going through an Iteration": chance sampling deals Q (player 1) vs K (player 2)
+def test_hand_worked_iteration_q_vs_k():
+    # Worked by hand: chance sampling deals Q (player 1) vs K (player 2)
     # from uniform; after iteration 1 the regret sums are Qpb +0.25/-0.25, Kp -0.125/+0.125,
     # Kb -0.75/+0.75 (and Q -0.375/+0.375); strategy sums are 0.5/0.5 except Qpb 0.25/0.25.
     tree = compile_game("kuhn")

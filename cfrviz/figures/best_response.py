@@ -41,7 +41,7 @@ def exploitability_split_figure(value_1: float, value_2: float, game_value: floa
 
     With a known game value V the bar is the gain over the equilibrium value (player 1's best
     response earns V + gain, player 2's -V + gain); exploitability is the mean of the two gains,
-    since the V's cancel (NashConv / 2, DESIGN.md). Without V the bars are the raw values.
+    since the V's cancel (NashConv / 2). Without V the bars are the raw values.
     """
     exploitability = (value_1 + value_2) / 2.0
     names = [f"{PLAYER_NAMES[0]}'s best response", f"{PLAYER_NAMES[1]}'s best response"]

@@ -23,7 +23,7 @@ def equilibrium_reference(run: Run) -> tuple[np.ndarray, np.ndarray, str] | None
     """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown.
 
     3-card Kuhn: player 1's strategy is linear in α, so the α ∈ [0, 1/3] band is spanned by the
-    ends α = 0 and α = 1/3 (Kuhn 1950; DESIGN.md). Matrix games: the exact equilibrium, low = high.
+    ends α = 0 and α = 1/3 (Kuhn 1950). Matrix games: the exact equilibrium, low = high.
     """
     tree = run.tree
     if is_kuhn3(run):
@@ -115,8 +115,8 @@ def game_value(run: Run) -> float | None:
 
 
 def value_figure(run: Run, t: int | None = None) -> go.Figure:
-    """Player 1's exact value of the average strategy (computed on the tree) and the seeds' running
-    mean of iteration values, against the game's value, in chips per hand."""
+    """Player 1's exact value of the average strategy (computed on the tree) and the running
+    mean of iteration values (as in the classic tutorial code), against the game's value, in chips per hand."""
     # Thinned evenly in log space, so the early iterations (where the value moves most) keep their points.
     picks = np.unique(np.round(np.geomspace(1, run.num_snapshots, MAX_VALUE_POINTS)).astype(np.int64) - 1)
     x = run.iterations[picks]
@@ -127,7 +127,7 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
         hovertemplate="iteration %{x}<br>%{y:.5f} chips/hand<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=run.iterations, y=run.expected_value, mode="lines", line={"color": "#D55E00", "dash": "dash"},
-        name="running mean of iteration values (the seeds' 'expected value')",
+        name="running mean of iteration values, as in the classic tutorial code",
         hovertemplate="iteration %{x}<br>%{y:.5f} chips/hand<extra></extra>"))
     value = game_value(run)
     if value is not None:

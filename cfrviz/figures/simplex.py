@@ -1,6 +1,6 @@
 """Regret matching in a matrix game: the simplex and line figures of strategy paths.
 
-Seed 003 ("Why average strategy?") and seed 004: the current strategy keeps circling while
+Regret matching in self-play (Hart and Mas-Colell 2000): the current strategy keeps circling while
 the average strategy settles on the equilibrium. A ternary plot shows it for three actions.
 """
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Kuhn poker with N cards (Kuhn 1950; the seeds use N = 3: J, Q, K).
+"""Kuhn poker with N cards (Kuhn 1950; the classic game has N = 3: J, Q, K).
 
 Each player antes 1 and is dealt one card; player 1 acts first. Bets and calls
 are 1 chip. One chance node deals both cards at once, each ordered pair with
-probability 1 / (N (N - 1)), as the seeds' `chance_util` does.
+probability 1 / (N (N - 1)), as in Neller and Lanctot's tutorial.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Leduc poker (Southey et al. 2005), with the rules in DESIGN.md.
+"""Leduc poker (Southey et al. 2005), standard rules.
 
 Deck J J Q Q K K; each player antes 1 and gets one private card. Two betting
 rounds, player 1 first in each; bets and raises are 2 in round 1 and 4 in

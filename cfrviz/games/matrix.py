@@ -76,7 +76,7 @@ class MatrixGame:
 
 
 def rock_paper_scissors() -> MatrixGame:
-    """Rock-paper-scissors, win +1, loss -1 (the seed 004 game)."""
+    """Rock-paper-scissors, win +1, loss -1 (the game of Neller and Lanctot's regret-matching example)."""
     names = ("rock", "paper", "scissors")
     table = ((0.0, -1.0, 1.0), (1.0, 0.0, -1.0), (-1.0, 1.0, 0.0))
     return MatrixGame(table, names, names, "rps", "Rock-paper-scissors")
@@ -128,7 +128,7 @@ class MatrixPreset:
 RPS = ("rock", "paper", "scissors")
 PRESETS: dict[str, MatrixPreset] = {
     "rps": MatrixPreset("Rock-paper-scissors", ((0, -1, 1), (1, 0, -1), (-1, 1, 0)), RPS, RPS,
-                        "Seed 004's game; the equilibrium plays each action a third of the time."),
+                        "The classic regret-matching example; the equilibrium plays each action a third of the time."),
     "weighted_rps": MatrixPreset(
         "Weighted rock-paper-scissors", ((0, -1, 2), (1, 0, -1), (-2, 1, 0)), RPS, RPS,
         "Rock beating scissors pays 2: the equilibrium (hand-solved) is rock 1/4, paper 1/2, scissors 1/4."),

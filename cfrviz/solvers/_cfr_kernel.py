@@ -66,14 +66,15 @@ def _predicted_matching_row(regret, instant, strategy, i, k):
 
 @njit(cache=True)
 def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_child,
-              num_children, action_index, strategy, regret, own_reach, reach, value):
+              num_children, action_index, strategy, regret, own_reach, reach, value, level_start):
     """One full pass; updates regrets of `player` (or of both when player < 0).
 
     Regrets are added to `regret` [I, A]: the cumulative regret, or for predictive variants
     the instantaneous-regret array (zeroed before the pass). reach [N, 3] (player 1,
     player 2, chance) and value [N] are scratch, except that value must already hold
-    payoff at terminals. Adds each
-    updated information set's own reach to own_reach [I]. Returns player 1's root value.
+    payoff at terminals. level_start [D + 1]: the first node id of each depth, then N.
+    Adds each updated information set's own reach to own_reach [I]. Returns player 1's
+    root value.
     """
     n_nodes = parent.shape[0]
     reach[0, 0] = 1.0
@@ -110,36 +111,63 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
                 reach[c, 0] = r0
                 reach[c, 1] = r1 * strategy[i, a]
                 reach[c, 2] = rc
-    for n in range(n_nodes - 1, -1, -1):
-        who = actor[n]
-        if who == TERMINAL:
-            continue        # value[n] is payoff[n], set once per call by run_iterations
-        c = first_child[n]
-        k = num_children[n]
-        v = 0.0
-        if who == CHANCE:
+    # Depths last to first, but nodes ascending within a depth: an information set's regrets
+    # then add up in deal order, as the recursive tutorial code does, so its printed numbers
+    # come out digit for digit.
+    for level in range(level_start.shape[0] - 2, -1, -1):
+        for n in range(level_start[level], level_start[level + 1]):
+            who = actor[n]
+            if who == TERMINAL:
+                continue        # value[n] is payoff[n], set once per call by run_iterations
+            c = first_child[n]
+            k = num_children[n]
+            v = 0.0
+            if who == CHANCE:
+                uniform = True
+                for a in range(1, k):
+                    if chance_probability[c + a] != chance_probability[c]:
+                        uniform = False
+                if uniform:     # equally likely outcomes: one division, as a plain average
+                    for a in range(k):
+                        v += value[c + a]
+                    v /= k
+                else:
+                    for a in range(k):
+                        v += chance_probability[c + a] * value[c + a]
+                value[n] = v
+                continue
+            i = infoset[n]
             for a in range(k):
-                v += chance_probability[c + a] * value[c + a]
+                v += strategy[i, a] * value[c + a]
             value[n] = v
-            continue
-        i = infoset[n]
-        for a in range(k):
-            v += strategy[i, a] * value[c + a]
-        value[n] = v
-        if player >= 0 and who != player:
-            continue
-        # Counterfactual reach: the opponent's and chance's part (seed 000, `cfr`, lines 86-89).
-        if who == 0:
-            counterfactual = reach[n, 1] * reach[n, 2]
-            own_reach[i] += reach[n, 0]
-            for a in range(k):
-                regret[i, a] += counterfactual * (value[c + a] - v)
-        else:
-            counterfactual = reach[n, 0] * reach[n, 2]
-            own_reach[i] += reach[n, 1]
-            for a in range(k):
-                regret[i, a] += counterfactual * (v - value[c + a])
+            if player >= 0 and who != player:
+                continue
+            # Counterfactual reach: the opponent's and chance's part (Zinkevich et al. 2007).
+            if who == 0:
+                counterfactual = reach[n, 1] * reach[n, 2]
+                own_reach[i] += reach[n, 0]
+                for a in range(k):
+                    regret[i, a] += counterfactual * (value[c + a] - v)
+            else:
+                counterfactual = reach[n, 0] * reach[n, 2]
+                own_reach[i] += reach[n, 1]
+                for a in range(k):
+                    regret[i, a] += counterfactual * (v - value[c + a])
     return value[0]
+
+
+@njit(cache=True)
+def _level_starts(parent):
+    """[D + 1]: the first node id of each depth, then N (nodes are numbered breadth first)."""
+    n_nodes = parent.shape[0]
+    depth = np.zeros(n_nodes, dtype=np.int64)
+    for n in range(1, n_nodes):
+        depth[n] = depth[parent[n]] + 1
+    starts = np.zeros(depth[n_nodes - 1] + 2, dtype=np.int64)
+    for n in range(n_nodes - 1, -1, -1):
+        starts[depth[n]] = n
+    starts[depth[n_nodes - 1] + 1] = n_nodes
+    return starts
 
 
 @njit(cache=True)
@@ -208,6 +236,7 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
+    level_start = _level_starts(parent)
     # Terminal values never change: write them once here, not in every pass.
     for h in range(n_nodes):
         if actor[h] == TERMINAL:
@@ -217,8 +246,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     for t in range(t0 + 1, t0 + n + 1):
         own_reach[:] = 0.0
         # Alternating: one pass per player. Simultaneous: one pass as player -1, updating both
-        # players' regrets, as seed 000 does. A loop variable rather than a literal -1 keeps
-        # numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
+        # players' regrets, as Neller and Lanctot's tutorial code does. A loop variable rather
+        # than a literal -1 keeps numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
         for player in range(0 if alternating else -1, 2 if alternating else 0):
             if predictive:
                 for i in range(infoset_player.shape[0]):
@@ -226,7 +255,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
                         instant[i, :] = 0.0
             root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
                              first_child, num_children, action_index, strategy,
-                             instant if predictive else regret, own_reach, reach, value)
+                             instant if predictive else regret, own_reach, reach, value,
+                             level_start)
             if player <= 0:
                 last_value = root
             _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive,

@@ -123,7 +123,7 @@ def _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum,
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                               num_actions, cumulative_regret, strategy_sum, own_reach, record,
                               stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach, value, sigma):
-    """One chance-sampled CFR traversal (seed 003, "Chance Sampling"); returns (root value, nodes).
+    """One chance-sampled CFR traversal (Zinkevich et al. 2007; Lanctot et al. 2009); returns (root value, nodes).
 
     The deal is sampled (or forced to child `deal` when it is >= 0), then one public card
     (or child `board` of every later chance node when it is >= 0); every decision node

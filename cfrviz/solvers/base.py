@@ -27,7 +27,7 @@ def check_updates(updates: object, allowed: tuple[str, ...] = UPDATE_SCHEMES, ti
 def regret_matching(cumulative_regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """[I, A] strategy proportional to positive regret; uniform over legal actions where none is positive.
 
-    Hart and Mas-Colell (2000); seed 004's `get_strategy`, seed 000's `calc_strategy`.
+    Hart and Mas-Colell (2000); Neller and Lanctot's tutorial uses the same rule.
     """
     positive = np.where(legal, np.maximum(cumulative_regret, 0.0), 0.0)
     total = positive.sum(axis=-1, keepdims=True)
@@ -55,7 +55,7 @@ class Solver(ABC):
                           histories the last iteration touched
     Scalars after each `iterate`: `iterations` (completed), `last_value` (player 1's value
     of the last iteration, as the traversal computed it), `value_sum` (sum of those values
-    over every iteration, for the seeds' running mean), `nodes_touched` (cumulative).
+    over every iteration, for the running mean of iteration values, as in the classic tutorial code), `nodes_touched` (cumulative).
     """
 
     #: registry name, e.g. "cfr"

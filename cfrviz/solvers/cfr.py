@@ -92,7 +92,8 @@ class VanillaCFR(_FullTraversalCFR):
     """Vanilla counterfactual regret minimization (Zinkevich, Johanson, Bowling and Piccione 2007).
 
     Regret matching on cumulative counterfactual regret; the average strategy weights every
-    iteration by the player's own reach. `updates="simultaneous"` reproduces seed 000.
+    iteration by the player's own reach. `updates="simultaneous"` reproduces the classic tutorial code
+    (Neller and Lanctot) digit for digit.
     """
 
     name = "cfr"

@@ -1,10 +1,10 @@
-"""Regret matching in a two-player zero-sum matrix game (Hart and Mas-Colell 2000; seed 004).
+"""Regret matching in a two-player zero-sum matrix game (Hart and Mas-Colell 2000).
 
 Player 1 picks a row, player 2 a column; payoffs are player 1's. Each iteration both
 players (or player 1 alone, against a fixed opponent) play regret matching on their
 cumulative regret, add the strategy to their strategy sum with weight 1, and add the
 regret of every action against what happened. "What happened" is either one sampled
-pair of actions, as seed 004 plays it, or the opponent's whole mixed strategy
+pair of actions, as Neller and Lanctot's rock-paper-scissors trainer plays it, or the opponent's whole mixed strategy
 (expected-value updates).
 
 Two entry points share one numba kernel:
@@ -25,10 +25,10 @@ from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers.base import Solver, check_updates
 from cfrviz.tree import GameTree
 
-__all__ = ["SEED_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]
+__all__ = ["TUTORIAL_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]
 
-#: Player 2's fixed strategy in seed 004 (rock 0.4, paper 0.3, scissors 0.3).
-SEED_OPPONENT = (0.4, 0.3, 0.3)
+#: Player 2's fixed strategy in Neller and Lanctot's rock-paper-scissors trainer (rock 0.4, paper 0.3, scissors 0.3).
+TUTORIAL_OPPONENT = (0.4, 0.3, 0.3)
 
 #: Most iterations `regret_matching_path` records, to keep its arrays small.
 MAX_PATH_POINTS = 200_000
@@ -39,7 +39,7 @@ MAX_PATH_POINTS = 200_000
 
 @njit(cache=True, inline="always")
 def _match(cumulative_regret, out):
-    """out = positive regret normalised, uniform if none is positive (seed 004's getStrategy)."""
+    """out = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
     k = cumulative_regret.shape[0]
     total = 0.0
     for a in range(k):
@@ -122,7 +122,7 @@ def matrix_regret_matching_kernel(payoffs, regret_row, regret_column, sum_row, s
         for c in range(columns):
             sum_column[c] += current_column[c]
         if sampled:
-            # Seed 004: each player draws an action; regret of r is u(r, b) - u(a, b).
+            # Sampled play: each player draws an action; regret of r is u(r, b) - u(a, b).
             a = _draw(rng, current_row)
             b = _draw(rng, current_column)
             value = payoffs[a, b]
@@ -247,8 +247,8 @@ def regret_matching_path(payoffs, iterations: int, opponent=None, sampled: bool 
     """Run regret matching on a payoff matrix and return the strategies of every `every`-th iteration.
 
     `payoffs` [R, C] are player 1's. `opponent` is player 2's fixed strategy [C] (e.g.
-    `SEED_OPPONENT` in rock-paper-scissors), or None for self-play. `sampled=True` updates
-    regrets from one sampled pair of actions per iteration, as seed 004 does; False uses the
+    `TUTORIAL_OPPONENT` in rock-paper-scissors), or None for self-play. `sampled=True` updates
+    regrets from one sampled pair of actions per iteration, as the tutorial trainer does; False uses the
     expected payoff against the opponent's mixed strategy. `updates` "alternating" lets
     player 2 answer player 1's updated strategy (self-play only).
 
@@ -311,16 +311,16 @@ def matrix_payoffs(tree: GameTree) -> np.ndarray:
 
 
 class MatrixRegretMatching(Solver):
-    """Regret matching over a matrix GameTree (Hart and Mas-Colell 2000; seed 004).
+    """Regret matching over a matrix GameTree (Hart and Mas-Colell 2000).
 
     Player 1 (rows) and player 2 (columns) each have one information set. Keywords that
     `cfrviz.solve` may forward:
-      updates    "simultaneous" (both answer the same strategies, as seed 004 does) or
+      updates    "simultaneous" (both answer the same strategies, as the tutorial trainer does) or
                  "alternating" (player 2 answers player 1's updated strategy); self-play only
       seed       whole number; the Generator that samples actions
       opponent   None for self-play (default), or player 2's fixed strategy, one probability
-                 per column, e.g. `SEED_OPPONENT` = (0.4, 0.3, 0.3) for rock-paper-scissors
-      sampled    True (default, as seed 004): regrets from one sampled pair of actions per
+                 per column, e.g. `TUTORIAL_OPPONENT` = (0.4, 0.3, 0.3) for rock-paper-scissors
+      sampled    True (default, as the tutorial trainer): regrets from one sampled pair of actions per
                  iteration; False: from the expected payoff against the mixed strategy
     `last_value` is player 1's payoff of the last play (sampled) or of the profile
     (expected); `nodes_touched` counts 3 histories per sampled play (two plays per

@@ -5,7 +5,7 @@ Each solver keeps the `Solver` arrays and advances them with one numba kernel ca
 `numpy.random.Generator` built from `seed`, so the same seed gives the same run, however
 the iterations are split into batches.
 
-An iteration here is what the seeds and OpenSpiel call one: chance sampling with
+An iteration here is what the CFR tutorials and OpenSpiel call one: chance sampling with
 simultaneous updates is one traversal for both players; with alternating updates, and
 for external and outcome sampling always, it is one traversal (episode) per player.
 `last_value` is player 1's value as player 1's traversal estimated it; `nodes_touched`
@@ -84,7 +84,7 @@ class _SamplingSolver(Solver):
 
 
 class ChanceSampling(_SamplingSolver):
-    """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009; seed 003, "Chance Sampling").
+    """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009).
 
     Each traversal samples one chance outcome, the deal and (in Leduc) one public card
     used on every betting line, then walks every action of both players. Regrets are

@@ -180,7 +180,7 @@ def _sidebar(choice: Choice) -> None:
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
                  on_change=_on_sidebar_change, disabled=only_one,
-                 help="Simultaneous: both players update every iteration, as the seeds do. "
+                 help="Simultaneous: both players update every iteration, as in the classic tutorial code. "
                       "Alternating: one player per traversal."
                       + (" This algorithm samples for one player at a time, so it alternates." if only_one else ""))
         cap = iteration_cap(choice.game, choice.cards)

@@ -1,6 +1,6 @@
 """Sharing in a real browser: a deep link restores the view; a downloaded run uploads again.
 
-References: DESIGN.md ("a link opened in a fresh browser shows the same view") for the deep
+References: the app's promise ("a link opened in a fresh browser shows the same view") for the deep
 links, and `cfrviz.solve` in this process for the numbers an uploaded run must show.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ def share_link(page) -> str:
 
 
 def test_pages_found() -> None:
-    # Reference: DESIGN.md's eight pages; the deep-link test below runs once per page file.
+    # Reference: the app's eight pages; the deep-link test below runs once per page file.
     assert len(PAGES) == 8, PAGES
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 def test_walkthrough_steps_forward_and_back(page, app_url):
     open_app(page, f"{app_url}/Walkthrough", "Walkthrough of one iteration")
     page.get_by_text("Step 1 of 15").first.wait_for(state="visible")
-    # Seed 003's example: the first update is at Qpb, where 0.5 x regret = +0.25 / -0.25.
+    # Worked by hand: the first update is at Qpb, where 0.5 x regret = +0.25 / -0.25.
     page.get_by_role("button", name=re.compile("Next update")).click()
     wait_for_app(page, "Return · QK kb")
     assert page.get_by_text("Step 8 of 15").first.is_visible()

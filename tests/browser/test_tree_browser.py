@@ -86,7 +86,7 @@ def test_click_a_node_move_t_and_reopen_the_link(new_context, app_url: str) -> N
 
 @pytest.mark.browser
 def test_evolution_playback_animates_in_the_browser(new_context, app_url: str) -> None:
-    # Reference: plotly frames play client-side (TESTING.md); pressing Play from iteration 3 moves
+    # Reference: plotly frames play client-side; pressing Play from iteration 3 moves
     # the playback chart's title to later snapshot iterations without a Streamlit rerun.
     page = new_context().new_page()
     page.set_viewport_size(TALL)
