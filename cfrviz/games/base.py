@@ -16,6 +16,21 @@ TERMINAL = 3
 
 # One-letter codes for poker actions, used in information-set keys.
 ACTION_LETTERS = {"check": "k", "bet": "b", "call": "c", "fold": "f", "raise": "r"}
+#: What a card letter in a key or label stands for ("T" is ten, as in poker notation).
+RANK_NAMES = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+              "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def poker_legend(ranks: str, actions: tuple[str, ...], extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Letter -> meaning for the keys and tree labels of a poker game: actions, then cards.
+
+    >>> poker_legend("JQK", ("check", "bet"))["k"], poker_legend("TJQK", ("bet",))["T"]
+    ('check', 'ten')
+    """
+    legend = {ACTION_LETTERS[a]: a for a in actions}
+    legend.update({r: RANK_NAMES[r] for r in ranks})
+    legend.update(extra or {})
+    return legend
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,12 @@ class State(Protocol):
 
 
 class Game(Protocol):
-    """A two-player zero-sum game with chance, as rules."""
+    """A two-player zero-sum game with chance, as rules.
+
+    Games written here also carry `rules` (markdown: ante, bets, order of play, showdown) and
+    `action_legend` (letter -> meaning for keys and tree labels); pages read both with
+    `getattr`, so games from files may go without.
+    """
 
     name: str
     title: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet
+from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
 
 RANKS = "23456789TJQKA"
 MAX_CARDS = len(RANKS)
@@ -44,6 +44,27 @@ class KuhnPoker:
     @property
     def ranks(self) -> str:
         return card_names(self.cards)
+
+    @property
+    def rules(self) -> str:
+        """The rules as a person reads them (markdown)."""
+        ranks = self.ranks
+        deck = ", ".join(ranks) + (" (T is ten)" if "T" in ranks else "")
+        return (
+            f"**Deck:** {self.cards} cards, {deck}, lowest first. Each player **antes 1 chip** and is dealt "
+            "one card the other cannot see.\n\n"
+            "**Betting:** one round, **bets are 1 chip**, player 1 acts first.\n"
+            "- Player 1 **checks** or **bets**.\n"
+            "- After a check, player 2 checks (showdown for the antes) or bets; then player 1 **folds** or "
+            "**calls**.\n"
+            "- After a bet, player 2 folds or calls.\n\n"
+            "**End:** a player who folds loses their ante (1 chip). Otherwise the higher card wins the pot: "
+            "1 chip after check-check, 2 chips after a called bet.")
+
+    @property
+    def action_legend(self) -> dict[str, str]:
+        """Letter -> meaning in information-set keys ("Q kb": holds Q, check then bet) and tree labels."""
+        return poker_legend(self.ranks, ("check", "bet", "fold", "call"))
 
     def initial_state(self) -> KuhnState:
         return KuhnState(self, None, ())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet
+from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
 
 RANKS = "JQK"
 SUITS = "sh"
@@ -32,6 +32,26 @@ class LeducPoker:
 
     def initial_state(self) -> LeducState:
         return LeducState(self, None, None, ((),))
+
+    @property
+    def rules(self) -> str:
+        """The rules as a person reads them (markdown)."""
+        return (
+            "**Deck:** six cards, two each of J, Q, K (jack, queen, king). Each player **antes 1 chip** "
+            "and is dealt one private card.\n\n"
+            "**Betting:** two rounds, player 1 acts first in each. A player may **check** or **bet** when "
+            "nobody has bet, and **fold**, **call** or **raise** when facing a bet. Bets and raises are "
+            f"**{BET_SIZE[0]:g} chips in round 1** and **{BET_SIZE[1]:g} chips in round 2**, at most "
+            f"{MAX_BETS_PER_ROUND} per round (the opening bet counts).\n\n"
+            "**Public card:** after round 1 one card is turned face up for both players.\n\n"
+            "**End:** a player who folds loses what they put in. At showdown a private card that pairs "
+            "the public card wins; otherwise the higher card wins, and equal cards split the pot.")
+
+    @property
+    def action_legend(self) -> dict[str, str]:
+        """Letter -> meaning in keys such as "Q|K kbc/k" (holds Q, public K; round 1 / round 2)."""
+        return poker_legend(RANKS, ("check", "bet", "fold", "call", "raise"),
+                            {"|": "then the public card", "/": "separates round 1 from round 2"})
 
     def rank(self, card: int) -> int:
         return card // 2 if self.suits else card

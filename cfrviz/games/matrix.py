@@ -74,6 +74,20 @@ class MatrixGame:
     def initial_state(self) -> MatrixState:
         return MatrixState(self, ())
 
+    @property
+    def rules(self) -> str:
+        """The rules as a person reads them (markdown)."""
+        return (
+            f"**One move each, at the same time:** player 1 picks a row ({', '.join(self.row_names)}), "
+            f"player 2 picks a column ({', '.join(self.column_names)}) without seeing player 1's choice.\n\n"
+            "**Payoff:** player 1 wins the number in the table at that row and column; player 2 wins its "
+            "negative (a zero-sum game).")
+
+    @property
+    def action_legend(self) -> dict[str, str]:
+        """Actions are spelled out in full, so there are no letters to explain."""
+        return {}
+
 
 def rock_paper_scissors() -> MatrixGame:
     """Rock-paper-scissors, win +1, loss -1 (the game of Neller and Lanctot's regret-matching example)."""
