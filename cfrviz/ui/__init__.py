@@ -47,7 +47,7 @@ PAGES = (
     ("pages/7_Best_response.py", "Best response", ":material/swords:"),
     ("pages/8_Play.py", "Play", ":material/playing_cards:"),
 )
-_ROOT = Path(__file__).resolve().parents[2]
+_ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ def _sidebar(choice: Choice) -> None:
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
                  on_change=_on_sidebar_change, disabled=only_one,
-                 help="Simultaneous: both players update every iteration, as in the classic tutorial code. "
+                 help="Simultaneous: both players update every iteration, as the seeds do. "
                       "Alternating: one player per traversal."
                       + (" This algorithm samples for one player at a time, so it alternates." if only_one else ""))
         cap = iteration_cap(choice.game, choice.cards)
