@@ -47,7 +47,7 @@ PAGES = (
     ("pages/7_Best_response.py", "Best response", ":material/swords:"),
     ("pages/8_Play.py", "Play", ":material/playing_cards:"),
 )
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------------------------------
