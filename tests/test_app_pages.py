@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import ui
+from cfrviz.timeline import read_component_data
 
 APP = str(Path(__file__).parents[1] / "app.py")
 PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
@@ -22,6 +23,12 @@ def start(**query) -> AppTest:
 
 def charts(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def timeline(at: AppTest) -> tuple[dict, dict]:
+    """(header, payload) the page mounted its browser timeline with (AppTest cannot run its JS)."""
+    (element,) = at.get("bidi_component")
+    return read_component_data(element.proto.bytes)
 
 
 def test_landing_page_shows_the_headline_chart_and_links():
@@ -39,39 +46,42 @@ def test_each_page_renders_without_error_and_keeps_the_view_in_the_url(page):
     at = start()
     at.switch_page(page).run()
     assert not at.exception
-    assert charts(at)
+    assert charts(at) or at.get("bidi_component")
     assert {k: at.query_params[k][0] if isinstance(at.query_params[k], list) else at.query_params[k]
             for k in ("game", "algo", "iters", "updates")} == {
         "game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous"}
 
 
-def test_moving_t_changes_the_inspector_and_survives_a_page_switch():
+def test_t_from_the_timeline_reaches_the_url_and_survives_a_page_switch():
     # Reference: the run's snapshots are every iteration up to 1000 (run.py's default schedule),
-    # so t = 10 is a snapshot; its regret differs from the final one.
+    # so t = 10 is a snapshot. The browser reports t as the component's state; AppTest cannot
+    # run the JavaScript, so the state is set the way the component's callback sets it.
     at = start(node="4")
     at.switch_page("pages/1_Game_tree.py").run()
-    final = at.dataframe[0].value.copy()
-    at.select_slider(key="cfrviz_w_t").set_value(10).run()
+    header, payload = timeline(at)
+    assert (header["t"], header["node"], header["mode"]) == (1000, 4, "tree")
+    assert payload["frames"][-1] == 1000 and len(payload["frames"]) <= 300
+    at.session_state[ui.T_KEY] = 10
+    at.run()
     assert not at.exception
-    assert at.session_state[ui.T_KEY] == 10 and at.query_params["t"] in ("10", ["10"])
-    assert not final.equals(at.dataframe[0].value)
+    assert at.query_params["t"] in ("10", ["10"]) and timeline(at)[0]["t"] == 10
+    assert timeline(at)[0]["id"] == header["id"]          # same run and part: the same payload
     at.switch_page("pages/2_Evolution.py").run()
     assert at.session_state[ui.T_KEY] == 10
-    assert at.select_slider(key="cfrviz_w_t").value == 10
 
 
 def test_selecting_a_node_through_session_state_opens_its_inspector_and_the_url():
     # Reference: node 4 is the deal QK (breadth-first ids: root, then JQ JK QJ QK ...), information set "Q".
     at = start()
     at.switch_page("pages/1_Game_tree.py").run()
-    assert any("No node selected" in i.value for i in at.info)
+    assert timeline(at)[0]["node"] is None
     at.session_state[ui.NODE_KEY] = 4
     at.run()
-    assert any("Node 4: QK" in m.value for m in at.markdown)
+    header, payload = timeline(at)
+    assert header["node"] == 4
     assert at.query_params["node"] in ("4", ["4"])
-    tree_figure = charts(at)[0]
-    highlight = next(t for t in tree_figure["data"] if t.get("name") == "selected information set")
-    assert highlight["meta"]["nodes"] == [3, 4]
+    q = payload["nodes"]["set"][payload["nodes"]["id"].index(4)]
+    assert payload["sets"][q]["key"] == "Q" and [h[0] for h in payload["sets"][q]["histories"]] == [3, 4]
 
 
 def test_the_sidebar_switches_the_game_and_resets_the_node():
@@ -95,8 +105,8 @@ def test_a_deep_link_restores_game_run_t_and_node():
     assert not at.exception and not at.warning
     assert at.selectbox(key="cfrviz_w_game").value == "leduc"
     assert at.selectbox(key="cfrviz_w_algo").value == "cfr+"
-    assert at.select_slider(key="cfrviz_w_t").value == 120
-    assert any("Node 1000" in m.value for m in at.markdown)
+    assert (timeline(at)[0]["t"], timeline(at)[0]["node"]) == (120, 1000)
+    assert 1000 in timeline(at)[1]["nodes"]["id"]
     # The part drawn is the one holding node 1000 (QK|K kbc/kb): Q, line kbc, public K.
     assert [s.value for s in at.selectbox if s.label in ("Player 1's card", "Betting line", "Public card")] == \
         ["Q", "kbc", "K"]
@@ -171,9 +181,11 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
         assert not at.exception, page
         assert any("uploaded run" in c.value for c in at.caption)
     at.switch_page("pages/1_Game_tree.py").run()
-    table = at.dataframe[0].value
-    q = solved.tree.infoset_index("Q")
-    assert list(table["average"]) == pytest.approx(list(solved.average_strategy[-1, q, :2]))
+    header, payload = timeline(at)
+    q = next(k for k, s in enumerate(payload["sets"]) if s["key"] == "Q")
+    assert payload["frames"] == [50]
+    assert payload["average"][0][q] == pytest.approx(list(solved.average_strategy[-1, solved.tree.infoset_index("Q"), :2]),
+                                                    abs=1e-4)
 
 
 def test_convergence_names_the_runs_alpha_at_t():

@@ -1,0 +1,341 @@
+"""What the browser timeline is given: the tree's layout and every frame's numbers, sent once.
+
+Pure (no streamlit): `cfrviz.ui.timeline` mounts the component with the bytes built here, and
+hands the values the browser sends back to `checked_iteration` and `checked_node`.
+
+A frame is one snapshot of the run. Long runs keep a bounded number of frames: every snapshot
+early, where CFR moves most, and log-spaced iterations later (`frame_snapshots`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cfrviz.analysis import history_values
+from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
+from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.games.base import ACTION_LETTERS
+from cfrviz.run import Run
+from cfrviz.tree import GameTree
+
+MAX_FRAMES = 300
+DENSE_FRAMES = 120  # the first snapshots kept one by one before frames thin out
+PAYLOAD_VERSION = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames
+
+
+def frame_snapshots(iterations: np.ndarray, max_frames: int = MAX_FRAMES, dense: int = DENSE_FRAMES,
+                    include: int | None = None) -> np.ndarray:
+    """[F] snapshot indices the browser gets, increasing: all of them when there are at most
+    `max_frames`, else the first `dense` and log-spaced iterations after them, always the last.
+
+    `include` (a snapshot index) is added when missing, so the iteration a link names is exact.
+    """
+    count = len(iterations)
+    if count == 0:
+        raise ValueError("A run without snapshots has no frames.")
+    if count <= max_frames:
+        chosen = np.arange(count)
+    else:
+        dense = min(dense, max_frames - 1)
+        head = np.arange(dense)
+        wanted = np.geomspace(float(iterations[dense]), float(iterations[-1]), max_frames - dense)
+        tail = np.searchsorted(iterations, wanted, side="left").clip(dense, count - 1)
+        chosen = np.unique(np.concatenate([head, tail, [count - 1]]))
+    if include is not None and 0 <= include < count:
+        chosen = np.unique(np.append(chosen, include))
+    return chosen.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout: drawn left to right, one column per depth, leaves in the last column
+
+
+def deal_card(tree: GameTree, node: int, player: int) -> str | None:
+    """The private card of `player` in the deal below `node` (None above the deal or without cards)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        i = int(tree.infoset[n])
+        if i >= 0 and tree.infoset_player[i] == player:
+            return tree.infosets[i].private
+        stack.extend(reversed(tree.children(n)))
+    return None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Positions of drawn nodes, in the order of `nodes`: column (depth) and row (leaf slot).
+
+    `arrange_by` is the player whose card orders the deals, so that player's deals sit together.
+    """
+
+    name: str
+    arrange_by: int
+    column: tuple[int, ...]
+    row: tuple[float, ...]
+    columns: int
+    rows: int
+
+
+def tree_layout(tree: GameTree, nodes: Sequence[int], arrange_by: int = 0) -> Layout:
+    """Left-to-right layered positions of `nodes`: leaves one row apart top to bottom, a parent
+    centred on its drawn children, columns by depth with every leaf in the last column (so a
+    column of decision nodes holds no terminal between them)."""
+    drawn = sorted(set(int(n) for n in nodes))
+    inside = set(drawn)
+    kids: dict[int, list[int]] = {n: [c for c in tree.children(n) if c in inside] for n in drawn}
+    roots = [n for n in drawn if int(tree.parent[n]) not in inside]
+    top = min(int(tree.depth[n]) for n in drawn)
+    last = max(int(tree.depth[n]) for n in drawn) - top
+    row: dict[int, float] = {}
+    next_row = 0
+
+    def ordered(node: int) -> list[int]:
+        children = kids[node]
+        if tree.actor[node] == CHANCE and node == 0 and arrange_by in (0, 1):
+            cards = {c: deal_card(tree, c, arrange_by) or "" for c in children}
+            rank = {c: k for k, c in enumerate(children)}
+            children = sorted(children, key=lambda c: (_card_rank(tree, cards[c]), rank[c]))
+        return children
+
+    stack: list[tuple[int, bool]] = [(r, False) for r in reversed(roots)]
+    while stack:  # post-order without recursion (deep trees are fine)
+        node, done = stack.pop()
+        children = ordered(node)
+        if not children:
+            row[node] = float(next_row)
+            next_row += 1
+        elif done:
+            row[node] = (row[children[0]] + row[children[-1]]) / 2.0
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(children))
+    column = tuple(last if not kids[n] else int(tree.depth[n]) - top for n in drawn)
+    name = f"{PLAYER_NAMES[arrange_by]}'s card"
+    return Layout(name, arrange_by, column, tuple(row[n] for n in drawn), last + 1, max(next_row, 1))
+
+
+def _card_rank(tree: GameTree, card: str) -> tuple[int, str]:
+    order = "23456789TJQKA"
+    return (order.find(card[:1]) if card else -1, card)
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-frame numbers
+
+
+@dataclass(frozen=True)
+class FrameNumbers:
+    """The inspector's numbers over frames F, for N histories and I information sets (A actions).
+
+    own_reach [F, N] and opponent_chance_reach [F, N] at decision nodes; counterfactual_value
+    [F, N, A] per history; set_counterfactual_value [F, I, A] summed over the set's histories;
+    instant_regret [F, I, A] the regret of the frame's iteration. `source` says how they were got.
+    """
+
+    own_reach: np.ndarray
+    opponent_chance_reach: np.ndarray
+    counterfactual_value: np.ndarray
+    set_counterfactual_value: np.ndarray
+    instant_regret: np.ndarray
+    source: str
+
+
+def frame_numbers(tree: GameTree, run: Run, snapshots: Sequence[int]) -> FrameNumbers:
+    """The inspector's numbers at each snapshot in `snapshots`.
+
+    Uses `cfrviz.inspector.frame_numbers` when that module exists (the values that produced each
+    update); otherwise the current strategy of the snapshot for both players, which is exact for
+    simultaneous updates (Zinkevich et al. 2007's counterfactual value and regret).
+    """
+    try:
+        from cfrviz import inspector  # type: ignore[attr-defined]
+        numbers = inspector.frame_numbers(tree, run, snapshots)
+        return FrameNumbers(np.asarray(numbers.own_reach), np.asarray(numbers.opponent_chance_reach),
+                            np.asarray(numbers.counterfactual_value), np.asarray(numbers.set_counterfactual_value),
+                            np.asarray(numbers.instant_regret), getattr(numbers, "source", "cfrviz.inspector"))
+    except (ImportError, AttributeError):
+        pass
+    frames, n, i, a = len(snapshots), tree.num_nodes, tree.num_infosets, tree.max_actions
+    own = np.full((frames, n), np.nan)
+    others = np.full((frames, n), np.nan)
+    value = np.full((frames, n, a), np.nan)
+    set_value = np.zeros((frames, i, a))
+    regret = np.zeros((frames, i, a))
+    decision = np.flatnonzero(tree.infoset >= 0)
+    player = tree.infoset_player[tree.infoset[decision]].astype(np.int64)
+    for f, s in enumerate(snapshots):
+        strategy = run.current_strategy[int(s)]
+        values = history_values(tree, strategy)
+        own[f, decision] = values.reach[decision, player]
+        others[f, decision] = values.counterfactual_reach[decision]
+        value[f, decision] = values.counterfactual_action_value[decision]
+        np.add.at(set_value[f], tree.infoset[decision], values.counterfactual_action_value[decision])
+        expected = (strategy * set_value[f]).sum(axis=1, keepdims=True)
+        regret[f] = np.where(tree.legal, set_value[f] - expected, 0.0)
+    return FrameNumbers(own, others, value, set_value, regret,
+                        "current strategy of iteration t for both players")
+
+
+# ---------------------------------------------------------------------------------------------
+# The payload
+
+
+def _rounded(array: np.ndarray, digits: int = 4) -> Any:
+    """Nested lists of floats rounded for the wire; NaN becomes None (JSON has no NaN)."""
+    values = np.round(np.asarray(array, dtype=float), digits)
+    listed = values.tolist()
+    if not np.isnan(values).any():
+        return listed
+
+    def clean(x: Any) -> Any:
+        if isinstance(x, list):
+            return [clean(y) for y in x]
+        return None if isinstance(x, float) and math.isnan(x) else x
+
+    return clean(listed)
+
+
+def edge_text(tree: GameTree, node: int) -> str:
+    """Short label of the edge into `node`: poker actions as their letters, deals as dealt."""
+    label = tree.edge_label[node]
+    if node > 0 and tree.actor[int(tree.parent[node])] != CHANCE:
+        return ACTION_LETTERS.get(label, label)
+    return label
+
+
+def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None = None, *,
+                  arrangements: Sequence[int] = (0,), include: int | None = None,
+                  max_frames: int = MAX_FRAMES) -> dict[str, Any]:
+    """Everything the browser needs for one drawn part (`nodes`, default the whole tree).
+
+    Node arrays are in the order of the sorted drawn node ids; `set` indexes `sets`, the drawn
+    information sets. Frame arrays are [F, ...] over `frames` (iterations).
+    """
+    drawn = sorted(set(range(tree.num_nodes) if nodes is None else (int(n) for n in nodes)))
+    local = {n: k for k, n in enumerate(drawn)}
+    set_ids = sorted({int(tree.infoset[n]) for n in drawn if tree.infoset[n] >= 0})
+    set_local = {i: k for k, i in enumerate(set_ids)}
+    layouts = [tree_layout(tree, drawn, by) for by in arrangements] if drawn else []
+    payload: dict[str, Any] = {
+        "version": PAYLOAD_VERSION,
+        "title": tree.game.title,
+        "players": list(PLAYER_NAMES),
+        "colors": {"chance": ACTOR_STYLE[CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
+                   "terminal": ACTOR_STYLE[TERMINAL]["color"], "actions": list(ACTION_COLORS)},
+        "nodes": {
+            "id": drawn,
+            "parent": [local.get(int(tree.parent[n]), -1) for n in drawn],
+            "actor": [int(tree.actor[n]) for n in drawn],
+            "set": [set_local.get(int(tree.infoset[n]), -1) for n in drawn],
+            "action": [int(tree.action_index[n]) for n in drawn],
+            "label": [tree.node_label[n] for n in drawn],
+            "edge": [edge_text(tree, n) for n in drawn],
+            "chance": [round(float(tree.chance_probability[n]), 6) if n > 0 and tree.actor[int(tree.parent[n])] == CHANCE
+                       else None for n in drawn],
+            "payoff": [float(tree.payoff[n]) if tree.actor[n] == TERMINAL else None for n in drawn],
+        },
+        "layouts": [{"name": lay.name, "by": lay.arrange_by, "column": list(lay.column), "row": list(lay.row),
+                     "columns": lay.columns, "rows": lay.rows} for lay in layouts],
+        "sets": [{
+            "index": i,
+            "key": tree.infosets[i].key,
+            "player": int(tree.infoset_player[i]),
+            "actions": list(tree.infosets[i].actions),
+            "letters": [ACTION_LETTERS.get(a, a) for a in tree.infosets[i].actions],
+            "histories": [[int(h), tree.node_label[int(h)], local.get(int(h), -1)] for h in tree.nodes_of(i)],
+        } for i in set_ids],
+    }
+    if run is None:
+        payload["frames"] = []
+        return payload
+    snapshots = frame_snapshots(run.iterations, max_frames, include=include)
+    numbers = frame_numbers(tree, run, snapshots)
+    width = max((len(tree.infosets[i].actions) for i in set_ids), default=1)
+    decision = [n for n in drawn if tree.infoset[n] >= 0]
+    dec_local = [local[n] for n in decision]
+    own = np.full((len(snapshots), len(drawn)), np.nan)
+    others = np.full((len(snapshots), len(drawn)), np.nan)
+    own[:, dec_local] = numbers.own_reach[:, decision]
+    others[:, dec_local] = numbers.opponent_chance_reach[:, decision]
+    values = np.full((len(snapshots), len(drawn), width), np.nan)
+    values[:, dec_local] = numbers.counterfactual_value[:, decision, :width]
+    sets = np.asarray(set_ids, dtype=np.int64)
+    pick = np.asarray(snapshots)
+
+    def per_set(array: np.ndarray) -> Any:
+        return _rounded(array[pick][:, sets, :width]) if len(sets) else [[] for _ in pick]
+
+    payload.update({
+        "iterations": int(run.iterations[-1]),
+        "frames": [int(run.iterations[s]) for s in snapshots],
+        "exploitability": _rounded(run.exploitability[pick], 8),
+        "value": _rounded(run.value[pick], 6),
+        "expectedValue": _rounded(run.expected_value[pick], 6),
+        "current": per_set(run.current_strategy),
+        "average": per_set(run.average_strategy),
+        "regret": per_set(run.cumulative_regret),
+        "instantRegret": _rounded(numbers.instant_regret[:, sets, :width]) if len(sets) else [],
+        "setValue": _rounded(numbers.set_counterfactual_value[:, sets, :width]) if len(sets) else [],
+        "ownReach": _rounded(own),
+        "othersReach": _rounded(others),
+        "cfValue": _rounded(values),
+        "numbersSource": numbers.source,
+        "algorithm": run.settings.algorithm,
+        "updates": run.settings.updates,
+    })
+    return payload
+
+
+def encode_payload(payload: dict[str, Any]) -> tuple[str, bytes]:
+    """(id, compact UTF-8 JSON) of a payload; the id is a digest of the bytes."""
+    body = json.dumps(payload, separators=(",", ":"), allow_nan=False).encode()
+    return hashlib.blake2b(body, digest_size=8).hexdigest(), body
+
+
+def component_data(payload_id: str, body: bytes, view: dict[str, Any]) -> bytes:
+    """The bytes the component is mounted with: one JSON header line (id and view), then the body.
+
+    The body is cached per run and part; only the short header changes from rerun to rerun.
+    """
+    header = json.dumps({"id": payload_id, **view}, separators=(",", ":"), allow_nan=False).encode()
+    return header + b"\n" + body
+
+
+# ---------------------------------------------------------------------------------------------
+# Values the browser sends back
+
+
+def checked_iteration(value: object, iterations: Sequence[int] | np.ndarray) -> int | None:
+    """The snapshot iteration the browser reported, or None when it is not one of `iterations`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if value != int(value):
+        return None
+    t = int(value)
+    return t if t in set(int(i) for i in iterations) else None
+
+
+def checked_node(value: object, tree: GameTree) -> int | None:
+    """The node id the browser reported, or None when it is not a node of `tree`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if value != int(value) or not 0 <= int(value) < tree.num_nodes:
+        return None
+    return int(value)
+
+
+def read_component_data(data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(header, payload) back from `component_data`'s bytes: what the browser parses, for tests."""
+    header, _, body = bytes(data).partition(b"\n")
+    return json.loads(header), json.loads(body)

@@ -1,0 +1,104 @@
+"""The browser timeline (a Streamlit components-v2 component): mount it, hear `t` and `node` back.
+
+The payload is built by `cfrviz.timeline` (pure) and kept per run and drawn part, so a rerun
+only adds a short header. The component's JavaScript and CSS are package files beside this one.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from cfrviz.run import Run
+from cfrviz.timeline import (build_payload, checked_iteration, checked_node, component_data, encode_payload,
+                             frame_snapshots)
+from cfrviz.tree import GameTree
+
+_FILES = resources.files("cfrviz.ui")
+_component = st.components.v2.component(
+    "cfrviz_timeline",
+    js=_FILES.joinpath("timeline.js").read_text(encoding="utf-8"),
+    css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
+)
+
+# Encoded payloads by (run, part); a Leduc part is about 1 MB, so keep a handful.
+_CACHE_ENTRIES = 24
+_cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:
+    # cached_solve hands every rerun a fresh copy of the run, so solved runs are known by their
+    # settings; an uploaded run lives in the session, so its identity is enough.
+    if uploaded:
+        return ("upload", id(run))
+    return ("solve", run.settings, run.num_snapshots, int(run.iterations[-1]))
+
+
+def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, *, uploaded: bool = False,
+                  arrangements: Sequence[int] = (0,), include: int | None = None) -> tuple[str, bytes]:
+    """(id, body) of the payload for this run and part, built once and then served from memory."""
+    drawn = None if nodes is None else tuple(sorted(int(n) for n in nodes))
+    run_key = ("tree", tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
+    key = (run_key, drawn, tuple(arrangements), include)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit[0], hit[1]
+    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include))
+    with _lock:
+        _cache[key] = (payload_id, body, run)  # holding the run keeps id(run) from being reused
+        while len(_cache) > _CACHE_ENTRIES:
+            _cache.popitem(last=False)
+    return payload_id, body
+
+
+def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
+    value = (st.session_state.get(key) or {}).get("t")
+    t = checked_iteration(value, iterations)
+    if t is not None:
+        st.session_state[t_key] = t
+
+
+def _on_node(key: str, tree: GameTree, node_key: str) -> None:
+    value = (st.session_state.get(key) or {}).get("node")
+    node = checked_node(value, tree)
+    if node is not None:
+        st.session_state[node_key] = node
+
+
+def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
+          arrangements: Sequence[int] = (0,)) -> None:
+    """Draw the timeline for `view` (a `cfrviz.ui.View`): the tree part `nodes` with its inspector
+    ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets").
+
+    Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`.
+    """
+    from cfrviz import ui
+
+    run: Run | None = view.run
+    include = None
+    if run is not None:
+        # A linked t that is not a frame gets its own frame (only then: the cache stays warm).
+        shown = int(run.snapshot_at(view.t))
+        if shown not in set(frame_snapshots(run.iterations).tolist()):
+            include = shown
+    payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
+                                     arrangements=arrangements, include=include)
+    header = {"t": view.t, "node": view.node, "mode": mode}
+    iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
+    tree = view.tree
+    _component(key=key, data=component_data(payload_id, body, header),
+               on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
+               on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY))
+
+
+def frames_of(run: Run) -> np.ndarray:
+    """The iterations the timeline shows for `run` (for captions and tests)."""
+    return run.iterations[frame_snapshots(run.iterations)]
