@@ -18,6 +18,7 @@ import numpy as np
 
 from cfrviz.games import GAME_NAMES, MatrixGame, load_game
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, compile_game
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
@@ -32,6 +33,9 @@ PROBABILITY_TOLERANCE = 1e-6
 RUN_FORMAT = "cfrviz-run"
 STRATEGY_FORMAT = "cfrviz-strategy"
 FORMAT_VERSION = 1
+#: Version of the .npz run format. 2: `reach` is a probability in [0, 1]; version 1 stored its
+#: sum over a set's histories, so reading a version-1 file recomputes it.
+RUN_FORMAT_VERSION = 2
 
 _SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
                     "expected_value", "exploitability", "nodes_touched", "seconds")
@@ -181,7 +185,9 @@ class Run:
     cumulative_regret [T, I, A] after that iteration
     current_strategy  [T, I, A] the strategy played in that iteration
     average_strategy  [T, I, A] average over iterations 1..t
-    reach             [T, I]    own reach probability of each information set in that iteration
+    reach             [T, I]    own reach probability of each information set under current_strategy:
+                                the product of the player's own action probabilities on the path
+                                to the set, in [0, 1] (the same for each of its histories)
     value             [T]       player 1's value of that iteration's current profile
     expected_value    [T]       running mean of iteration values up to t (as the tutorial code prints)
     exploitability    [T]       of the average strategy, chips per hand (NashConv / 2)
@@ -235,7 +241,7 @@ class Run:
         """Write the run as a compressed `.npz` of plain arrays; settings go in as a JSON string."""
         arrays = {name: np.asarray(getattr(self, name))
                   for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS}
-        header = json.dumps({"format": RUN_FORMAT, "version": FORMAT_VERSION})
+        header = json.dumps({"format": RUN_FORMAT, "version": RUN_FORMAT_VERSION})
         np.savez_compressed(path, format=np.array(header), settings=np.array(self.settings.to_json()),
                             average_strategy_value=np.array(float(self.average_strategy_value)), **arrays)
 
@@ -270,9 +276,10 @@ class Run:
             header = None
         if not isinstance(header, dict) or header.get("format") != RUN_FORMAT:
             raise ValueError("This file is not a cfrviz run; its format marker is missing.")
-        if header.get("version") != FORMAT_VERSION:
-            raise ValueError(f"This run was saved in format version {header.get('version')!r}; "
-                             f"this cfrviz reads version {FORMAT_VERSION}.")
+        version = header.get("version")
+        if version not in (1, RUN_FORMAT_VERSION) or isinstance(version, bool):
+            raise ValueError(f"This run was saved in format version {version!r}; "
+                             f"this cfrviz reads versions 1 and {RUN_FORMAT_VERSION}.")
         settings = RunSettings.from_json(_text(contents["settings"], "settings"))
         tree = settings.build_tree()
         iterations = contents["iterations"]
@@ -313,8 +320,10 @@ class Run:
                 arrays[name] = array.astype(np.float64)
         for name in ("current_strategy", "average_strategy"):
             check_strategy(tree, arrays[name], f"The run's {name}")
-        if np.any(arrays["reach"] < 0.0):
-            raise ValueError("The run's reach probabilities must not be negative.")
+        if version == 1:
+            arrays["reach"] = own_reach_probability(tree, arrays["current_strategy"])
+        elif np.any(arrays["reach"] < 0.0) or np.any(arrays["reach"] > 1.0 + PROBABILITY_TOLERANCE):
+            raise ValueError("The run's reach probabilities must lie between 0 and 1.")
         value = contents["average_strategy_value"]
         if value.shape != () or value.dtype.kind != "f":
             raise ValueError("The run's average_strategy_value must be one real number.")
@@ -373,8 +382,8 @@ class Run:
     def from_strategy_json(cls, document: dict | str | bytes) -> Run:
         """A one-snapshot Run from a strategy file (parsed or as text), validated by `read_strategy_json`.
 
-        A strategy file carries no per-iteration record: reach, nodes_touched and seconds are
-        zero, and value repeats the file's expected_value.
+        A strategy file carries no per-iteration record: nodes_touched and seconds are zero,
+        value repeats the file's expected_value, and reach follows from the current strategy.
         """
         doc = read_strategy_json(document)
         settings = RunSettings(game=doc["game"], game_params=tuple(sorted((k, _frozen(v)) for k, v in
@@ -393,7 +402,7 @@ class Run:
         avg_value = doc["average_strategy_value"]
         current = doc.get("current_exploitability")
         return cls(settings=settings, tree=tree, iterations=np.array([doc["iterations"]], dtype=np.int64),
-                   reach=np.zeros((1, tree.num_infosets)), value=np.array([ev]), expected_value=np.array([ev]),
+                   reach=own_reach_probability(tree, arrays["current_strategy"]), value=np.array([ev]), expected_value=np.array([ev]),
                    exploitability=np.array([float(doc["exploitability"])]),
                    nodes_touched=np.zeros(1, dtype=np.int64), seconds=np.zeros(1),
                    average_strategy_value=math.nan if avg_value is None else float(avg_value[0]),

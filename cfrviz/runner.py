@@ -19,7 +19,7 @@ from cfrviz.games import MatrixGame
 from cfrviz.run import (MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_count,
                         snapshot_schedule)
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
-from cfrviz.solvers.base import check_updates
+from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree, compile_game
 
 #: Most calls to `progress` per solve.
@@ -120,12 +120,12 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
     t = len(schedule)
     shape = (t,) + tree.legal.shape
     out = {"cumulative_regret": np.zeros(shape), "current_strategy": np.zeros(shape),
-           "average_strategy": np.zeros(shape), "reach": np.zeros((t, tree.num_infosets)),
-           "value": np.zeros(t), "expected_value": np.zeros(t), "nodes_touched": np.zeros(t, dtype=np.int64)}
+           "average_strategy": np.zeros(shape), "value": np.zeros(t), "expected_value": np.zeros(t),
+           "nodes_touched": np.zeros(t, dtype=np.int64)}
     seconds = np.zeros(t)
     compiled = hasattr(solver, "advance")
-    outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["reach"],
-               out["value"], out["expected_value"], out["nodes_touched"])
+    outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
+               out["expected_value"], out["nodes_touched"])
     start_index, elapsed, total = 0, 0.0, float(schedule[-1])
     for end_index in _chunks(schedule, progress is not None):
         first = int(solver.iterations)
@@ -148,6 +148,8 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
         # The loop stored strategy sums; normalise them all at once (uniform where unreached).
         out["average_strategy"] = normalize_average(out["average_strategy"], tree.legal)
     out["seconds"] = seconds
+    # Derived, not recorded: the same for every solver, and a probability by construction.
+    out["reach"] = own_reach_probability(tree, out["current_strategy"])
     return out
 
 
@@ -155,7 +157,6 @@ def _copy_snapshot(solver: Solver, s: int, out: dict) -> None:
     out["cumulative_regret"][s] = solver.cumulative_regret
     out["current_strategy"][s] = solver.current_strategy
     out["average_strategy"][s] = solver.strategy_sum      # normalised in bulk by _record
-    out["reach"][s] = solver.own_reach
     out["value"][s] = solver.last_value
     out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
     out["nodes_touched"][s] = solver.nodes_touched

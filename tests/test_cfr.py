@@ -149,15 +149,16 @@ def test_discounted_cfr_first_iteration_by_hand():
 
 
 def test_kuhn_own_reach_after_uniform_iteration():
-    # Hand computation: "J" has two histories each reached with player 1's reach 1 (sum 2);
-    # "J kb" needs player 1's check (1/2) in each of two histories (sum 1); "Q b" is player 2's,
-    # and player 1's bet is not in player 2's own reach, so 1 + 1. The tutorial code's reach_pr.
-    tree = compile_game("kuhn")
-    solver = VanillaCFR(tree, updates="simultaneous")
-    solver.iterate(1)
-    assert solver.own_reach[tree.infoset_index("J")] == pytest.approx(2.0)
-    assert solver.own_reach[tree.infoset_index("J kb")] == pytest.approx(1.0)
-    assert solver.own_reach[tree.infoset_index("Q b")] == pytest.approx(2.0)
+    # Hand computation: iteration 1 plays uniformly. "J" is player 1's first decision (reach 1);
+    # "J kb" needs player 1's own check (1/2); "Q b" is player 2's first decision, and player
+    # 1's bet is not part of player 2's own reach (1). A probability, not a sum over histories.
+    from cfrviz import solve
+
+    run = solve("kuhn", "cfr", iterations=1, updates="simultaneous")
+    tree = run.tree
+    assert run.reach[0, tree.infoset_index("J")] == pytest.approx(1.0)
+    assert run.reach[0, tree.infoset_index("J kb")] == pytest.approx(0.5)
+    assert run.reach[0, tree.infoset_index("Q b")] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("cls", [VanillaCFR, CFRPlus, LinearCFR, DiscountedCFR])

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from cfrviz.analysis import history_values
 from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, INFOSET_LINK, PLAYER_NAMES, base_layout
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
+from cfrviz.inspector import frame_numbers
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 
@@ -317,9 +317,13 @@ class NodeInspection:
 
     For a decision node, `reach` is the history's own reach probability (the acting player's
     share), `opponent_chance_reach` the reach of the opponent times chance, and
-    `counterfactual_value` [A] the acting player's counterfactual value of each action,
-    all under the current strategy of iteration t (Zinkevich et al. 2007). The information-set
-    arrays [A] are at t.
+    `counterfactual_value` [A] the acting player's counterfactual value of each action at this
+    history; `infoset_counterfactual_value` [A] is that summed over the set's histories and
+    `instant_regret` [A] this iteration's regret of the set, next to `cumulative_regret` [A].
+    All come from the profile that produced iteration t's update (`cfrviz.inspector`: with
+    alternating updates player 2 answers player 1's updated strategy), so for vanilla CFR
+    `instant_regret` equals `regret_change`, the change of the cumulative regret since t - 1
+    (NaN when snapshot t - 1 is not kept). Strategies are at t.
     """
 
     node: int
@@ -340,6 +344,10 @@ class NodeInspection:
     current_strategy: np.ndarray | None
     average_strategy: np.ndarray | None
     partners: tuple[int, ...]
+    iteration: int | None = None
+    infoset_counterfactual_value: np.ndarray | None = None
+    instant_regret: np.ndarray | None = None
+    regret_change: np.ndarray | None = None
 
 
 def inspect_node(tree: GameTree, node: int, run: Run | None = None, snapshot: int = 0) -> NodeInspection:
@@ -350,17 +358,21 @@ def inspect_node(tree: GameTree, node: int, run: Run | None = None, snapshot: in
     i = int(tree.infoset[node])
     record = tree.infosets[i] if i >= 0 else None
     kind = ACTOR_STYLE[actor]["name"].split(" (")[0]
-    reach = opponent = cf = regret = current = average = None
+    reach = opponent = cf = regret = current = average = set_cf = instant = change = None
+    iteration = None
     if run is not None and record is not None:
         a = len(record.actions)
-        values = history_values(tree, run.current_strategy[snapshot])
-        own = record.player
-        reach = float(values.reach[node, own])
-        opponent = float(values.reach[node, 1 - own] * values.reach[node, 2])
-        cf = np.array(values.counterfactual_action_value[node, :a])
-        regret = np.array(run.cumulative_regret[snapshot, i, :a])
-        current = np.array(run.current_strategy[snapshot, i, :a])
-        average = np.array(run.average_strategy[snapshot, i, :a])
+        numbers = frame_numbers(run, [snapshot], nodes=[node])
+        iteration = int(numbers["iterations"][0])
+        reach = float(numbers["own_reach"][0, 0])
+        opponent = float(numbers["opponent_chance_reach"][0, 0])
+        cf = numbers["history_cfv"][0, 0, :a]
+        set_cf = numbers["infoset_cfv"][0, i, :a]
+        instant = numbers["instant_regret"][0, i, :a]
+        change = numbers["regret_change"][0, i, :a]
+        regret = numbers["cumulative_regret"][0, i, :a]
+        current = numbers["current_strategy"][0, i, :a]
+        average = numbers["average_strategy"][0, i, :a]
     return NodeInspection(
         node=node, label=tree.node_label[node], kind=kind, infoset=i,
         key=record.key if record else None, player=PLAYER_NAMES[record.player] if record else None,
@@ -369,7 +381,9 @@ def inspect_node(tree: GameTree, node: int, run: Run | None = None, snapshot: in
         payoff=float(tree.payoff[node]) if actor == TERMINAL else None,
         reach=reach, opponent_chance_reach=opponent, counterfactual_value=cf,
         cumulative_regret=regret, current_strategy=current, average_strategy=average,
-        partners=tuple(int(n) for n in tree.nodes_of(i) if int(n) != node) if i >= 0 else ())
+        partners=tuple(int(n) for n in tree.nodes_of(i) if int(n) != node) if i >= 0 else (),
+        iteration=iteration, infoset_counterfactual_value=set_cf, instant_regret=instant,
+        regret_change=change)
 
 
 def inspection_table(inspection: NodeInspection) -> list[dict[str, object]]:
@@ -379,6 +393,10 @@ def inspection_table(inspection: NodeInspection) -> list[dict[str, object]]:
         row: dict[str, object] = {"action": action}
         if inspection.counterfactual_value is not None:
             row["cf value"] = float(inspection.counterfactual_value[k])
+            if inspection.infoset_counterfactual_value is not None:
+                row["set cf value"] = float(inspection.infoset_counterfactual_value[k])
+            if inspection.instant_regret is not None:
+                row["regret at t"] = float(inspection.instant_regret[k])
             row["regret"] = float(inspection.cumulative_regret[k])
             row["current"] = float(inspection.current_strategy[k])
             row["average"] = float(inspection.average_strategy[k])

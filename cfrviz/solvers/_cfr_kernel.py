@@ -73,8 +73,9 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
     the instantaneous-regret array (zeroed before the pass). reach [N, 3] (player 1,
     player 2, chance) and value [N] are scratch, except that value must already hold
     payoff at terminals. level_start [D + 1]: the first node id of each depth, then N.
-    Adds each updated information set's own reach to own_reach [I]. Returns player 1's
-    root value.
+    Adds each updated information set's own reach, summed over its histories, to own_reach
+    [I]: the weight of its strategy in the average (Run.reach is the probability itself,
+    derived later). Returns player 1's root value.
     """
     n_nodes = parent.shape[0]
     reach[0, 0] = 1.0
@@ -225,13 +226,13 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
                    regret, instant, strategy_sum, strategy, played, own_reach, reach, value,
                    t0, n, alternating, regret_mode, predictive, alpha, beta, offset, average_mode, gamma,
                    value_sum, nodes_touched,
-                   schedule, s0, out_regret, out_current, out_average, out_reach,
+                   schedule, s0, out_regret, out_current, out_average,
                    out_value, out_expected, out_nodes):
     """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
 
     regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
     instant [I, A] each player's instantaneous regret of their last pass (predictive
-    variants only; untouched otherwise); own_reach [I]; reach [N, 3] and value [N] are
+    variants only; untouched otherwise); own_reach [I], reach [N, 3] and value [N] are
     scratch. Returns
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
@@ -265,9 +266,9 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
             nodes_touched += n_nodes
         value_sum += last_value
         if s < schedule.shape[0] and schedule[s] == t:
-            _write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach,
+            _write_snapshot(s, t, num_actions, regret, strategy_sum, played,
                             last_value, value_sum, nodes_touched, out_regret, out_current,
-                            out_average, out_reach, out_value, out_expected, out_nodes)
+                            out_average, out_value, out_expected, out_nodes)
             s += 1
     return last_value, value_sum, nodes_touched, s
 
@@ -275,5 +276,4 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
 def empty_outputs(num_infosets: int, max_actions: int) -> tuple[np.ndarray, ...]:
     """Zero-length snapshot arrays for calls that record nothing."""
     return (np.zeros((0, num_infosets, max_actions)), np.zeros((0, num_infosets, max_actions)),
-            np.zeros((0, num_infosets, max_actions)), np.zeros((0, num_infosets)),
-            np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
+            np.zeros((0, num_infosets, max_actions)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))

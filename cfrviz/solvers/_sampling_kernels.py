@@ -9,8 +9,8 @@ turns them into regrets. Node ids are breadth first, so a pre-order visit list r
 backwards always meets children before their parent.
 
 Per-node work arrays, shape [N] (and [N, A] for `sigma`), are scratch: each traversal
-writes the nodes it visits before reading them. The strategy played and the own reach are
-only written on recorded iterations (snapshots and the last of a batch), which keeps the
+writes the nodes it visits before reading them. The strategy played is only written on
+recorded iterations (snapshots and the last of a batch), which keeps the
 per-iteration cost to the histories a traversal touches. Recorded iterations redo the
 current and average strategy only for information sets whose regret or strategy sum changed
 since (flags `stale_regret`, `stale_sum`): an external-sampling iteration on Leduc changes
@@ -89,15 +89,12 @@ def _refresh_current(cumulative_regret, num_actions, current_strategy, stale_reg
 
 
 @njit(cache=True)
-def _begin_iteration(t, t_end, schedule, s, cumulative_regret, num_actions, current_strategy, own_reach,
+def _begin_iteration(t, t_end, schedule, s, cumulative_regret, num_actions, current_strategy,
                      stale_regret):
-    """True when iteration t is recorded (a snapshot, or the batch's last): then the strategy it
-    plays goes to current_strategy and own_reach starts from zero."""
-    record = t == t_end or (s < schedule.shape[0] and schedule[s] == t)
-    if record:
+    """When iteration t is recorded (a snapshot, or the batch's last), the strategy it plays goes
+    to current_strategy."""
+    if t == t_end or (s < schedule.shape[0] and schedule[s] == t):
         _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret)
-        own_reach[:] = 0.0
-    return record
 
 
 @njit(cache=True)
@@ -108,20 +105,20 @@ def _recorded_scratch(num_infosets, width):
 
 @njit(cache=True)
 def _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                   own_reach, last, value_sum, touched, average, stale_sum, out_regret, out_current, out_average,
-                   out_reach, out_value, out_expected, out_nodes):
+                   last, value_sum, touched, average, stale_sum, out_regret, out_current, out_average,
+                   out_value, out_expected, out_nodes):
     """Write snapshot s if iteration t is schedule[s]; returns the next snapshot index."""
     if s >= schedule.shape[0] or schedule[s] != t:
         return s
-    write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+    write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy,
                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
-                          out_average, out_reach, out_value, out_expected, out_nodes)
+                          out_average, out_value, out_expected, out_nodes)
     return s + 1
 
 
 @njit(cache=True)
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                              num_actions, cumulative_regret, strategy_sum, own_reach, record,
+                              num_actions, cumulative_regret, strategy_sum,
                               stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach, value, sigma):
     """One chance-sampled CFR traversal (Zinkevich et al. 2007; Lanctot et al. 2009); returns (root value, nodes).
 
@@ -194,8 +191,6 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
                 strategy_sum[i, a] += mine * sigma[h, a]
             stale_regret[i] = 1
             stale_sum[i] = 1
-            if record:
-                own_reach[i] += mine
     return value[0], count
 
 
@@ -210,13 +205,13 @@ def _traversal_scratch(size, width):
 
 @njit(cache=True)
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
-                           num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                           num_actions, cumulative_regret, strategy_sum, current_strategy,
                            simultaneous, deal, board, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
-                           out_reach, out_value, out_expected, out_nodes):
+                           out_value, out_expected, out_nodes):
     """Chance-sampled iterations: one traversal for both players, or one per player.
 
     Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
-    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    schedule[s:] (outputs [T, I, A] and [T], as the runner's `advance` expects).
     value_sum and touched carry the running totals in. Returns
     (last value, value_sum, nodes touched, next snapshot index).
     """
@@ -225,34 +220,34 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                                  own_reach, stale_regret)
+        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                         stale_regret)
         if simultaneous:
             v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, stale_regret, stale_sum, 2, deal, board, rng, stack, order, sampled, reach, value, sigma)
+                                             payoff, num_actions, cumulative_regret, strategy_sum,
+                                             stale_regret, stale_sum, 2, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
         else:
             v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, stale_regret, stale_sum, 0, deal, board, rng, stack, order, sampled, reach, value, sigma)
+                                             payoff, num_actions, cumulative_regret, strategy_sum,
+                                             stale_regret, stale_sum, 0, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
             _, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum, own_reach,
-                                             record, stale_regret, stale_sum, 1, deal, board, rng, stack, order, sampled, reach, value, sigma)
+                                             payoff, num_actions, cumulative_regret, strategy_sum,
+                                             stale_regret, stale_sum, 1, deal, board, rng, stack, order, sampled, reach, value, sigma)
             touched += c
         value_sum += v
         last = v
         s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           own_reach, last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
                            out_average,
-                           out_reach, out_value, out_expected, out_nodes)
+                           out_value, out_expected, out_nodes)
     return last, value_sum, touched, s
 
 
 @njit(cache=True)
 def _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                        cumulative_regret, strategy_sum, own_reach, record, stale_regret, stale_sum,
+                        cumulative_regret, strategy_sum, stale_regret, stale_sum,
                         traverser, rng,
                         stack, order, sampled, reach, value, sigma):
     """One external-sampling traversal for `traverser` (Lanctot et al. 2009, section 3.2).
@@ -288,8 +283,6 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
         i = infoset[h]
         _regret_matching_into(cumulative_regret, i, k, sigma[h])
         if who == traverser:
-            if record:
-                own_reach[i] += reach[h, who]
             for a in range(k):
                 c = first + a
                 reach[c, 0] = reach[h, 0]
@@ -332,13 +325,13 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
 
 @njit(cache=True)
 def external_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
-                             num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                             num_actions, cumulative_regret, strategy_sum, current_strategy,
                              rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
-                           out_reach, out_value, out_expected, out_nodes):
+                           out_value, out_expected, out_nodes):
     """External-sampling iterations, one traversal per player each.
 
     Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
-    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    schedule[s:] (outputs [T, I, A] and [T], as the runner's `advance` expects).
     value_sum and touched carry the running totals in. Returns
     (last value, value_sum, nodes touched, next snapshot index).
     """
@@ -347,30 +340,30 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                                  own_reach, stale_regret)
+        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                         stale_regret)
         v, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                   cumulative_regret, strategy_sum, own_reach, record, stale_regret,
+                                   cumulative_regret, strategy_sum, stale_regret,
                                    stale_sum, 0, rng,
                                    stack, order, sampled, reach, value, sigma)
         touched += c
         _, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                   cumulative_regret, strategy_sum, own_reach, record, stale_regret,
+                                   cumulative_regret, strategy_sum, stale_regret,
                                    stale_sum, 1, rng,
                                    stack, order, sampled, reach, value, sigma)
         touched += c
         value_sum += v
         last = v
         s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           own_reach, last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
                            out_average,
-                           out_reach, out_value, out_expected, out_nodes)
+                           out_value, out_expected, out_nodes)
     return last, value_sum, touched, s
 
 
 @njit(cache=True)
 def _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
-                     cumulative_regret, strategy_sum, own_reach, record, stale_regret, stale_sum,
+                     cumulative_regret, strategy_sum, stale_regret, stale_sum,
                      update_player, exploration,
                      rng, path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour):
     """One outcome-sampling episode for `update_player` (Lanctot et al. 2009, section 3.1).
@@ -399,8 +392,6 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
         else:
             i = infoset[h]
             _regret_matching_into(cumulative_regret, i, k, sigma[depth])
-            if record and who == update_player:
-                own_reach[i] += mine
             if who == update_player:
                 for a in range(k):
                     behaviour[depth, a] = exploration / k + (1.0 - exploration) * sigma[depth, a]
@@ -445,13 +436,13 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
 
 @njit(cache=True)
 def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
-                            num_actions, cumulative_regret, strategy_sum, current_strategy, own_reach,
+                            num_actions, cumulative_regret, strategy_sum, current_strategy,
                             exploration, max_depth, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
-                           out_reach, out_value, out_expected, out_nodes):
+                           out_value, out_expected, out_nodes):
     """Outcome-sampling iterations, one episode per player each.
 
     Iterations t0 + 1 .. t0 + n; a snapshot is written at each iteration listed in
-    schedule[s:] (outputs [T, I, A], [T, I] and [T], as the runner's `advance` expects).
+    schedule[s:] (outputs [T, I, A] and [T], as the runner's `advance` expects).
     value_sum and touched carry the running totals in. Returns
     (last value, value_sum, nodes touched, next snapshot index).
     """
@@ -466,22 +457,22 @@ def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_pr
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        record = _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                                  own_reach, stale_regret)
+        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
+                         stale_regret)
         v, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                cumulative_regret, strategy_sum, own_reach, record, stale_regret,
+                                cumulative_regret, strategy_sum, stale_regret,
                                 stale_sum, 0, exploration, rng,
                                 path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
         touched += c
         _, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                cumulative_regret, strategy_sum, own_reach, record, stale_regret,
+                                cumulative_regret, strategy_sum, stale_regret,
                                 stale_sum, 1, exploration, rng,
                                 path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
         touched += c
         value_sum += v
         last = v
         s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           own_reach, last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
                            out_average,
-                           out_reach, out_value, out_expected, out_nodes)
+                           out_value, out_expected, out_nodes)
     return last, value_sum, touched, s

@@ -1,7 +1,8 @@
 """Writing one snapshot from inside a compiled solver loop, shared by every kernel.
 
 The outputs are the runner's preallocated arrays: [T, I, A] for regret, current and
-average strategy, [T, I] for own reach and [T] for value, running mean and nodes touched.
+average strategy and [T] for value, running mean and nodes touched. Own reach is not
+written here: the runner derives it from the current strategy (`own_reach_probability`).
 """
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ def _average_row(strategy_sum, i, k, out):
 
 
 @njit(cache=True)
-def write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
-                   value_sum, nodes_touched, out_regret, out_current, out_average, out_reach,
+def write_snapshot(s, t, num_actions, regret, strategy_sum, played, last_value,
+                   value_sum, nodes_touched, out_regret, out_current, out_average,
                    out_value, out_expected, out_nodes):
     """Snapshot s after iteration t: regret, the strategy `played`, the normalised average
-    (uniform where never reached), own reach, last value, running mean and nodes touched."""
+    (uniform where never reached), last value, running mean and nodes touched."""
     for i in range(num_actions.shape[0]):
         k = num_actions[i]
         total = 0.0
@@ -33,16 +34,15 @@ def write_snapshot(s, t, num_actions, regret, strategy_sum, played, own_reach, l
             out_regret[s, i, a] = regret[i, a]
             out_current[s, i, a] = played[i, a]
             out_average[s, i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
-        out_reach[s, i] = own_reach[i]
     out_value[s] = last_value
     out_expected[s] = value_sum / t
     out_nodes[s] = nodes_touched
 
 
 @njit(cache=True)
-def write_snapshot_cached(s, t, num_actions, regret, strategy_sum, played, own_reach, last_value,
+def write_snapshot_cached(s, t, num_actions, regret, strategy_sum, played, last_value,
                           value_sum, nodes_touched, average, stale, out_regret, out_current,
-                          out_average, out_reach, out_value, out_expected, out_nodes):
+                          out_average, out_value, out_expected, out_nodes):
     """write_snapshot for kernels that touch few information sets per iteration: the
     normalised average is kept in `average` [I, A] and redone only where stale[i] is set
     (its strategy sum changed); an iteration changes a few sets, the snapshot holds them all."""
@@ -55,7 +55,6 @@ def write_snapshot_cached(s, t, num_actions, regret, strategy_sum, played, own_r
             out_regret[s, i, a] = regret[i, a]
             out_current[s, i, a] = played[i, a]
             out_average[s, i, a] = average[i, a]
-        out_reach[s, i] = own_reach[i]
     out_value[s] = last_value
     out_expected[s] = value_sum / t
     out_nodes[s] = nodes_touched

@@ -6,7 +6,9 @@ run between snapshots without returning to Python.
 """
 from __future__ import annotations
 
+import weakref
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,6 +45,90 @@ def normalize_average(strategy_sum: np.ndarray, legal: np.ndarray) -> np.ndarray
     return np.where(total > 0.0, strategy_sum / np.where(total > 0.0, total, 1.0), uniform)
 
 
+@dataclass(frozen=True)
+class _OwnSequences:
+    """For each information set, the player's own earlier decisions on the way to it.
+
+    index [K, D] points into a flattened [I * A + 1] strategy (the last slot holds 1, for
+    padding); K = I under perfect recall (one row per set), else one row per history, and
+    `rows_of_set` [I + 1] gives each set's rows as rows_of_set[i]:rows_of_set[i + 1].
+    """
+
+    index: np.ndarray
+    rows_of_set: np.ndarray
+    perfect_recall: bool
+
+
+_SEQUENCES: weakref.WeakKeyDictionary[GameTree, _OwnSequences] = weakref.WeakKeyDictionary()
+
+
+def _own_sequences(tree: GameTree) -> _OwnSequences:
+    cached = _SEQUENCES.get(tree)
+    if cached is not None:
+        return cached
+    width = tree.max_actions
+    # Each node's two sequences: the (set, action) slots each player chose on its path.
+    paths: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+    for n in range(1, tree.num_nodes):
+        parent = int(tree.parent[n])
+        mine = paths[parent]
+        who = int(tree.actor[parent])
+        if who in (0, 1):
+            slot = int(tree.infoset[parent]) * width + int(tree.action_index[n])
+            mine = (mine[0] + (slot,), mine[1]) if who == 0 else (mine[0], mine[1] + (slot,))
+        paths.append(mine)
+    per_set: list[list[tuple[int, ...]]] = []
+    for i in range(tree.num_infosets):
+        player = int(tree.infoset_player[i])
+        per_set.append([paths[int(n)][player] for n in tree.nodes_of(i)])
+    perfect = all(len(set(members)) == 1 for members in per_set)
+    rows = [members[:1] if perfect else members for members in per_set]
+    flat = [path for members in rows for path in members]
+    depth = max((len(path) for path in flat), default=0)
+    pad = tree.num_infosets * width
+    index = np.full((len(flat), max(depth, 1)), pad, dtype=np.int64)
+    for r, path in enumerate(flat):
+        index[r, :len(path)] = path
+    starts = np.cumsum([0] + [len(members) for members in rows]).astype(np.int64)
+    result = _OwnSequences(index, starts, perfect)
+    _SEQUENCES[tree] = result
+    return result
+
+
+def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
+    """[..., I] each information set's own reach probability under strategy [..., I, A].
+
+    The product of the acting player's own action probabilities on the path to the set
+    (Zinkevich et al. 2007, pi_i); with perfect recall it is the same for every history of
+    the set. Without perfect recall (possible in a hand-written game) it is the mean over
+    the set's histories.
+
+    >>> from cfrviz.tree import compile_game
+    >>> kuhn = compile_game("kuhn")
+    >>> reach = own_reach_probability(kuhn, kuhn.uniform_strategy())
+    >>> float(reach[kuhn.infoset_index("Q")]), float(reach[kuhn.infoset_index("Q kb")])
+    (1.0, 0.5)
+    """
+    array = np.asarray(strategy, dtype=np.float64)
+    if array.shape[-2:] != tree.legal.shape:
+        raise ValueError(f"A strategy for {tree.game.title} has shape [..., {tree.num_infosets}, "
+                         f"{tree.max_actions}], not {list(array.shape)}.")
+    sequences = _own_sequences(tree)
+    lead = array.shape[:-2]
+    flat = np.concatenate([array.reshape(lead + (-1,)), np.ones(lead + (1,))], axis=-1)
+    if sequences.perfect_recall:
+        reach: np.ndarray = flat[..., sequences.index].prod(axis=-1)
+        return reach
+    out = np.empty(lead + (tree.num_infosets,))
+    starts = sequences.rows_of_set
+    counts = np.diff(starts)
+    # One frame at a time: [K, D] per frame stays small however many histories there are.
+    for position in np.ndindex(*lead):
+        per_history = flat[position][sequences.index].prod(axis=-1)
+        out[position] = np.add.reduceat(per_history, starts[:-1]) / counts
+    return out
+
+
 class Solver(ABC):
     """One algorithm's state over a GameTree.
 
@@ -50,9 +136,6 @@ class Solver(ABC):
       cumulative_regret   regret summed (and for CFR+/DCFR, clipped or discounted) so far
       strategy_sum        the weighted sum the average strategy is normalised from
       current_strategy    the strategy each player used in the last completed iteration
-      own_reach [I]       each information set's own reach probability (summed over its
-                          histories) under that strategy; for sampling solvers, over the
-                          histories the last iteration touched
     Scalars after each `iterate`: `iterations` (completed), `last_value` (player 1's value
     of the last iteration, as the traversal computed it), `value_sum` (sum of those values
     over every iteration, for the running mean of iteration values, as in the classic tutorial code), `nodes_touched` (cumulative).
@@ -66,6 +149,14 @@ class Solver(ABC):
     sampling: bool = False
     #: the update schemes this solver implements
     update_schemes: tuple[str, ...] = UPDATE_SCHEMES
+    #: True when the strategy of the next iteration is regret matching on `cumulative_regret`
+    #: as stored (after any flooring or discounting), plus, when `predictive`, the regret of the
+    #: iteration just done. The inspector relies on it to rebuild, from one snapshot, the
+    #: strategy player 2 answered under alternating updates. A solver with another rule sets it False.
+    next_strategy_from_regret: bool = True
+    #: True when the next strategy also counts the last iteration's regret as a prediction
+    #: (Farina, Kroer and Sandholm 2021)
+    predictive: bool = False
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
         self.tree = tree
@@ -75,7 +166,6 @@ class Solver(ABC):
         self.cumulative_regret = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
         self.current_strategy = tree.uniform_strategy()
-        self.own_reach = np.zeros(tree.num_infosets)
         self.iterations = 0
         self.last_value = 0.0
         self.value_sum = 0.0

@@ -42,6 +42,9 @@ class _FullTraversalCFR(Solver):
         self._next = self.current_strategy.copy()
         #: [I, A] each player's instantaneous regret r^t of their last pass (predictive variants)
         self.instantaneous_regret = np.zeros(tree.legal.shape)
+        # Each set's own reach summed over its histories in the last pass: the weight its
+        # strategy gets in the average (as the seeds accumulate it, history by history).
+        self._reach_weight = np.zeros(tree.num_infosets)
         self._reach = np.zeros((tree.num_nodes, 3))
         self._value = np.zeros(tree.num_nodes)
         self._tree_arrays = (
@@ -63,15 +66,15 @@ class _FullTraversalCFR(Solver):
         """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:].
 
         outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
-        average_strategy [T, I, A], reach [T, I], value [T], expected_value [T],
-        nodes_touched [T]). Returns the index of the next snapshot to write.
+        average_strategy [T, I, A], value [T], expected_value [T], nodes_touched [T]).
+        Returns the index of the next snapshot to write.
         """
         if n < 1:
             return first_snapshot
         last_value, value_sum, nodes, s = kernel.run_iterations(
             *self._tree_arrays,
             self.cumulative_regret, self.instantaneous_regret, self.strategy_sum, self._next,
-            self.current_strategy, self.own_reach, self._reach, self._value,
+            self.current_strategy, self._reach_weight, self._reach, self._value,
             self.iterations, int(n), self.updates == "alternating", self.regret_mode, bool(self.predictive),
             float(self.alpha), float(self.beta), float(self.discount_offset), self.average_mode,
             float(self.gamma),

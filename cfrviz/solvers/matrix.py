@@ -324,8 +324,7 @@ class MatrixRegretMatching(Solver):
                  iteration; False: from the expected payoff against the mixed strategy
     `last_value` is player 1's payoff of the last play (sampled) or of the profile
     (expected); `nodes_touched` counts 3 histories per sampled play (two plays per
-    alternating self-play iteration), the whole tree per player's expected update;
-    `own_reach` is 1 for both information sets.
+    alternating self-play iteration), the whole tree per player's expected update.
     """
 
     name = "rm"
@@ -342,7 +341,6 @@ class MatrixRegretMatching(Solver):
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
         self._row = int(tree.infoset[0])
         self._column = int(tree.infoset[int(tree.first_child[0])])
-        self.own_reach[:] = 1.0
         self._empty_path = (np.zeros((0, rows)), np.zeros((0, columns)))
         learners = 1 if self.opponent.size else 2
         if self.sampled:

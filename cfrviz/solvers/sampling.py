@@ -51,7 +51,7 @@ class _SamplingSolver(Solver):
         shape = tree.legal.shape
         self._no_schedule = np.zeros(0, dtype=np.int64)
         self._no_outputs = (np.zeros((0,) + shape), np.zeros((0,) + shape), np.zeros((0,) + shape),
-                            np.zeros((0, shape[0])), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
+                            np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
 
     def iterate(self, n: int = 1) -> None:
         """Run n more iterations in one compiled call."""
@@ -62,9 +62,9 @@ class _SamplingSolver(Solver):
         """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:].
 
         outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
-        average_strategy [T, I, A], reach [T, I], value [T], expected_value [T],
-        nodes_touched [T]), the runner's compiled-recording contract. Returns the index
-        of the next snapshot to write.
+        average_strategy [T, I, A], value [T], expected_value [T], nodes_touched [T]),
+        the runner's compiled-recording contract. Returns the index of the next snapshot
+        to write.
         """
         n = _checked_count(n)
         if n == 0:
@@ -163,7 +163,7 @@ class ChanceSampling(_SamplingSolver):
     def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.chance_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, self.updates == "simultaneous", self._deal, self._board, self.rng,
+            self.updates == "simultaneous", self._deal, self._board, self.rng,
             *progress_and_outputs)
 
 
@@ -187,7 +187,7 @@ class ExternalSampling(_SamplingSolver):
     def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.external_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, self.rng, *progress_and_outputs)
+            self.rng, *progress_and_outputs)
 
 
 class OutcomeSampling(_SamplingSolver):
@@ -219,4 +219,4 @@ class OutcomeSampling(_SamplingSolver):
     def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
         return kernels.outcome_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.own_reach, self.exploration, self._max_depth, self.rng, *progress_and_outputs)
+            self.exploration, self._max_depth, self.rng, *progress_and_outputs)
