@@ -134,20 +134,25 @@ def test_updated_strategy_is_regret_matching_on_stored_regret(algorithm: str) ->
     np.testing.assert_allclose(derived, run.current_strategy[1:], atol=1e-12)
 
 
-def test_log_spaced_frames_match_a_dense_record() -> None:
+@pytest.mark.parametrize("algorithm", ["cfr", "dcfr+", "pcfr+", "pdcfr+"])
+def test_log_spaced_frames_match_a_dense_record(algorithm: str) -> None:
     # Past 1,000 iterations snapshots are log-spaced, so t - 1 is not stored: regret_change is
     # NaN there, but this iteration's regret is rebuilt from snapshot t alone and equals the
-    # one of a run that kept every iteration (same deterministic solve).
-    sparse = solve("kuhn", "cfr", 4000, updates="alternating")
-    dense = solve("kuhn", "cfr", 4000, updates="alternating", snapshots="all")
+    # one of a run that kept every iteration (same deterministic solve). Predictive solvers
+    # play regret matching on cumulative regret plus the last regret, which is rebuilt first.
+    sparse = solve("kuhn", algorithm, 4000, updates="alternating")
+    dense = solve("kuhn", algorithm, 4000, updates="alternating", snapshots="all")
     late = np.flatnonzero(sparse.iterations > 1000)
     numbers = frame_numbers(sparse, late)
     legal = sparse.tree.legal
     reference = frame_numbers(dense, sparse.iterations[late] - 1)
     np.testing.assert_allclose(numbers["instant_regret"][:, legal], reference["instant_regret"][:, legal],
                                atol=1e-12)
-    np.testing.assert_allclose(reference["instant_regret"][:, legal], reference["regret_change"][:, legal],
+    np.testing.assert_allclose(update_profiles(sparse, late)[0], update_profiles(dense, sparse.iterations[late] - 1)[0],
                                atol=1e-12)
+    if algorithm == "cfr":
+        np.testing.assert_allclose(reference["instant_regret"][:, legal], reference["regret_change"][:, legal],
+                                   atol=1e-12)
     not_consecutive = sparse.iterations[late] - sparse.iterations[late - 1] > 1
     assert not_consecutive.any()
     assert np.isnan(numbers["regret_change"][not_consecutive][:, legal]).all()
@@ -167,32 +172,35 @@ def test_unknown_update_profile_is_nan_not_a_guess(monkeypatch) -> None:
     assert not np.isnan(numbers["instant_regret"][1][~second][run.tree.legal[~second]]).any()
 
 
-@pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
-def test_cfr_plus_floors_this_iterations_regret(runs, updates: str) -> None:
-    # CFR+ (Tammelin 2014): cumulative_regret[t] = max(cumulative_regret[t-1] + r^t, 0).
-    run = runs("kuhn", "cfr+", updates)
-    numbers = _all(run)
-    legal = run.tree.legal
-    previous = np.concatenate([np.zeros((1,) + legal.shape), run.cumulative_regret[:-1]])
-    expected = np.maximum(previous + numbers["instant_regret"], 0.0)
-    np.testing.assert_allclose(expected[:, legal], run.cumulative_regret[:, legal], atol=1e-12)
-    # ...so the plain identity fails wherever the floor bit.
-    assert np.nanmax(np.abs(numbers["instant_regret"] - numbers["regret_change"])) > 1e-3
-
-
-@pytest.mark.parametrize("algorithm", ["lcfr", "dcfr"])
-def test_discounted_cfr_scales_after_adding(runs, algorithm: str) -> None:
-    # Brown and Sandholm 2019, as the kernel applies it after iteration t: the sum
-    # cumulative_regret[t-1] + r^t is scaled by t^a/(t^a+1) where positive, t^b/(t^b+1) where not.
-    run = runs("kuhn", algorithm, "alternating")
+def _next_cumulative(algorithm: str, total: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """What each algorithm stores after iteration t, given total = cumulative_regret[t-1] + r^t."""
     cls = solver_class(algorithm)
+    if algorithm in ("cfr+", "pcfr+"):
+        # CFR+ (Tammelin 2014); predictive CFR+ (Farina, Kroer and Sandholm 2021), whose
+        # prediction changes what is played, not what is stored.
+        return np.maximum(total, 0.0)
+    positive = t ** cls.alpha / (t ** cls.alpha + cls.discount_offset)
+    if algorithm in ("dcfr+", "pdcfr+"):
+        # DCFR+ (Xu et al. 2022), PDCFR+ (Xu et al. 2024): floor, then the next discount.
+        return np.maximum(total, 0.0) * positive
+    # Linear and discounted CFR (Brown and Sandholm 2019).
+    negative = t ** cls.beta / (t ** cls.beta + cls.discount_offset)
+    return total * np.where(total >= 0, positive, negative)
+
+
+@pytest.mark.parametrize("algorithm, updates", [
+    ("cfr+", "simultaneous"), ("cfr+", "alternating"), ("pcfr+", "alternating"), ("lcfr", "alternating"),
+    ("dcfr", "simultaneous"), ("dcfr", "alternating"), ("dcfr+", "alternating"), ("pdcfr+", "alternating")])
+def test_other_variants_add_this_iterations_regret_then_floor_or_scale(runs, algorithm: str, updates: str) -> None:
+    run = runs("kuhn", algorithm, updates)
     numbers = _all(run)
     legal = run.tree.legal
     t = run.iterations.astype(float)[:, None, None]
     previous = np.concatenate([np.zeros((1,) + legal.shape), run.cumulative_regret[:-1]])
-    total = previous + numbers["instant_regret"]
-    scale = np.where(total >= 0, t ** cls.alpha / (t ** cls.alpha + 1), t ** cls.beta / (t ** cls.beta + 1))
-    np.testing.assert_allclose((total * scale)[:, legal], run.cumulative_regret[:, legal], atol=1e-12)
+    expected = _next_cumulative(algorithm, previous + numbers["instant_regret"], t)
+    np.testing.assert_allclose(expected[:, legal], run.cumulative_regret[:, legal], atol=1e-12)
+    # ...so the plain identity fails wherever the floor or the scale bit.
+    assert np.nanmax(np.abs(numbers["instant_regret"] - numbers["regret_change"])) > 1e-3
 
 
 def test_frame_numbers_shapes_and_node_subset(runs) -> None:
