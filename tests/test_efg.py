@@ -216,3 +216,19 @@ def test_damaged_files_give_a_sentence_or_a_game(data: st.DataObject) -> None:
         assert str(error).endswith(".") and "\n" not in str(error)
     else:
         build_tree(game)
+
+
+@pytest.mark.parametrize("name", ["rps", "kuhn", "leduc"])
+def test_written_files_read_back_to_the_same_tree(name: str) -> None:
+    from cfrviz.formats.efg import write_efg
+
+    tree = compile_game(name)
+    text = write_efg(tree)
+    again = build_tree(read_efg(text))
+    for array in ("parent", "actor", "infoset", "action_index", "chance_probability", "payoff"):
+        np.testing.assert_array_equal(getattr(again, array), getattr(tree, array), err_msg=array)
+    assert again.node_label == tree.node_label and again.edge_label == tree.edge_label
+    assert [(r.key, r.player, r.actions) for r in again.infosets] == [(r.key, r.player, r.actions)
+                                                                     for r in tree.infosets]
+    # Kuhn's deal is written as six exact sixths, not as 0.16666666666666666.
+    assert name != "kuhn" or '"JQ" 1/6 "JK" 1/6' in text

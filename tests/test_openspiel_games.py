@@ -1,0 +1,107 @@
+"""OpenSpiel games and the bundled .efg games against OpenSpiel's own numbers.
+
+Reference: tests/data/openspiel_games_reference.json, measured once with OpenSpiel itself by
+scripts/openspiel_games_reference.py (version recorded in the file): history and
+information-state counts, the uniform policy's exploitability, and OpenSpiel's Python
+CFRSolver (alternating updates) after 200 iterations, exploitability and whole average
+policy. The bundled .efg files were read for it by OpenSpiel's own Gambit reader, so the
+`efg:` rows check cfrviz's reader against an independent one. The OpenSpiel games were
+saved as .efg by cfrviz's loader (tests/data/openspiel_games/), so CI compares without
+OpenSpiel; with OpenSpiel installed the loader itself is checked against those files.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrviz.analysis import exploitability
+from cfrviz.formats.efg import load_efg, read_bundled
+from cfrviz.games import openspiel
+from cfrviz.games.openspiel import available, information_set_keys, load_openspiel
+from cfrviz.solvers import solver_class
+from cfrviz.tree import GameTree, build_tree
+
+DATA = Path(__file__).parent / "data"
+REFERENCE = json.loads((DATA / "openspiel_games_reference.json").read_text(encoding="utf-8"))
+ENTRIES = REFERENCE["entries"]
+needs_openspiel = pytest.mark.skipif(not available(), reason="OpenSpiel (pyspiel) is not installed; "
+                                     "its numbers are checked through tests/data instead")
+
+
+def tree_of(key: str) -> GameTree:
+    entry = ENTRIES[key]
+    if entry["source"] == "efg":
+        return build_tree(read_bundled(entry["game"]))
+    return build_tree(load_efg(DATA / entry["snapshot"]))
+
+
+def reference_policy(key: str, tree: GameTree) -> dict[str, list[float]]:
+    """OpenSpiel's average policy keyed by this tree's information-set keys."""
+    table = ENTRIES[key]["cfr_average_policy"]
+    if ENTRIES[key]["source"] == "efg":
+        # OpenSpiel's Gambit reader names a set "player-player-number-name"; the file's names are the keys.
+        return {state.split("-", 3)[3]: row for state, row in table.items()}
+    # The loader's keys: the strings themselves, or one-line forms of multi-line ones (no clashes in these games).
+    return dict(zip(information_set_keys(list(table), [0] * len(table)), table.values()))
+
+
+@pytest.mark.parametrize("key", list(ENTRIES))
+def test_counts_uniform_exploitability_and_cfr_match_openspiel(key: str) -> None:
+    entry = ENTRIES[key]
+    tree = tree_of(key)
+    assert (tree.num_nodes, tree.num_infosets) == (entry["histories"], entry["information_states"])
+    assert exploitability(tree, tree.uniform_strategy()) == pytest.approx(entry["uniform_exploitability"], abs=1e-9)
+    solver = solver_class("cfr")(tree, updates="alternating")
+    solver.iterate(entry["cfr_iterations"])
+    average = solver.average_strategy()
+    assert exploitability(tree, average) == pytest.approx(entry["cfr_exploitability"], abs=1e-9)
+    policy = reference_policy(key, tree)
+    assert len(policy) == tree.num_infosets
+    for set_key, row in policy.items():
+        i = tree.infoset_index(set_key)
+        np.testing.assert_allclose(average[i, :len(row)], row, rtol=0, atol=1e-9, err_msg=set_key)
+
+
+@needs_openspiel
+@pytest.mark.parametrize("key", [k for k in ENTRIES if ENTRIES[k]["source"] == "game"])
+def test_loader_gives_the_saved_tree_and_keeps_information_state_strings(key: str) -> None:
+    game = load_openspiel("openspiel:" + ENTRIES[key]["game"])
+    live, saved = build_tree(game), tree_of(key)
+    for name in ("parent", "actor", "infoset", "action_index", "chance_probability", "payoff"):
+        np.testing.assert_array_equal(getattr(live, name), getattr(saved, name), err_msg=name)
+    assert [r.key for r in live.infosets] == [r.key for r in saved.infosets]
+    # The exact strings OpenSpiel uses, in information-set order, so a strategy can go back to it.
+    assert set(game.information_state_strings) == set(ENTRIES[key]["cfr_average_policy"])
+    assert game.game_string == ENTRIES[key]["game"] and game.name == "openspiel:" + game.game_string
+
+
+@needs_openspiel
+@pytest.mark.parametrize("game_string, words", [
+    ("kuhn_poker(players=3)", "has 3 players; cfrviz solves two-player games only"),
+    ("matrix_pd", "is not zero-sum or constant-sum (general_sum)"),
+    ("no_such_game", "OpenSpiel cannot load 'no_such_game': Unknown game 'no_such_game'"),
+])
+def test_openspiel_refusals_are_one_sentence(game_string: str, words: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        load_openspiel(game_string)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+    assert str(caught.value).endswith(".")
+
+
+@needs_openspiel
+def test_openspiel_size_cap() -> None:
+    with pytest.raises(ValueError, match=r"^'leduc_poker' has more than 1,000 histories, more than cfrviz draws"):
+        load_openspiel("leduc_poker", max_nodes=1_000)
+
+
+def test_game_strings_are_checked_before_openspiel_sees_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match=r"is not an OpenSpiel game string such as"):
+        load_openspiel("kuhn_poker; import os")
+    with pytest.raises(ValueError, match=r"at most 200 characters"):
+        load_openspiel("x" * 201)
+    monkeypatch.setattr(openspiel, "available", lambda: False)
+    with pytest.raises(ValueError, match=r"^OpenSpiel is not installed, so 'kuhn_poker' cannot be loaded; "):
+        load_openspiel("openspiel:kuhn_poker")
