@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.analysis import history_values
+from cfrviz import inspector
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
@@ -136,10 +136,10 @@ def _card_rank(tree: GameTree, card: str) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class FrameNumbers:
-    """The inspector's numbers over frames F, for N histories and I information sets (A actions).
+    """The inspector's numbers over frames F, for M chosen histories and I information sets (A actions).
 
-    own_reach [F, N] and opponent_chance_reach [F, N] at decision nodes; counterfactual_value
-    [F, N, A] per history; set_counterfactual_value [F, I, A] summed over the set's histories;
+    own_reach [F, M] and opponent_chance_reach [F, M] at decision nodes; counterfactual_value
+    [F, M, A] per history; set_counterfactual_value [F, I, A] summed over the set's histories;
     instant_regret [F, I, A] the regret of the frame's iteration. `source` says how they were got.
     """
 
@@ -151,40 +151,18 @@ class FrameNumbers:
     source: str
 
 
-def frame_numbers(tree: GameTree, run: Run, snapshots: Sequence[int]) -> FrameNumbers:
-    """The inspector's numbers at each snapshot in `snapshots`.
+#: What the inspector's values are computed from, said under them.
+NUMBERS_SOURCE = ("the strategies that produced iteration t's update (with alternating updates, "
+                  "player 2's values answer player 1's updated strategy)")
 
-    Uses `cfrviz.inspector.frame_numbers` when that module exists (the values that produced each
-    update); otherwise the current strategy of the snapshot for both players, which is exact for
-    simultaneous updates (Zinkevich et al. 2007's counterfactual value and regret).
-    """
-    try:
-        from cfrviz import inspector  # type: ignore[attr-defined]
-        numbers = inspector.frame_numbers(tree, run, snapshots)
-        return FrameNumbers(np.asarray(numbers.own_reach), np.asarray(numbers.opponent_chance_reach),
-                            np.asarray(numbers.counterfactual_value), np.asarray(numbers.set_counterfactual_value),
-                            np.asarray(numbers.instant_regret), getattr(numbers, "source", "cfrviz.inspector"))
-    except (ImportError, AttributeError):
-        pass
-    frames, n, i, a = len(snapshots), tree.num_nodes, tree.num_infosets, tree.max_actions
-    own = np.full((frames, n), np.nan)
-    others = np.full((frames, n), np.nan)
-    value = np.full((frames, n, a), np.nan)
-    set_value = np.zeros((frames, i, a))
-    regret = np.zeros((frames, i, a))
-    decision = np.flatnonzero(tree.infoset >= 0)
-    player = tree.infoset_player[tree.infoset[decision]].astype(np.int64)
-    for f, s in enumerate(snapshots):
-        strategy = run.current_strategy[int(s)]
-        values = history_values(tree, strategy)
-        own[f, decision] = values.reach[decision, player]
-        others[f, decision] = values.counterfactual_reach[decision]
-        value[f, decision] = values.counterfactual_action_value[decision]
-        np.add.at(set_value[f], tree.infoset[decision], values.counterfactual_action_value[decision])
-        expected = (strategy * set_value[f]).sum(axis=1, keepdims=True)
-        regret[f] = np.where(tree.legal, set_value[f] - expected, 0.0)
-    return FrameNumbers(own, others, value, set_value, regret,
-                        "current strategy of iteration t for both players")
+
+def frame_numbers(run: Run, snapshots: Sequence[int], nodes: Sequence[int] | None = None) -> FrameNumbers:
+    """The inspector's numbers at each snapshot in `snapshots`, for the histories `nodes` (all by
+    default), from `cfrviz.inspector.frame_numbers`: summed over a set, this iteration's regret
+    is what vanilla CFR added to the cumulative regret."""
+    numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes)
+    return FrameNumbers(numbers["own_reach"], numbers["opponent_chance_reach"], numbers["history_cfv"],
+                        numbers["infoset_cfv"], numbers["instant_regret"], NUMBERS_SOURCE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,16 +238,16 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         payload["frames"] = []
         return payload
     snapshots = frame_snapshots(run.iterations, max_frames, include=include)
-    numbers = frame_numbers(tree, run, snapshots)
     width = max((len(tree.infosets[i].actions) for i in set_ids), default=1)
     decision = [n for n in drawn if tree.infoset[n] >= 0]
     dec_local = [local[n] for n in decision]
+    numbers = frame_numbers(run, snapshots, nodes=decision)
     own = np.full((len(snapshots), len(drawn)), np.nan)
     others = np.full((len(snapshots), len(drawn)), np.nan)
-    own[:, dec_local] = numbers.own_reach[:, decision]
-    others[:, dec_local] = numbers.opponent_chance_reach[:, decision]
+    own[:, dec_local] = numbers.own_reach
+    others[:, dec_local] = numbers.opponent_chance_reach
     values = np.full((len(snapshots), len(drawn), width), np.nan)
-    values[:, dec_local] = numbers.counterfactual_value[:, decision, :width]
+    values[:, dec_local] = numbers.counterfactual_value[:, :, :width]
     sets = np.asarray(set_ids, dtype=np.int64)
     pick = np.asarray(snapshots)
 
