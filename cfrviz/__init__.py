@@ -5,8 +5,8 @@
 """
 from __future__ import annotations
 
-from cfrviz.games import load_game
-from cfrviz.tree import GameTree, build_tree, compile_game
+from cfrviz.catalog import compile_game, load_game
+from cfrviz.tree import GameTree, build_tree
 
 __all__ = ["GameTree", "build_tree", "compile_game", "load_game", "solve"]
 

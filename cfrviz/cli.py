@@ -16,20 +16,19 @@ from typing import NoReturn, TextIO
 
 import numpy as np
 
-from cfrviz.games import GAME_NAMES
-from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
 USAGE_ERROR = 2
 
-GAMES = GAME_NAMES
 ALGORITHM_NAMES = tuple(ALGORITHMS)
-#: Most iterations one CLI solve may ask for, per game, so a typo cannot tie up a machine for hours.
-#: A tenth of each cap took 2-5 s of vanilla CFR (rm for rps) on a shared 2-core machine, so a
-#: solve at the cap takes about a minute at most.
-ITERATION_CAPS = {"kuhn": 10_000_000, "leduc": 1_000_000, "rps": 10_000_000}
-KUHN_CARDS = (3, MAX_CARDS)
 MAX_SEED = 2**31 - 1
+
+
+def iteration_caps() -> dict[str, int]:
+    """Most iterations one CLI solve may ask for, per game of the app's menu (`CatalogGame.cli_iteration_cap`),
+    so a typo cannot tie up a machine for hours."""
+    return {str(game.link): game.cli_iteration_cap for game in catalog.menu()}
 
 
 class UsageError(ValueError):
@@ -64,6 +63,13 @@ def _whole_number(flag: str, minimum: int):
     return parse
 
 
+def _game(text: str) -> catalog.CatalogGame:
+    try:
+        return catalog.resolve(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _choice(flag: str, options: Sequence[str]):
     def parse(text: str) -> str:
         key = text.strip().lower()
@@ -84,9 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
         "solve", help="solve a game and print strategies, value and exploitability",
         description="Solve a game with one algorithm and print each player's average strategy, the exact "
                     "value of that strategy for player 1 and its exploitability (chips per hand).",
-        epilog="Iteration caps: " + ", ".join(f"{g} {c:,}" for g, c in ITERATION_CAPS.items())
-               + ". Example: python -m cfrviz solve kuhn --algorithm cfr --iterations 10000")
-    solve.add_argument("game", type=_choice("game", GAMES), metavar="GAME", help="kuhn, leduc or rps")
+        epilog="Iteration caps: " + ", ".join(f"{g} {c:,}" for g, c in iteration_caps().items())
+               + " (other games: by tree size). Example: python -m cfrviz solve kuhn --algorithm cfr "
+                 "--iterations 10000")
+    bundled = "".join(f", efg:{name}" for name in catalog.bundled_games())
+    solve.add_argument("game", type=_game, metavar="GAME",
+                       help=f"kuhn, kuhn4 … kuhn13, leduc, rps{bundled}, a path to a Gambit .efg file, "
+                            "or openspiel:<game string> when OpenSpiel is installed")
     solve.add_argument("--algorithm", "-a", required=True, type=_choice("algorithm", ALGORITHM_NAMES),
                        metavar="A", help=", ".join(ALGORITHM_NAMES) + " (rm: matrix games only)")
     solve.add_argument("--iterations", "-n", required=True, type=_whole_number("--iterations", 1),
@@ -95,8 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="simultaneous (both players each iteration, as the classic tutorial code) or alternating (default)")
     solve.add_argument("--seed", default=0, type=_whole_number("--seed", 0),
                        help="seed of the random generator for the sampling algorithms (default 0)")
+    cards = catalog.entry("kuhn").parameter("cards")
     solve.add_argument("--cards", type=_whole_number("--cards", 0), metavar="N",
-                       help=f"Kuhn poker's deck size, {KUHN_CARDS[0]} to {KUHN_CARDS[1]} (default 3)")
+                       help=f"Kuhn poker's deck size, {cards.low} to {cards.high} (default {cards.default})")
     solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     return parser
@@ -125,23 +136,24 @@ def _writable(path: Path, flag: str) -> None:
 
 def check_arguments(args: argparse.Namespace) -> dict:
     """Settings for `cfrviz.solve` from parsed arguments; UsageError explains the first bad one."""
-    if args.algorithm == "rm" and args.game != "rps":
-        raise UsageError(f"Regret matching (rm) solves matrix games such as rps, not {args.game}; "
-                         "use cfr or another CFR algorithm for poker.")
-    cap = ITERATION_CAPS[args.game]
+    game: catalog.CatalogGame = args.game
+    if args.cards is not None:
+        names = {p.name: p for p in game.entry.parameters}
+        if "cards" not in names:
+            raise UsageError(f"--cards sets Kuhn poker's deck size; {game.title} has no such setting.")
+        low, high = names["cards"].low, names["cards"].high
+        if not low <= args.cards <= high:   # type: ignore[operator]
+            raise UsageError(f"--cards must be between {low} and {high}; {args.cards} was given.")
+        game = catalog.get(game.name, **{**dict(game.params), "cards": args.cards})
+    if not game.offers(args.algorithm):
+        raise UsageError(f"Regret matching ({args.algorithm}) solves matrix games such as rps, not {game.title}; "
+                         "use cfr or another CFR algorithm.")
+    cap = game.cli_iteration_cap
     if args.iterations > cap:
-        raise UsageError(f"--iterations is capped at {cap:,} for {args.game} so one command cannot tie up "
+        raise UsageError(f"--iterations is capped at {cap:,} for {game.title} so one command cannot tie up "
                          f"the machine; {args.iterations:,} was asked for.")
     if args.seed > MAX_SEED:
         raise UsageError(f"--seed must be at most {MAX_SEED}; {args.seed} was given.")
-    params: dict = {}
-    if args.cards is not None:
-        if args.game != "kuhn":
-            raise UsageError(f"--cards sets Kuhn poker's deck size; {args.game} has no such setting.")
-        if not KUHN_CARDS[0] <= args.cards <= KUHN_CARDS[1]:
-            raise UsageError(f"--cards must be between {KUHN_CARDS[0]} and {KUHN_CARDS[1]}; "
-                             f"{args.cards} was given.")
-        params["cards"] = args.cards
     if args.out is not None:
         if args.out.suffix != ".npz":
             raise UsageError(f"--out must name an .npz file, such as run.npz; {args.out} was given.")
@@ -150,8 +162,8 @@ def check_arguments(args: argparse.Namespace) -> dict:
         _writable(args.json, "--json")
         if args.out is not None and args.json.resolve() == args.out.resolve():
             raise UsageError("--json and --out must name different files.")
-    return {"game": args.game, "algorithm": args.algorithm, "iterations": args.iterations,
-            "updates": args.updates, "seed": args.seed, **params}
+    return {"game": game.tree(), "algorithm": args.algorithm, "iterations": args.iterations,
+            "updates": args.updates, "seed": args.seed}
 
 
 def format_report(run, stream: TextIO) -> None:
@@ -160,7 +172,7 @@ def format_report(run, stream: TextIO) -> None:
     Expected values are the running mean of iteration values, printed as Python's repr of the
     float (every digit), so a run can be checked against the tutorial's published output.
     """
-    from cfrviz.analysis import KUHN_VALUE, LEDUC_VALUE, expected_value
+    from cfrviz.analysis import expected_value
 
     tree = run.tree
     average = np.asarray(run.average_strategy[-1])
@@ -183,13 +195,13 @@ def format_report(run, stream: TextIO) -> None:
             print(f"  {record.key:<{width}}  {moves}", file=stream)
     print(file=stream)
     value = expected_value(tree, average)
-    known = {"kuhn": f" (Kuhn's value is -1/18 = {KUHN_VALUE:.6f})",
-             "leduc": f" (Leduc's value is {LEDUC_VALUE:.7f})"}
-    note = known.get(tree.game.name, "")
+    game = catalog.of_tree(tree)
+    known = game.known_value
+    note = "" if known is None else f" ({game.title}'s value is {known:.7g})"
     print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
     print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
           file=stream)
-    if tree.game.name == "kuhn":
+    if game.alpha_family:
         from cfrviz.analysis import closest_alpha, distance_to_equilibrium
 
         alpha = closest_alpha(average, tree)

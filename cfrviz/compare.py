@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from cfrviz.analysis import closest_alpha
+from cfrviz.catalog import of_tree
 from cfrviz.run import Run
 from cfrviz.runner import solve
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
@@ -73,12 +74,8 @@ def run_comparison(game: str, entries: Sequence[Entry],
     return runs
 
 
-def _is_kuhn3(run: Run) -> bool:
-    return run.settings.game == "kuhn" and dict(run.settings.game_params).get("cards", 3) == 3
-
-
 def summary(entries: Sequence[Entry], runs: Sequence[Run]) -> list[dict[str, object]]:
-    """One row per run: final exploitability, nodes touched, solver seconds, and for 3-card Kuhn
+    """One row per run: final exploitability, nodes touched, solver seconds, and where Kuhn's α-family applies
     the α ∈ [0, 1/3] of the equilibrium nearest to the final average strategy."""
     rows = []
     for entry, run in zip(entries, runs):
@@ -89,6 +86,7 @@ def summary(entries: Sequence[Entry], runs: Sequence[Run]) -> list[dict[str, obj
             "nodes touched": int(run.nodes_touched[-1]),
             "seconds": float(run.seconds[-1]),
         }
-        row["α heads for"] = float(closest_alpha(run.average_strategy[-1], run.tree)) if _is_kuhn3(run) else math.nan
+        row["α heads for"] = float(closest_alpha(run.average_strategy[-1], run.tree)) if of_tree(run.tree).alpha_family \
+            else math.nan
         rows.append(row)
     return rows

@@ -9,18 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz import catalog
+from cfrviz.catalog import CatalogGame
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
-from cfrviz.tree import GameTree, compile_game
+from cfrviz.tree import GameTree
 
-GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc poker", "rps": "Rock-paper-scissors"}
-KUHN_CARDS = (3, MAX_CARDS)
-# Iterations a solve may ask for on the shared server, per game. Whole `cfrviz.solve` calls
-# (snapshots and exploitability included) on the shared 2-core machine, quiet / saturated by
-# other test runs: vanilla CFR on Kuhn 100k 0.2 / 0.3 s (13 cards 1.4 / 3.7 s), Leduc 50k
-# 1.9 / 11.5 s, regret matching 100k 0.05 s. Leduc is capped at 20k to stay near a second.
-ITERATION_CAPS = {"kuhn": 100_000, "leduc": 20_000, "rps": 100_000}
 MAX_SEED = 2**31 - 1
 
 
@@ -28,22 +22,23 @@ MAX_SEED = 2**31 - 1
 class Choice:
     """What the sidebar asks for: the plain values a solve is keyed on."""
 
-    game: str = "kuhn"
-    cards: int = 3
+    game: str = "kuhn"          # a catalog entry's name
+    game_params: tuple = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
     algorithm: str = "cfr"
     iterations: int = 1000
     updates: str = "simultaneous"
     seed: int = 0
 
     @property
-    def game_param(self) -> str:
-        """The `game` query value: "kuhn", "kuhn5", "leduc" or "rps"."""
-        return f"kuhn{self.cards}" if self.game == "kuhn" and self.cards != 3 else self.game
+    def catalog_game(self) -> CatalogGame:
+        """The chosen game in the catalog."""
+        return CatalogGame(catalog.entry(self.game), self.game_params)
 
     @property
-    def game_params(self) -> tuple:
-        """Sorted (name, value) pairs for `compile_game` and `RunSettings`."""
-        return (("cards", self.cards),) if self.game == "kuhn" and self.cards != 3 else ()
+    def game_param(self) -> str | None:
+        """The `game` query value ("kuhn", "kuhn5", "leduc", "rps", "efg:<name>"), or None when a
+        link cannot carry the game (an uploaded .efg file)."""
+        return self.catalog_game.link
 
     @property
     def sampling(self) -> bool:
@@ -56,8 +51,8 @@ class Choice:
                            self.updates, self.seed if self.sampling else 0)
 
     def tree(self) -> GameTree:
-        """The compiled tree of the chosen game (cached per process by `compile_game`)."""
-        return compile_game(self.game, **dict(self.game_params))
+        """The compiled tree of the chosen game (cached per process by the catalog)."""
+        return self.catalog_game.tree()
 
 
 @dataclass(frozen=True)
@@ -76,14 +71,16 @@ def supported_updates(choice: Choice) -> Choice:
     return choice if choice.updates in schemes else replace(choice, updates=schemes[0])
 
 
-def algorithms_for(game: str) -> tuple[str, ...]:
-    """Algorithm names offered for a game: regret matching only for matrix games."""
-    return tuple(a for a in ALGORITHMS if a != "rm" or game == "rps")
+def algorithms_for(game: CatalogGame | str) -> tuple[str, ...]:
+    """Algorithm names offered for a game (a catalog game or link value): regret matching only for matrix games."""
+    found = catalog.lookup(game) if isinstance(game, str) else game
+    return tuple(a for a in ALGORITHMS if found.offers(a))
 
 
-def iteration_cap(game: str, cards: int = 3) -> int:
-    """Most iterations a solve may ask for on the shared server (Kuhn's cap holds up to 13 cards)."""
-    return ITERATION_CAPS[game]
+def iteration_cap(game: CatalogGame | str) -> int:
+    """Most iterations a solve may ask for on the shared server (a catalog game or link value)."""
+    found = catalog.lookup(game) if isinstance(game, str) else game
+    return found.app_iteration_cap
 
 
 def _first(value) -> str:
@@ -110,35 +107,33 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
     choice = Choice()
     get = {k: _first(v) for k, v in params.items()}
 
+    game = choice.catalog_game
     if "game" in get:
-        name = get["game"].strip().lower()
-        if name in GAMES:
-            choice = replace(choice, game=name, cards=3)
-        elif name.startswith("kuhn") and name[4:].isdigit() and \
-                KUHN_CARDS[0] <= int(name[4:]) <= KUHN_CARDS[1]:
-            choice = replace(choice, game="kuhn", cards=int(name[4:]))
+        try:
+            game = catalog.lookup(get["game"])
+        except ValueError as error:
+            notices.append(f"{error} Showing {game.title}.")
         else:
-            notices.append(f"Unknown game {get['game'][:40]!r} in the link; showing Kuhn poker. "
-                           f"Use one of: kuhn, kuhn4 … kuhn13, leduc, rps.")
-    if choice.game == "rps":
-        choice = replace(choice, algorithm="rm")
+            choice = replace(choice, game=game.name, game_params=game.params)
+    choice = replace(choice, algorithm=game.default_algorithm)
+    title = game.title
 
     if "algo" in get:
         algo = get["algo"].strip().lower()
-        if algo in algorithms_for(choice.game):
+        if algo in algorithms_for(game):
             choice = replace(choice, algorithm=algo)
         else:
-            notices.append(f"Algorithm {get['algo'][:40]!r} is not available for {GAMES[choice.game]}; "
+            notices.append(f"Algorithm {get['algo'][:40]!r} is not available for {title}; "
                            f"showing {ALGORITHMS[choice.algorithm][0]}.")
 
-    cap = iteration_cap(choice.game, choice.cards)
+    cap = game.app_iteration_cap
     if "iters" in get:
         try:
             iters = _parse_int(get["iters"])
             if iters < 1:
                 raise ValueError
             if iters > cap:
-                notices.append(f"{GAMES[choice.game]} is capped at {cap:,} iterations on this server; "
+                notices.append(f"{title} is capped at {cap:,} iterations on this server; "
                                f"showing {cap:,}.")
                 iters = cap
             choice = replace(choice, iterations=iters)
@@ -194,15 +189,16 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
                 raise ValueError
         except ValueError:
             node = None
-            notices.append(f"Node {get['node'][:40]!r} is not in the {GAMES[choice.game]} tree "
+            notices.append(f"Node {get['node'][:40]!r} is not in the {title} tree "
                            f"(nodes 0 to {num_nodes - 1}); no node is selected.")
     return DeepLink(choice, t, node, tuple(notices))
 
 
 def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
     """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
-    params = {"game": choice.game_param, "algo": choice.algorithm, "iters": str(choice.iterations),
-              "updates": choice.updates}
+    params = {"algo": choice.algorithm, "iters": str(choice.iterations), "updates": choice.updates}
+    if choice.game_param is not None:
+        params = {"game": choice.game_param, **params}
     if choice.sampling:
         params["seed"] = str(choice.seed)
     if t is not None:

@@ -1,4 +1,4 @@
-"""A human plays hands of a poker game against a fixed strategy, one decision at a time.
+"""A human plays hands of any two-player game against a fixed strategy, one decision at a time.
 
 A hand is a walk down the compiled tree. Chance nodes are sampled with their
 probabilities, the bot samples its action from the strategy it is given, and
@@ -60,11 +60,6 @@ def _check_strategy(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     return strategy
 
 
-def _check_poker(tree: GameTree) -> None:
-    if tree.actor[0] != CHANCE:
-        raise ValueError(f"Play needs a poker game with a deal; {tree.game.title} has none.")
-
-
 def bot_probabilities(tree: GameTree, strategy: np.ndarray, node: int) -> np.ndarray:
     """[A_node] the bot's action probabilities at a decision node, renormalised over legal actions."""
     i = int(tree.infoset[node])
@@ -104,12 +99,13 @@ def start_hand(tree: GameTree, strategy: np.ndarray, *, seat: int, seed: int, nu
     root chance outcome by its label (e.g. "QK": player 1 holds Q, player 2 K);
     otherwise it is drawn with the tree's chance probabilities.
     """
-    _check_poker(tree)
     strategy = _check_strategy(tree, strategy)
     if seat not in (0, 1):
         raise ValueError(f"Seat must be 0 (player 1) or 1 (player 2), not {seat!r}.")
     hand = Hand(int(seed), int(number), seat, (0,))
     if deal is not None:
+        if int(tree.actor[0]) != CHANCE:
+            raise ValueError(f"{tree.game.title} starts without a deal, so there is no deal to choose.")
         labels = [tree.edge_label[c] for c in tree.children(0)]
         if deal not in labels:
             raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
@@ -161,6 +157,14 @@ def private_cards(tree: GameTree, hand: Hand) -> tuple[str, str]:
     return deal[:half], deal[half:]
 
 
+def information_set(tree: GameTree, hand: Hand) -> str | None:
+    """The key of the information set the human is in (what they know), or None when it is not their turn."""
+    node = hand.node
+    if int(tree.actor[node]) != hand.seat:
+        return None
+    return tree.infosets[int(tree.infoset[node])].key
+
+
 def public_card(tree: GameTree, hand: Hand) -> str | None:
     """The public card once it is dealt (Leduc), else None."""
     dealt = deal_labels(tree, hand)
@@ -194,19 +198,10 @@ def score(results: list[float] | tuple[float, ...]) -> Score:
 
 
 def known_game_value(tree: GameTree) -> float | None:
-    """Player 1's value of the game when it is known: 3-card Kuhn (-1/18), Leduc, or a matrix game
-    (solved exactly); None otherwise (e.g. Kuhn with more cards)."""
-    from cfrviz import analysis
-    from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame
+    """Player 1's value of the game (`cfrviz.reference.game_value`: known, exact or from the LP)."""
+    from cfrviz.reference import game_value
 
-    game = tree.game
-    if isinstance(game, KuhnPoker):
-        return analysis.KUHN_VALUE if game.cards == 3 else None
-    if isinstance(game, LeducPoker):
-        return analysis.LEDUC_VALUE
-    if isinstance(game, MatrixGame):
-        return analysis.matrix_equilibrium(game.payoffs)[2]
-    return None
+    return game_value(tree)
 
 
 def seat_value(game_value: float, seat: int) -> float:

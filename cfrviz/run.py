@@ -16,10 +16,10 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.games import GAME_NAMES, MatrixGame, load_game
+from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.solvers.base import own_reach_probability
-from cfrviz.tree import GameTree, compile_game
+from cfrviz.tree import GameTree
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
 DENSE_SNAPSHOTS = 1_000
@@ -47,8 +47,8 @@ _OPTIONAL_FIELDS = ("current_exploitability",)
 class RunSettings:
     """The plain values that produced a run (and key the app's cache)."""
 
-    game: str                 # "kuhn", "leduc", "rps" or "matrix"
-    game_params: tuple        # sorted (name, value) pairs, e.g. (("cards", 4),)
+    game: str                 # a name in cfrviz.catalog.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
+    game_params: tuple        # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
     algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
     iterations: int
     updates: str              # "simultaneous" or "alternating"
@@ -83,8 +83,7 @@ class RunSettings:
 
     def check(self) -> None:
         """Raise ValueError unless every field has a known, well-typed value."""
-        if self.game not in GAME_NAMES + ("matrix",):
-            raise ValueError(f"Unknown game {self.game!r}; cfrviz knows {', '.join(GAME_NAMES)} and matrix games.")
+        catalog.entry(self.game)
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"Unknown algorithm {self.algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
         if self.updates not in UPDATE_SCHEMES:
@@ -95,12 +94,13 @@ class RunSettings:
                 raise ValueError(f"The run's {name} must be a whole number"
                                  f"{' of at least 1' if name == 'iterations' else ' of at least 0'}, not {value!r}.")
 
+    def catalog_game(self) -> catalog.CatalogGame:
+        """The catalog game these settings name (ValueError when its parameters are wrong)."""
+        return catalog.get(self.game, **dict(self.game_params))
+
     def build_tree(self) -> GameTree:
-        """The compiled tree these settings name; a matrix game's payoffs and names are in game_params."""
-        params = dict(self.game_params)
-        if self.game == "matrix":
-            return compile_game(game_from_params(params))
-        return compile_game(self.game, **params)
+        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in game_params)."""
+        return self.catalog_game().tree()
 
 
 def _frozen(value: Any) -> Any:
@@ -108,37 +108,6 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
-
-
-def game_from_params(params: dict) -> MatrixGame:
-    """A matrix game from `payoffs`, `row_names` and `column_names` parameters."""
-    if "payoffs" not in params:
-        raise ValueError("A matrix game needs its payoffs (a list of rows of numbers).")
-    extra = set(params) - {"payoffs", "row_names", "column_names"}
-    if extra:
-        raise ValueError(f"A matrix game takes no parameter {sorted(extra)[0]!r}.")
-    names = {k: tuple(params[k]) for k in ("row_names", "column_names") if params.get(k) is not None}
-    game = load_game([list(row) for row in params["payoffs"]], **names)
-    if not isinstance(game, MatrixGame):
-        raise ValueError("The payoffs do not describe a matrix game.")
-    return game
-
-
-def describe_game(tree: GameTree) -> tuple[str, tuple]:
-    """(settings name, sorted parameters) that rebuild `tree`'s game with `RunSettings.build_tree`."""
-    game = tree.game
-    if isinstance(game, MatrixGame):
-        if game.name == "rps":
-            return "rps", ()
-        return "matrix", (("column_names", tuple(game.column_names)), ("payoffs", tuple(game.payoffs)),
-                          ("row_names", tuple(game.row_names)))
-    name = str(game.name)
-    if name.startswith("kuhn"):
-        cards = int(getattr(game, "cards", 3))
-        return "kuhn", ((("cards", cards),) if cards != 3 else ())
-    if name == "leduc":
-        return "leduc", ((("suits", True),) if getattr(game, "suits", False) else ())
-    raise ValueError(f"cfrviz cannot record runs of {game.title}.")
 
 
 def snapshot_schedule(iterations: int, snapshots: int | str | None = None) -> np.ndarray:

@@ -15,12 +15,12 @@ import numpy as np
 
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
-from cfrviz.games import MatrixGame
-from cfrviz.run import (MAX_SNAPSHOT_BYTES, Run, RunSettings, describe_game, game_from_params, snapshot_count,
-                        snapshot_schedule)
+from cfrviz import catalog
+from cfrviz.games import Game
+from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
-from cfrviz.tree import GameTree, compile_game
+from cfrviz.tree import GameTree
 
 #: Most calls to `progress` per solve.
 PROGRESS_CALLS = 100
@@ -28,21 +28,21 @@ PROGRESS_CALLS = 100
 MAX_ITERATIONS = 100_000_000
 
 
-def _resolve_tree(game: str | Sequence | GameTree, game_params: dict) -> GameTree:
+def _resolve_tree(game: object, game_params: dict) -> tuple[GameTree, catalog.CatalogGame]:
+    """The tree to solve and the catalog game its run's settings name."""
     if isinstance(game, GameTree):
         if game_params:
             raise ValueError("Game parameters apply only when a game is given by name.")
-        return game
-    if isinstance(game, str) and game.strip().lower() == "matrix":
-        return compile_game(game_from_params(game_params))
-    if isinstance(game, str) or isinstance(game, MatrixGame) or hasattr(game, "initial_state"):
-        return compile_game(game, **game_params)
-    try:
-        rows = [list(row) for row in game]
-    except TypeError:
-        raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps'), a payoff matrix or a GameTree.") from None
-    return compile_game([[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
-                          for v in row] for row in rows], **game_params)
+        return game, catalog.of_tree(game)
+    if not isinstance(game, str) and not hasattr(game, "initial_state"):
+        try:
+            game = [[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
+                     for v in row] for row in game]   # type: ignore[attr-defined]
+        except TypeError:
+            raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
+                             "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
+    tree = catalog.compile_game(game, **game_params)   # type: ignore[arg-type]
+    return tree, catalog.of_tree(tree)
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -54,13 +54,15 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     return int(value)
 
 
-def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: int = 1000,
+def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
           updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
           progress: Callable[[float], object] | None = None, **game_params) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
-    game: "kuhn" (cards=N), "leduc" (suits=True), "rps", "matrix" (payoffs=..., row_names=...,
-    column_names=...), a payoff matrix, or a compiled GameTree. algorithm: a key of
+    game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
+    payoffs=..., row_names=..., column_names=...), a link value ("kuhn5", "efg:<bundled name>",
+    "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix, any object with
+    the `cfrviz.games.Game` members, or a compiled GameTree. algorithm: a key of
     `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
     (every iteration up to 1,000, then log-spaced, at most 2,000), "all", or a stride.
     progress: called with the fraction done, at most about 100 times.
@@ -77,9 +79,8 @@ def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: i
     updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
-    tree = _resolve_tree(game, dict(game_params))
-    name, params = describe_game(tree)
-    if algorithm == "rm" and name not in ("rps", "matrix"):
+    tree, found = _resolve_tree(game, dict(game_params))
+    if not found.offers(algorithm):
         raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
                          f"{tree.game.title}.")
     if snapshots is not None:
@@ -90,7 +91,7 @@ def solve(game: str | Sequence | GameTree, algorithm: str = "cfr", iterations: i
         raise ValueError(f"Keeping {count:,} snapshots of {tree.game.title} would take "
                          f"{snapshot_bytes / 1e9:.1f} GB; ask for fewer (a larger stride or the default).")
     schedule = snapshot_schedule(iterations, snapshots)
-    settings = RunSettings(game=name, game_params=params, algorithm=algorithm, iterations=iterations,
+    settings = RunSettings(game=found.name, game_params=found.params, algorithm=algorithm, iterations=iterations,
                            updates=updates, seed=seed)
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     recorded = _record(solver, schedule, progress)

@@ -7,11 +7,10 @@ Information sets are numbered in order of first appearance.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet, load_game
+from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,15 +183,12 @@ def build_tree(game: Game) -> GameTree:
     )
 
 
-@lru_cache(maxsize=16)
-def _tree_by_name(name: str, params: tuple) -> GameTree:
-    return build_tree(load_game(name, **dict(params)))
-
-
 def compile_game(game, **params) -> GameTree:
-    """The GameTree of a game given by name, matrix or object. Named games are built once per process."""
-    if isinstance(game, GameTree):
-        return game
-    if isinstance(game, str):
-        return _tree_by_name(game.strip().lower(), tuple(sorted(params.items())))
-    return build_tree(load_game(game, **params))
+    """The GameTree of a game given by catalog name, link value, matrix or rules object.
+
+    Kept here for existing callers; names are the catalog's business (`cfrviz.catalog.compile_game`),
+    which compiles each catalog game once per process.
+    """
+    from cfrviz.catalog import compile_game as catalog_compile   # the catalog sits above the tree
+
+    return catalog_compile(game, **params)

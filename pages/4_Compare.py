@@ -10,9 +10,10 @@ from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
 view = ui.setup_page("Compare algorithms", solve=False)
 settings = view.settings
+game = view.choice.catalog_game
 
-if settings.game == "rps":
-    st.info("Comparisons run the CFR family on a poker game. Choose Kuhn or Leduc poker in the sidebar; "
+if game.matrix:
+    st.info("Comparisons run the CFR family on an extensive-form game. Choose another game in the sidebar; "
             "the Regret matching page covers matrix games.")
     st.stop()
 
@@ -21,8 +22,8 @@ st.markdown(
     "strategy. Sampling methods do far less work per iteration, so they get their own iteration count; "
     "the *nodes touched* chart puts everyone on the same budget (Lanctot et al. 2009 compare MCCFR variants this way).")
 
-cap = ui.iteration_cap(settings.game, dict(settings.game_params).get("cards", 3))
-choices = [a for a in ALGORITHMS if a != "rm"]
+cap = ui.iteration_cap(game)
+choices = [a for a in ALGORITHMS if game.offers(a)]
 c1, c2 = st.columns([3, 2])
 algorithms = c1.multiselect("Algorithms", choices, default=["cfr", "cfr+", "chance", "external"],
                             format_func=lambda a: ALGORITHMS[a][0], key="cmp_algos")
@@ -72,7 +73,7 @@ st.caption("Dotted lines: simultaneous updates; solid: alternating. Seconds are 
            "machine, so they are noisy; the first solve of a kind also pays for loading compiled code.")
 
 rows = summary(entries, runs)
-is_kuhn = settings.game == "kuhn" and dict(settings.game_params).get("cards", 3) == 3
+is_kuhn = game.alpha_family
 st.dataframe(rows, hide_index=True, width="stretch", column_config={
     "exploitability": st.column_config.NumberColumn(format="%.2e"),
     "nodes touched": st.column_config.NumberColumn(format="localized"),

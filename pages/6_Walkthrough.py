@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import catalog, ui
 from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
 from cfrviz.solvers import ALGORITHMS, update_schemes
-from cfrviz.tree import compile_game
 from cfrviz.walkthrough import (WALKTHROUGH_ALGORITHMS, deal_options, information_set_table,
                                 solver_state_before, trace_iteration)
 
@@ -15,15 +14,13 @@ view = ui.setup_page("Walkthrough of one iteration", solve=False)
 
 STEP_KEY = "walk_step"
 TRACE_KEY = "walk_trace_inputs"
-GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc poker"}
-ITERATION_CAP = {"kuhn": 10_000, "leduc": 500}
 RANDOM_DEAL = "random (from the seed)"
 
 
 @st.cache_resource(max_entries=8, show_spinner="Replaying the iterations before t…")
-def cached_trace(game: str, algorithm: str, updates: str, seed: int, t: int, deal: str | None):
+def cached_trace(game: str, game_params: tuple, algorithm: str, updates: str, seed: int, t: int, deal: str | None):
     """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
-    tree = compile_game(game)
+    tree = catalog.get(game, **dict(game_params)).tree()
     regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, seed, t)
     return trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=algorithm, updates=updates,
                            iteration=t,
@@ -39,16 +36,24 @@ st.markdown(
     "uniform start.")
 
 c1, c2, c3, c4, c5 = st.columns([1.1, 1.4, 1.2, 0.9, 1.2])
-default_game = view.choice.game if view.choice.game in GAMES else "kuhn"
-game = c1.selectbox("Game", list(GAMES), format_func=GAMES.get, key="walk_game",
-                    index=list(GAMES).index(default_game))
+# Small extensive-form games only: a step-by-step walk of a big tree would never end.
+walkable = {str(g.link): g for g in catalog.menu() if g.walkthrough and not g.matrix}
+chosen_game = view.choice.catalog_game
+if chosen_game.walkthrough and not chosen_game.matrix:
+    walkable = {str(chosen_game.link or "uploaded"): chosen_game, **walkable}
+keys = list(walkable)
+if st.session_state.get("walk_game") not in walkable:
+    st.session_state.pop("walk_game", None)
+game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].title, key="walk_game")
+game = walkable[game_key]
 algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_algo",
                          index=list(WALKTHROUGH_ALGORITHMS).index("chance"),
                          format_func=lambda a: ALGORITHMS[a][0])
 updates = c3.radio("Updates", list(update_schemes(algorithm)), key="walk_updates", horizontal=True)
-t = int(c4.number_input("Iteration t", help=f"1 to {ITERATION_CAP[game]:,}", min_value=1,
-                        max_value=ITERATION_CAP[game], value=1, step=1, key="walk_t"))
-tree = compile_game(game)
+t_cap = game.walkthrough_iteration_cap
+t = int(c4.number_input("Iteration t", help=f"1 to {t_cap:,}", min_value=1,
+                        max_value=t_cap, value=1, step=1, key="walk_t"))
+tree = game.tree()
 deal: str | None = None
 seed = 0
 if algorithm == "chance":
@@ -63,10 +68,10 @@ if algorithm == "chance":
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
-trace = cached_trace(game, algorithm, updates, seed, t, deal)
+trace = cached_trace(game.name, game.params, algorithm, updates, seed, t, deal)
 
 # A new trace starts at its first step; buttons move one event at a time.
-inputs = (game, algorithm, updates, seed, t, deal)
+inputs = (game.name, game.params, algorithm, updates, seed, t, deal)
 if st.session_state.get(TRACE_KEY) != inputs:
     st.session_state[TRACE_KEY] = inputs
     st.session_state[STEP_KEY] = 0

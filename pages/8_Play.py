@@ -1,11 +1,12 @@
-"""Play: a human plays poker hands against the run's average strategy."""
+"""Play: a human plays hands of the chosen game against the run's average strategy."""
 from __future__ import annotations
 
 import math
 
 import streamlit as st
 
-from cfrviz import play, ui
+from cfrviz import catalog, play, ui
+from cfrviz.games import CHANCE
 from cfrviz.figures.play import bot_decision_figure, score_figure
 
 view = ui.setup_page("Play against the strategy")
@@ -16,13 +17,13 @@ RESULTS_KEY = "play_results"
 SEATS_KEY = "play_seats"
 SESSION_KEY = "play_session"
 
-if view.settings.game not in ("kuhn", "leduc"):
-    st.info("Play needs a poker game. Choose Kuhn poker or Leduc poker in the sidebar.")
-    st.stop()
+# Card games show the cards; any other game shows the information set the human is in.
+cards_dealt = catalog.of_tree(tree).parts_by == "private card"
+has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any())
 
 st.markdown(
     "You play against the **average strategy** of the sidebar's solve at the iteration below. "
-    "The cards and the bot's choices come from a random generator built from the seed, so the "
+    "Chance and the bot's choices come from a random generator built from the seed, so the "
     "same seed deals the same hands. After each bot decision you see the probabilities it had.")
 ui.iteration_slider(view)
 strategy = view.run.average_strategy[view.snapshot]
@@ -72,28 +73,39 @@ with table:
         st.button("Deal the first hand", on_click=deal, key="play_deal", type="primary")
     else:
         me = hand.seat
-        cards = play.private_cards(tree, hand)
         over = play.is_over(tree, hand)
         st.subheader(f"Hand {hand.number + 1} · you are player {me + 1}")
-        k1, k2, k3 = st.columns(3)
-        k1.metric("Your card", cards[me])
-        k2.metric("Bot's card", cards[1 - me] if over else "?")
-        public = play.public_card(tree, hand)
-        if view.settings.game == "leduc":
-            k3.metric("Public card", public or "not dealt")
+        public = play.public_card(tree, hand) if cards_dealt else None
+        if cards_dealt:
+            cards = play.private_cards(tree, hand)
+            k1, k2, k3 = st.columns(3)
+            k1.metric("Your card", cards[me])
+            k2.metric("Bot's card", cards[1 - me] if over else "?")
+            if has_board:
+                k3.metric("Public card", public or "not dealt")
+        else:
+            dealt = play.deal_labels(tree, hand)
+            known = play.information_set(tree, hand)
+            st.markdown((f"Chance dealt: **{' , '.join(dealt)}**. " if dealt and over else "")
+                        + (f"Your information set: **`{known}`**" if known is not None else ""))
         lines = [f"{'you' if who == me else 'bot'} ({'player ' + str(who + 1)}): **{name}**"
                  for who, name in play.action_history(tree, hand)]
-        st.markdown("Betting so far: " + (" → ".join(lines) if lines else "nothing yet"))
+        st.markdown(("Betting so far: " if cards_dealt else "Moves so far: ")
+                    + (" → ".join(lines) if lines else "nothing yet"))
         if over:
             chips = play.human_chips(tree, hand)
             verdict = "win" if chips > 0 else ("lose" if chips < 0 else "split the pot and get")
             history = play.action_history(tree, hand)
-            folded = history[-1][1] == "fold"
-            opening = (("You fold" if history[-1][0] == me else "The bot folds") + ". Cards revealed:"
-                       if folded else "Showdown:")
-            st.success(f"{opening} you held {cards[me]}, the bot held {cards[1 - me]}"
-                       + (f", the board {public}" if public else "")
-                       + f". You {verdict} {abs(chips):g} chip{'s' if abs(chips) != 1 else ''}.")
+            folded = bool(history) and history[-1][1] == "fold"
+            if cards_dealt:
+                opening = (("You fold" if history[-1][0] == me else "The bot folds") + ". Cards revealed:"
+                           if folded else "Showdown:")
+                st.success(f"{opening} you held {cards[me]}, the bot held {cards[1 - me]}"
+                           + (f", the board {public}" if public else "")
+                           + f". You {verdict} {abs(chips):g} chip{'s' if abs(chips) != 1 else ''}.")
+            else:
+                st.success(f"The hand ends at {tree.node_label[hand.node]}. "
+                           f"You {verdict} {abs(chips):g} chip{'s' if abs(chips) != 1 else ''}.")
             st.button("Deal the next hand", on_click=deal, key="play_deal", type="primary")
         else:
             st.write("Your move:")

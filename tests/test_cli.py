@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cfrviz.analysis import KUHN_VALUE, exploitability
-from cfrviz.cli import ITERATION_CAPS
+from cfrviz.cli import iteration_caps
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,7 +110,7 @@ def test_regret_matching_on_rock_paper_scissors():
     (["solve", "kuhn", "-a", "cfr", "-n", "1.5"], "whole number"),
     (["solve", "kuhn", "-a", "cfr", "-n", "-3"], "at least 1"),
     (["solve", "kuhn", "-a", "cfr", "-n", "0"], "at least 1"),
-    (["solve", "kuhn", "-a", "cfr", "-n", str(ITERATION_CAPS["kuhn"] + 1)], "capped at 10,000,000"),
+    (["solve", "kuhn", "-a", "cfr", "-n", str(iteration_caps()["kuhn"] + 1)], "capped at 10,000,000"),
     (["solve", "leduc", "-a", "cfr", "-n", "10" + "0" * 12], "capped at 1,000,000"),
     (["solve", "leduc", "-a", "rm", "-n", "10"], "matrix games"),
     (["solve", "kuhn", "-a", "cfr", "-n", "10", "--cards", "2"], "between 3 and 13"),
@@ -137,7 +137,7 @@ def test_bad_arguments_print_one_sentence_and_exit_2(args, fragment):
 
 
 def test_help_exits_0_and_states_the_caps():
-    # The caps are cfrviz.cli.ITERATION_CAPS; --help must tell the user before they hit one.
+    # The caps are cfrviz.cli.iteration_caps() (the catalog's CLI caps); --help must tell the user before they hit one.
     result = cfrviz("solve", "--help")
     assert result.returncode == 0
     assert "Iteration caps: kuhn 10,000,000" in " ".join(result.stdout.split())

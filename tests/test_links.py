@@ -12,7 +12,7 @@ PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
 def test_no_parameters_give_the_defaults_without_notices():
     # Reference: the defaults stated in links.Choice (3-card Kuhn, vanilla CFR, 1000 simultaneous iterations).
     link = links.parse_query_params({})
-    assert link.choice == links.Choice("kuhn", 3, "cfr", 1000, "simultaneous", 0)
+    assert link.choice == links.Choice("kuhn", (), "cfr", 1000, "simultaneous", 0)
     assert (link.t, link.node, link.notices) == (None, None, ())
 
 
@@ -22,7 +22,7 @@ def test_a_valid_link_round_trips():
               "t": "1200", "node": "30"}
     link = links.parse_query_params(params)
     assert link.notices == ()
-    assert link.choice.cards == 5 and link.choice.game_params == (("cards", 5),)
+    assert link.choice.game == "kuhn" and link.choice.game_params == (("cards", 5),)
     assert links.query_params_of(link.choice, link.t, link.node) == params
 
 
@@ -38,7 +38,7 @@ def test_bad_values_fall_back_each_with_one_sentence():
 
 
 def test_iterations_over_the_cap_are_capped_with_a_notice():
-    # Reference: links.ITERATION_CAPS (Leduc 20,000 on the shared server).
+    # Reference: the catalog's app cap for Leduc (20,000 on the shared server).
     link = links.parse_query_params({"game": "leduc", "iters": "1000000"})
     assert link.choice.iterations == links.iteration_cap("leduc") == 20_000
     assert "capped" in link.notices[0]
@@ -65,8 +65,8 @@ def test_any_query_parameters_parse_to_a_valid_view(params):
     # Property: parsing never raises and always yields values inside their ranges.
     link = links.parse_query_params(params)
     choice = link.choice
-    assert choice.game in links.GAMES and choice.algorithm in links.algorithms_for(choice.game)
-    assert 1 <= choice.iterations <= links.iteration_cap(choice.game)
+    assert choice.game_param is not None and choice.algorithm in links.algorithms_for(choice.catalog_game)
+    assert 1 <= choice.iterations <= links.iteration_cap(choice.catalog_game)
     assert link.t is None or 1 <= link.t <= choice.iterations
     assert link.node is None or 0 <= link.node < choice.tree().num_nodes
     reparsed = links.parse_query_params(links.query_params_of(choice, link.t, link.node))

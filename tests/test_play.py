@@ -109,9 +109,22 @@ def test_bad_input_is_a_clear_value_error():
         play.act(tree, bot, hand, "raise")
     with pytest.raises(ValueError, match="not over"):
         play.human_chips(tree, hand)
-    with pytest.raises(ValueError, match="needs a poker game"):
-        rps = compile_game("rps")
-        play.start_hand(rps, rps.uniform_strategy(), seat=0, seed=0, number=0)
+    rps = compile_game("rps")
+    with pytest.raises(ValueError, match="starts without a deal"):
+        play.start_hand(rps, rps.uniform_strategy(), seat=0, seed=0, number=0, deal="QK")
+
+
+def test_a_matrix_game_is_played_too():
+    # Rock-paper-scissors: the human (player 2) moves after the bot without seeing its row, so they
+    # are asked at their one information set, and the payoff is the matrix entry (rock vs paper: +1).
+    rps = compile_game("rps")
+    rock = np.zeros(rps.legal.shape)
+    rock[:, 0] = 1.0
+    hand = play.start_hand(rps, rock, seat=1, seed=0, number=0)
+    assert play.legal_actions(rps, hand) == ("rock", "paper", "scissors")
+    assert play.information_set(rps, hand) == "player 2"
+    hand = play.act(rps, rock, hand, "paper")
+    assert play.is_over(rps, hand) and play.human_chips(rps, hand) == 1.0
 
 
 def test_seat_value_is_zero_sum():

@@ -154,9 +154,16 @@ def test_play_page_plays_a_hand_and_scores_it():
     assert metrics["Game value for your seats"] == "-0.0556"
 
 
-def test_play_page_explains_itself_for_matrix_games():
-    at = open_page("pages/8_Play.py", {"game": "rps"})
-    assert any("poker game" in i.value for i in at.info)
+def test_play_page_plays_a_matrix_game():
+    # Any two-player game is playable: in rock-paper-scissors player 1 (the human) picks a row at
+    # their one information set, the bot answers, and the hand is scored from the payoff matrix.
+    at = open_page("pages/8_Play.py", {"game": "rps", "iters": "100"})
+    at.button(key="play_deal").click().run()
+    assert any("player 1" in m.value for m in at.markdown)
+    at.button(key="play_action_rock").click().run()
+    assert not at.exception
+    assert at.success and "The hand ends at rock / " in at.success[0].value
+    assert {m.label: m.value for m in at.metric}["Hands played"] == "1"
 
 
 # --------------------------------------------------------------------------------------------

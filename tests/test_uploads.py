@@ -241,9 +241,9 @@ def _scale_probabilities(document, factor: float):
 def test_largest_app_run_fits_under_the_cap() -> None:
     # Reference: measured. The app's biggest run is Leduc at its iteration cap; DCFR's regrets
     # compress worst (about 24 MB as .npz). A run the app lets you download must upload again.
-    from cfrviz.links import ITERATION_CAPS
+    from cfrviz.catalog import lookup
 
-    run = cfrviz.solve("leduc", "dcfr", iterations=ITERATION_CAPS["leduc"])
+    run = cfrviz.solve("leduc", "dcfr", iterations=lookup("leduc").app_iteration_cap)
     buffer = io.BytesIO()
     run.save(buffer)
     data = buffer.getvalue()

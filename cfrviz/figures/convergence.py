@@ -5,8 +5,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from cfrviz.analysis import (ALPHA_MAX, KUHN_VALUE, LEDUC_VALUE, closest_alpha, expected_value, kuhn_equilibrium,
-                             matrix_equilibrium, matrix_strategy)
+from cfrviz import catalog, reference
+from cfrviz.analysis import closest_alpha, expected_value, kuhn_equilibrium
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
 from cfrviz.run import Run
 
@@ -14,27 +14,10 @@ from cfrviz.run import Run
 MAX_VALUE_POINTS = 200
 
 
-def is_kuhn3(run: Run) -> bool:
-    """Whether the run is of 3-card Kuhn poker, the game whose equilibria are known in closed form."""
-    return run.settings.game == "kuhn" and dict(run.settings.game_params).get("cards", 3) == 3
-
-
 def equilibrium_reference(run: Run) -> tuple[np.ndarray, np.ndarray, str] | None:
-    """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown.
-
-    3-card Kuhn: player 1's strategy is linear in α, so the α ∈ [0, 1/3] band is spanned by the
-    ends α = 0 and α = 1/3 (Kuhn 1950). Matrix games: the exact equilibrium, low = high.
-    """
-    tree = run.tree
-    if is_kuhn3(run):
-        ends = np.stack([kuhn_equilibrium(0.0, tree), kuhn_equilibrium(ALPHA_MAX, tree)])
-        return ends.min(axis=0), ends.max(axis=0), "Kuhn's equilibria, α from 0 to 1/3"
-    if run.settings.game in ("rps", "matrix"):
-        game = tree.game
-        row, column, _ = matrix_equilibrium(game.payoffs)
-        exact = matrix_strategy(tree, row, column)
-        return exact, exact, "the exact equilibrium"
-    return None
+    """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown
+    (see `cfrviz.reference.known_equilibria`: Kuhn's α band, a matrix game's exact equilibrium)."""
+    return reference.known_equilibria(run.tree)
 
 
 def equilibrium_figure(run: Run, t: int) -> go.Figure:
@@ -48,10 +31,11 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
     low, high, description = reference
     tree = run.tree
     s_t = run.snapshot_at(t)
-    alpha = closest_alpha(run.average_strategy[s_t], tree) if is_kuhn3(run) else None
+    game = catalog.of_tree(tree)
+    alpha = closest_alpha(run.average_strategy[s_t], tree) if game.alpha_family else None
     at_alpha = kuhn_equilibrium(alpha, tree) if alpha is not None else None
     panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(1, len(record.actions))]
-    if run.settings.game in ("rps", "matrix"):
+    if game.matrix:
         panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(len(record.actions))]
     cols = 4 if len(panels) >= 8 else 3
     rows = -(-len(panels) // cols)
@@ -104,14 +88,9 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
 
 
 def game_value(run: Run) -> float | None:
-    """Player 1's value of the game when known: −1/18 (Kuhn, 3 cards), −0.0856 (Leduc), exact for matrix games."""
-    if is_kuhn3(run):
-        return KUHN_VALUE
-    if run.settings.game == "leduc":
-        return LEDUC_VALUE
-    if run.settings.game in ("rps", "matrix"):
-        return matrix_equilibrium(run.tree.game.payoffs)[2]
-    return None
+    """Player 1's value of the game: known (Kuhn −1/18, Leduc −0.0856064, rock-paper-scissors 0), exact
+    for matrix games, otherwise from the sequence-form LP (`cfrviz.reference.game_value`)."""
+    return reference.game_value(run.tree)
 
 
 def value_figure(run: Run, t: int | None = None) -> go.Figure:

@@ -80,9 +80,18 @@ class Game(Protocol):
     Games written here also carry `rules` (markdown: ante, bets, order of play, showdown) and
     `action_legend` (letter -> meaning for keys and tree labels); pages read both with
     `getattr`, so games from files may go without.
+
+    Any object with these members can be solved (`cfrviz.solve(game, ...)`); the catalog
+    (`cfrviz.catalog`) knows which ones can also be rebuilt from a saved run's settings.
     """
 
-    name: str
-    title: str
+    @property
+    def name(self) -> str:
+        """A short name without spaces."""
 
-    def initial_state(self) -> State: ...
+    @property
+    def title(self) -> str:
+        """The name shown on screen."""
+
+    def initial_state(self) -> State:
+        """The root history."""

@@ -20,11 +20,14 @@ from pathlib import Path
 import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
 import streamlit as st
 
-from cfrviz.links import (GAMES, KUHN_CARDS, MAX_SEED, Choice, algorithms_for, iteration_cap,
-                          parse_query_params, query_params_of, supported_updates)
+from cfrviz import catalog
+from cfrviz.catalog import CatalogGame
+from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, parse_query_params, query_params_of,
+                          supported_updates)
 from cfrviz.run import Run, RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
-from cfrviz.tree import GameTree, compile_game
+from cfrviz.catalog import compile_game
+from cfrviz.tree import GameTree
 from cfrviz.uploads import MAX_UPLOAD_MB, read_upload
 
 T_KEY = "cfrviz_t"
@@ -122,33 +125,60 @@ def _adopt_query_params() -> None:
         st.session_state.pop(UPLOAD_KEY, None)
 
 
+_UPLOADED_GAME = "uploaded"   # the game menu's key for a game a link cannot name (an uploaded .efg)
+
+
+def _sidebar_parameters(game: CatalogGame) -> tuple:
+    """The game's parameters the sidebar sets (whole numbers, such as Kuhn's cards)."""
+    return tuple(p for p in game.entry.parameters if p.kind == "int")
+
+
+def _menu_key(game: CatalogGame) -> str:
+    """The game menu's entry for a game: its link value without the sidebar's own parameters."""
+    own = {p.name for p in _sidebar_parameters(game)}
+    return CatalogGame(game.entry, tuple(kv for kv in game.params if kv[0] not in own)).link or _UPLOADED_GAME
+
+
+def _menu(choice: Choice) -> dict[str, str]:
+    """Game menu keys (link values) and titles; an uploaded game is listed while it is chosen."""
+    options = {str(g.link): g.title for g in catalog.menu()}
+    key = _menu_key(choice.catalog_game)
+    if key not in options:
+        options[key] = choice.catalog_game.title
+    return options
+
+
 def _on_sidebar_change() -> None:
     """Copy the sidebar widgets into the shared state (widget values die on page switches)."""
     old = _state_choice()
     s = st.session_state
-    game = s.get(_W + "game", old.game)
-    cards = int(s.get(_W + "cards", old.cards)) if game == "kuhn" else 3
+    old_game = old.catalog_game
+    key = s.get(_W + "game", _menu_key(old_game))
+    game = old_game if key in (_menu_key(old_game), _UPLOADED_GAME) else catalog.lookup(key)
+    params = dict(game.params)
+    if key == _menu_key(old_game):
+        for parameter in _sidebar_parameters(game):
+            params[parameter.name] = int(s.get(_W + parameter.name, params.get(parameter.name, parameter.default)))
+    game = catalog.get(game.name, **params)
     algorithm = s.get(_W + "algo", old.algorithm)
-    if algorithm not in algorithms_for(game):
-        algorithm = "rm" if game == "rps" else "cfr"
-    if game == "rps" and old.game != "rps":
-        algorithm = "rm"
-    cap = iteration_cap(game, cards)
+    if algorithm not in algorithms_for(game) or (game.matrix and not old_game.matrix):
+        algorithm = game.default_algorithm
+    cap = iteration_cap(game)
     iterations = int(s.get(_W + "iters", old.iterations))
     notices = []
     if iterations > cap:
-        notices.append(f"{GAMES[game]} is capped at {cap:,} iterations on this shared server, "
+        notices.append(f"{game.title} is capped at {cap:,} iterations on this shared server, "
                        f"so {iterations:,} became {cap:,}. Use the CLI for longer solves.")
         iterations = cap
     iterations = max(1, iterations)
-    new = Choice(game, cards, algorithm, iterations, s.get(_W + "updates", old.updates),
+    new = Choice(game.name, game.params, algorithm, iterations, s.get(_W + "updates", old.updates),
                  int(s.get(_W + "seed", old.seed)))
     supported = supported_updates(new)
     if supported != new:
         notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
                        f"so updates are {supported.updates}.")
         new = supported
-    if (new.game, new.cards) != (old.game, old.cards):
+    if (new.game, new.game_params) != (old.game, old.game_params):
         s[NODE_KEY] = None
     t = s.get(T_KEY)
     if t is not None and (t >= old.iterations or t > new.iterations):
@@ -160,22 +190,24 @@ def _on_sidebar_change() -> None:
 
 def _sidebar(choice: Choice) -> None:
     s = st.session_state
+    game = choice.catalog_game
+    menu = _menu(choice)
     # Feed the shared state back into the widgets (they are rebuilt on every page).
-    s[_W + "game"] = choice.game
-    s[_W + "cards"] = choice.cards
+    s[_W + "game"] = _menu_key(game)
+    for parameter in _sidebar_parameters(game):
+        s[_W + parameter.name] = int(dict(game.params).get(parameter.name, parameter.default))
     s[_W + "algo"] = choice.algorithm
     s[_W + "iters"] = choice.iterations
     s[_W + "updates"] = choice.updates
     s[_W + "seed"] = choice.seed
     with st.sidebar:
         st.subheader("Solve")
-        st.selectbox("Game", list(GAMES), format_func=GAMES.get, key=_W + "game",
+        st.selectbox("Game", list(menu), format_func=menu.get, key=_W + "game",
                      on_change=_on_sidebar_change)
-        if choice.game == "kuhn":
-            st.number_input("Cards in the deck", min_value=KUHN_CARDS[0], max_value=KUHN_CARDS[1],
-                            step=1, key=_W + "cards", on_change=_on_sidebar_change,
-                            help="Kuhn poker is played with 3 cards (J, Q, K); more cards make a bigger game.")
-        st.selectbox("Algorithm", list(algorithms_for(choice.game)),
+        for parameter in _sidebar_parameters(game):
+            st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
+                            step=1, key=_W + parameter.name, on_change=_on_sidebar_change, help=parameter.help)
+        st.selectbox("Algorithm", list(algorithms_for(game)),
                      format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change)
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
@@ -183,7 +215,7 @@ def _sidebar(choice: Choice) -> None:
                  help="Simultaneous: both players update every iteration, as the seeds do. "
                       "Alternating: one player per traversal."
                       + (" This algorithm samples for one player at a time, so it alternates." if only_one else ""))
-        cap = iteration_cap(choice.game, choice.cards)
+        cap = iteration_cap(game)
         st.number_input(f"Iterations (up to {cap:,})", min_value=1, step=100, key=_W + "iters",
                         on_change=_on_sidebar_change)
         if choice.sampling:
@@ -205,10 +237,10 @@ def _share(view: View) -> None:
         if view.run is not None:
             try:
                 st.download_button("Download run (.npz)", data=_run_bytes(view.run),
-                                   file_name=f"cfrviz_{view.choice.game_param}_{view.settings.algorithm}.npz",
+                                   file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
                                    mime="application/octet-stream", key=_W + "dl_run")
                 st.download_button("Download average strategy (.json)", data=_strategy_json(view.run),
-                                   file_name=f"cfrviz_{view.choice.game_param}_strategy.json",
+                                   file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
                 st.caption("Downloads need `Run.save` and `Run.export_strategy`.")
@@ -217,6 +249,12 @@ def _share(view: View) -> None:
         if view.uploaded and st.button("Back to the sidebar's solve", key=_W + "drop_upload"):
             st.session_state.pop(UPLOAD_KEY, None)
             st.rerun()
+
+
+def _file_stem(view: View) -> str:
+    """A file-name-safe name of the view's game."""
+    name = view.choice.game_param or view.choice.game
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)[:40]
 
 
 def _page_url() -> str:
