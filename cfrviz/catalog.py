@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from cfrviz.formats import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game
 from cfrviz.games.kuhn import MAX_CARDS
@@ -123,6 +124,7 @@ class Entry:
     parts_by: Literal["private card", "subtree"] = "subtree"
     linkable: bool = True
     description: str = ""
+    label_suffix: str = ""
 
     def __repr__(self) -> str:
         return f"Entry({self.name!r})"
@@ -176,6 +178,11 @@ class CatalogGame:
     @property
     def title(self) -> str:
         return str(self.game().title)
+
+    @property
+    def label(self) -> str:
+        """The title as a menu shows it: games from files say so (a bundled Kuhn is not the built-in one)."""
+        return f"{self.title}{self.entry.label_suffix}"
 
     @property
     def link(self) -> str | None:
@@ -323,20 +330,12 @@ def _recognise_matrix(game: Game) -> Params | None:
             ("row_names", tuple(game.row_names)))
 
 
-def _efg_module() -> Any:
-    try:
-        return importlib.import_module("cfrviz.formats.efg")
-    except ImportError:
-        raise ValueError("This cfrviz cannot read Gambit .efg files.") from None
-
-
 def _efg(bundled: str | None = None, text: str | None = None) -> Game:
-    efg = _efg_module()
     if (bundled is None) == (text is None):
         raise ValueError("An .efg game is either a bundled game (efg:<name>) or the text of an .efg file.")
     if bundled is not None:
         return efg.read_bundled(bundled)
-    return efg.read_efg(text, source="the uploaded game")
+    return efg.read_efg(text, source="the game file")   # type: ignore[arg-type]
 
 
 def _recognise_efg(game: Game) -> Params | None:
@@ -396,11 +395,11 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
           description="A two-player zero-sum matrix game: player 1's payoffs, rows against columns."),
     Entry("efg", "Gambit .efg game", _efg, _recognise_efg,
           parameters=(Parameter("bundled", "Bundled game", "text"), Parameter("text", "Game file", "text")),
-          link_parameter="bundled", link_separator=":",
+          link_parameter="bundled", link_separator=":", label_suffix=" (.efg)",
           description="A two-player zero-sum game read from a Gambit .efg file."),
     Entry("openspiel", "OpenSpiel game", _openspiel, _recognise_openspiel,
           parameters=(Parameter("game_string", "Game string", "text"),),
-          link_parameter="game_string", link_separator=":",
+          link_parameter="game_string", link_separator=":", label_suffix=" (OpenSpiel)",
           description="A two-player zero-sum OpenSpiel game, enumerated once through pyspiel."),
     Entry("custom", "Custom game", _custom, lambda game: None,
           parameters=(Parameter("title", "Title", "text"),), linkable=False,
@@ -481,11 +480,8 @@ def of_tree(tree: GameTree) -> CatalogGame:
 
 
 def bundled_games() -> dict[str, str]:
-    """Bundled .efg games (name -> title); empty when this cfrviz has no .efg reader."""
-    try:
-        return dict(_efg_module().bundled_games())
-    except (ValueError, AttributeError):
-        return {}
+    """Bundled .efg games (name -> title), in name order."""
+    return efg.bundled_games()
 
 
 def openspiel_available() -> bool:
@@ -560,20 +556,7 @@ def resolve(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Cata
 
 def read_efg_file(path: str) -> CatalogGame:
     """The .efg game in the file at `path`; ValueError with one sentence when it cannot be read."""
-    efg = _efg_module()
-    limit = int(getattr(efg, "MAX_EFG_BYTES", 1_000_000))
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError as error:
-        raise ValueError(f"Cannot read {path}: {(error.strerror or 'unreadable').lower()}.") from None
-    if len(data) > limit:
-        raise ValueError(f"{path} is larger than {limit:,} bytes, the limit for an .efg file.")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text; an .efg file is plain text.") from None
-    return get("efg", text=text)
+    return of_game(efg.load_efg(path))
 
 
 def _frozen(value: Any) -> Any:

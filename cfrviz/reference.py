@@ -7,54 +7,23 @@ Known equilibria: Kuhn's α-family (Kuhn 1950) and a matrix game's exact equilib
 """
 from __future__ import annotations
 
-import importlib
-from functools import lru_cache
-
 import numpy as np
 
 from cfrviz import catalog
 from cfrviz.analysis import ALPHA_MAX, kuhn_equilibrium, matrix_equilibrium, matrix_strategy
-from cfrviz.catalog import CatalogGame
+from cfrviz.lp import solve_lp
 from cfrviz.tree import GameTree
 
 
-def _lp_module():
-    try:
-        return importlib.import_module("cfrviz.lp")
-    except ImportError:
-        return None
-
-
-@lru_cache(maxsize=16)
-def _lp_solution(game: CatalogGame) -> tuple[float, np.ndarray] | None:
-    return _solve_lp(game.tree())
-
-
-def _solve_lp(tree: GameTree) -> tuple[float, np.ndarray] | None:
-    lp = _lp_module()
-    if lp is None:
-        return None
-    value, strategy = lp.solve_lp(tree)
-    strategy = np.asarray(strategy, dtype=np.float64)
-    strategy.setflags(write=False)
-    return float(value), strategy
-
-
-def _lp(tree: GameTree) -> tuple[float, np.ndarray] | None:
-    game = catalog.of_tree(tree)
-    return _solve_lp(tree) if game.entry.name == "custom" else _lp_solution(game)
-
-
-def game_value(tree: GameTree) -> float | None:
-    """Player 1's value of the game in chips per hand: known, exact (matrix games) or from the LP;
-    None only when no LP solver is installed."""
+def game_value(tree: GameTree) -> float:
+    """Player 1's value of the game in chips per hand: known, exact (matrix games) or from the LP
+    (computed once per tree)."""
     game = catalog.of_tree(tree)
     if game.known_value is not None:
         return game.known_value
     if game.matrix:
         return float(matrix_equilibrium(tree.game.payoffs)[2])   # type: ignore[attr-defined]
-    solution = _lp(tree)
-    return None if solution is None else solution[0]
+    return solve_lp(tree)[0]
 
 
 def value_source(tree: GameTree) -> str:
@@ -84,7 +53,6 @@ def known_equilibria(tree: GameTree) -> tuple[np.ndarray, np.ndarray, str] | Non
     return None
 
 
-def lp_equilibrium(tree: GameTree) -> np.ndarray | None:
-    """[I, A] an equilibrium from the sequence-form LP (one of possibly many), or None without an LP solver."""
-    solution = _lp(tree)
-    return None if solution is None else solution[1]
+def lp_equilibrium(tree: GameTree) -> np.ndarray:
+    """[I, A] an equilibrium from the sequence-form LP (one of possibly many), both players' parts."""
+    return solve_lp(tree)[1]

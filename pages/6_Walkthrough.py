@@ -44,7 +44,7 @@ if chosen_game.walkthrough and not chosen_game.matrix:
 keys = list(walkable)
 if st.session_state.get("walk_game") not in walkable:
     st.session_state.pop("walk_game", None)
-game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].title, key="walk_game")
+game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, key="walk_game")
 game = walkable[game_key]
 algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_algo",
                          index=list(WALKTHROUGH_ALGORITHMS).index("chance"),

@@ -124,7 +124,7 @@ def test_bad_deep_links_fall_back_with_visible_notices():
 
 
 def test_asking_for_more_than_the_cap_gives_a_clear_message():
-    # Reference: ui.ITERATION_CAPS (Kuhn 100,000).
+    # Reference: the catalog's app cap for Kuhn (100,000).
     at = start()
     at.number_input(key="cfrviz_w_iters").set_value(5_000_000).run()
     assert not at.exception

@@ -53,6 +53,14 @@ CASES = [
     Case("rps", 2, 4, 9, 0.0, None, 0.0),
     # Kuhn with 4 cards: 12 deals x (4 decisions, 5 terminals), 4 cards x 4 histories = 16 sets.
     Case("kuhn4", 16, 48, 60, None, None, None),
+    # The bundled .efg games. Kuhn written as a Gambit file: the built-in Kuhn's numbers.
+    Case("efg:kuhn", 12, 24, 30, 11 / 24, "kuhn_poker", -1 / 18),
+    # Matching pennies with the first coin hidden: 1 + 2 decision nodes, 4 ends; uniform is the equilibrium.
+    Case("efg:matching_pennies", 2, 3, 4, 0.0, None, 0.0),
+    # Myerson's card game (Myerson 1991, section 2.1): sets red, black (player 1) and raise (player 2).
+    # Uniform, by hand: player 1's best response raises with both cards and earns 1/2; player 2's
+    # meets and earns 0; exploitability (1/2 + 0) / 2 = 1/4. Value 1/3 (Myerson).
+    Case("efg:myerson_card_game", 3, 4, 6, 0.25, None, 1 / 3),
 ]
 
 
@@ -87,11 +95,19 @@ def test_cfr_matches_openspiel(case: Case, key: str) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.value is not None], ids=lambda c: c.link)
-def test_known_value(case: Case) -> None:
+def test_value_from_the_lp_and_the_reference(case: Case) -> None:
+    from cfrviz.lp import solve_lp
     from cfrviz.reference import game_value
 
-    assert catalog.lookup(case.link).known_value == pytest.approx(case.value, abs=1e-15)
-    assert game_value(catalog.lookup(case.link).tree()) == pytest.approx(case.value, abs=1e-15)
+    tree = catalog.lookup(case.link).tree()
+    value, strategy = solve_lp(tree)
+    assert value == pytest.approx(case.value, abs=1e-7)          # Leduc's published value has 7 digits
+    assert exploitability(tree, strategy) == pytest.approx(0.0, abs=1e-7)
+    assert game_value(tree) == pytest.approx(case.value, abs=1e-7)
+
+
+def test_every_game_in_the_menu_has_its_test_matrix() -> None:
+    assert {str(g.link) for g in catalog.menu()} <= {c.link for c in CASES}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -141,10 +141,10 @@ def _menu_key(game: CatalogGame) -> str:
 
 def _menu(choice: Choice) -> dict[str, str]:
     """Game menu keys (link values) and titles; an uploaded game is listed while it is chosen."""
-    options = {str(g.link): g.title for g in catalog.menu()}
+    options = {str(g.link): g.label for g in catalog.menu()}
     key = _menu_key(choice.catalog_game)
     if key not in options:
-        options[key] = choice.catalog_game.title
+        options[key] = choice.catalog_game.label
     return options
 
 
