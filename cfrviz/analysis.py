@@ -10,6 +10,7 @@ over its histories (Johanson et al. 2011, "Accelerating best response calculatio
 """
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from dataclasses import dataclass
@@ -475,12 +476,37 @@ def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
     `payoffs` [m, n] are the row player's. Every extreme pair of optimal strategies solves the
     indifference equations on some square submatrix (Shapley and Snow 1950), so square supports
     are enumerated (all k x k submatrices for one k in one batched solve), and the first pair
-    that passes the best-response check is returned. A 10 x 10 game takes a second or two at worst.
+    that passes the best-response check is returned. A 10 x 10 game takes a second or two at
+    worst, once: answers are remembered per payoff matrix (a few dozen matrices).
     """
     matrix = _payoff_matrix(payoffs)
+    row, column, value = _matrix_equilibrium_cached(matrix.shape, matrix.tobytes())
+    return row.copy(), column.copy(), value
+
+
+@functools.lru_cache(maxsize=32)
+def _matrix_equilibrium_cached(shape: tuple[int, int], payoff_bytes: bytes) -> tuple[np.ndarray, np.ndarray, float]:
+    matrix = np.frombuffer(payoff_bytes, dtype=np.float64).reshape(shape)
+    # Solve the game scaled to payoffs in [-1, 1]: determinants of k x k supports multiply k
+    # payoffs, which overflows for large ones; the strategies are the same and the value scales.
+    scale = float(np.max(np.abs(matrix)))
+    if scale == 0.0:
+        uniform = (np.full(shape[0], 1.0 / shape[0]), np.full(shape[1], 1.0 / shape[1]))
+        return uniform[0], uniform[1], 0.0
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        try:
+            row, column = _equilibrium_of_scaled(matrix / scale)
+        except FloatingPointError:
+            raise ValueError("No equilibrium was found; the payoff matrix is badly scaled.") from None
+    row.setflags(write=False)
+    column.setflags(write=False)
+    return row, column, float(row @ matrix @ column)
+
+
+def _equilibrium_of_scaled(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Support enumeration on a matrix whose largest payoff size is 1."""
     m, n = matrix.shape
-    scale = max(1.0, float(np.max(np.abs(matrix))))
-    tolerance = 1e-9 * scale
+    tolerance = 1e-9
     largest = min(m, n)
     # The largest supports first (few systems, and a fully mixed game ends there), then upward from 1.
     for k in [largest] + list(range(1, largest)):
@@ -498,7 +524,7 @@ def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
         rhs = np.zeros(k + 1)
         rhs[k] = 1.0
         det = np.linalg.det(system)                                          # [B, 2]
-        ok = np.all(np.abs(det) > 1e-12 * scale ** k, axis=1)
+        ok = np.all(np.abs(det) > 1e-12, axis=1)
         if not np.any(ok):
             continue
         solved = np.linalg.solve(system[ok], np.broadcast_to(rhs, (int(ok.sum()), 2, k + 1))[..., None])[..., 0]
@@ -515,7 +541,7 @@ def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
             # Equilibrium: no column does better for player 2, no row better for player 1.
             value = float(row @ matrix @ column)
             if np.min(row @ matrix) >= value - tolerance and np.max(matrix @ column) <= value + tolerance:
-                return row, column, value
+                return row, column
     raise ValueError("No equilibrium was found; the payoff matrix may be badly scaled.")
 
 

@@ -32,6 +32,7 @@ from cfrviz.formats import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game
 from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz.text import quoted
 from cfrviz.tree import GameTree, build_tree
 
 #: Settings parameters of a game: sorted (name, value) pairs, defaults left out.
@@ -68,13 +69,13 @@ class Parameter:
         """The value, checked; ValueError says what the game accepts."""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{title} needs a whole number for {self.name}, not {value!r}.")
+                raise ValueError(f"{title} needs a whole number for {self.name}, not {quoted(value)}.")
             if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
                 raise ValueError(f"{title} takes {self.low} to {self.high} {self.name}; {value} was asked for.")
             return int(value)
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"{title} needs true or false for {self.name}, not {value!r}.")
+                raise ValueError(f"{title} needs true or false for {self.name}, not {quoted(value)}.")
             return value
         if self.kind == "text" and not isinstance(value, str):
             raise ValueError(f"{title} needs text for {self.name}, not a {type(value).__name__}.")
@@ -133,7 +134,7 @@ class Entry:
         for p in self.parameters:
             if p.name == name:
                 return p
-        raise ValueError(f"{self.title} takes no parameter {name!r}"
+        raise ValueError(f"{self.title} takes no parameter {quoted(name)}"
                          + (f"; it takes {', '.join(p.name for p in self.parameters)}." if self.parameters else "."))
 
     def normalise(self, params: Mapping[str, Any]) -> Params:
@@ -416,7 +417,7 @@ def entry(name: str) -> Entry:
     try:
         return ENTRIES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"Unknown game {name!r}; cfrviz knows {', '.join(ENTRIES)}.") from None
+        raise ValueError(f"Unknown game {quoted(name)}; cfrviz knows {', '.join(ENTRIES)}.") from None
 
 
 def get(name: str, **params: Any) -> CatalogGame:
@@ -426,7 +427,7 @@ def get(name: str, **params: Any) -> CatalogGame:
     ('kuhn', (('suits', True),))
     """
     if not isinstance(name, str):
-        raise ValueError(f"A game name is text, not {name!r}.")
+        raise ValueError(f"A game name is text, not {quoted(name)}.")
     found = entry(name.strip().lower())
     chosen = CatalogGame(found, found.normalise({k: v for k, v in params.items() if v is not None}))
     # The factory's own checks (a matrix's payoffs, an .efg file) run now; the inverse then
@@ -460,7 +461,7 @@ def lookup(value: str) -> CatalogGame:
 
 
 def _unknown(value: object) -> str:
-    return (f"Unknown game {str(value)[:40]!r}; use one of: kuhn, kuhn4 … kuhn{MAX_CARDS}, leduc, rps, "
+    return (f"Unknown game {quoted(value)}; use one of: kuhn, kuhn4 … kuhn{MAX_CARDS}, leduc, rps, "
             "efg:<bundled game>, openspiel:<game string>.")
 
 
@@ -550,7 +551,7 @@ def resolve(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Cata
         return of_game(game)   # type: ignore[arg-type]
     extra = set(params) - {"row_names", "column_names"}
     if extra:
-        raise ValueError(f"A matrix game takes no parameter {sorted(extra)[0]!r}.")
+        raise ValueError(f"A matrix game takes no parameter {quoted(sorted(extra)[0])}.")
     return get("matrix", payoffs=_frozen(game), **{k: _frozen(v) for k, v in params.items()})
 
 

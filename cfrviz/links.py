@@ -13,6 +13,7 @@ from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.text import quoted
 from cfrviz.tree import GameTree
 
 MAX_SEED = 2**31 - 1
@@ -83,17 +84,39 @@ def iteration_cap(game: CatalogGame | str) -> int:
     return found.app_iteration_cap
 
 
-def _first(value) -> str:
+#: Longest query value read at all; longer ones are cut before any parsing.
+MAX_VALUE_CHARS = 200
+#: Most digits a whole number in a link may have (every cap above fits in 12).
+MAX_DIGITS = 12
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def _first(value: object) -> str:
     if isinstance(value, (list, tuple)):
-        return str(value[-1]) if value else ""
-    return str(value)
+        value = value[-1] if value else ""
+    try:
+        return str(value)[:MAX_VALUE_CHARS]
+    except Exception:  # a hostile __str__ is still a bad value, not a crash
+        return ""
 
 
-def _parse_int(text: str) -> int:
+def parse_whole_number(text: str) -> int:
+    """A whole number written with ASCII digits only (optional sign), at most `MAX_DIGITS` digits.
+
+    `str.isdigit` also accepts "³" and "①", which `int` then refuses or misreads, so digits are
+    checked one by one. Raises ValueError otherwise.
+
+    >>> parse_whole_number(" 42 "), parse_whole_number("-3")
+    (42, -3)
+    """
     text = text.strip()
-    if not text or len(text) > 12 or not text.lstrip("+-").isdigit():
-        raise ValueError
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or len(digits) > MAX_DIGITS or not set(digits) <= _ASCII_DIGITS:
+        raise ValueError(f"{quoted(text)} is not a whole number.")
     return int(text)
+
+
+_parse_int = parse_whole_number
 
 
 def parse_query_params(params: Mapping[str, object]) -> DeepLink:
@@ -101,8 +124,15 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
 
     Never raises: each bad value becomes one sentence in `notices`. `node` is checked
     against the chosen game's tree; `t` against the iterations (the page snaps it to a
-    snapshot later).
+    snapshot later). Notices are plain text (the app escapes them where it shows them).
     """
+    try:
+        return _parse_query_params(params)
+    except Exception:  # the promise is "never raises": a defect here must not become a traceback
+        return DeepLink(Choice(), None, None, ("This link could not be read; showing the default view.",))
+
+
+def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     notices: list[str] = []
     choice = Choice()
     get = {k: _first(v) for k, v in params.items()}
@@ -123,7 +153,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
         if algo in algorithms_for(game):
             choice = replace(choice, algorithm=algo)
         else:
-            notices.append(f"Algorithm {get['algo'][:40]!r} is not available for {title}; "
+            notices.append(f"Algorithm {quoted(get['algo'])} is not available for {title}; "
                            f"showing {ALGORITHMS[choice.algorithm][0]}.")
 
     cap = game.app_iteration_cap
@@ -139,7 +169,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
             choice = replace(choice, iterations=iters)
         except ValueError:
             notices.append(f"Iterations must be a whole number from 1 to {cap:,}, not "
-                           f"{get['iters'][:40]!r}; showing {choice.iterations:,}.")
+                           f"{quoted(get['iters'])}; showing {choice.iterations:,}.")
     choice = replace(choice, iterations=min(choice.iterations, cap))
 
     if "updates" in get:
@@ -148,7 +178,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
             choice = replace(choice, updates=updates)
         else:
             notices.append(f"Updates must be one of {', '.join(UPDATE_SCHEMES)}, not "
-                           f"{get['updates'][:40]!r}; showing {choice.updates}.")
+                           f"{quoted(get['updates'])}; showing {choice.updates}.")
     supported = supported_updates(choice)
     if choice.updates != supported.updates:
         if "updates" in get:
@@ -164,7 +194,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
             choice = replace(choice, seed=seed)
         except ValueError:
             notices.append(f"The seed must be a whole number from 0 to {MAX_SEED}, not "
-                           f"{get['seed'][:40]!r}; using seed 0.")
+                           f"{quoted(get['seed'])}; using seed 0.")
 
     if not choice.sampling:
         choice = replace(choice, seed=0)  # the seed changes nothing here, so links omit it
@@ -178,7 +208,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
         except ValueError:
             t = None
             notices.append(f"The iteration t must be a whole number from 1 to {choice.iterations:,}, "
-                           f"not {get['t'][:40]!r}; showing the last iteration.")
+                           f"not {quoted(get['t'])}; showing the last iteration.")
 
     node: int | None = None
     if "node" in get and get["node"].strip() not in ("", "none"):
@@ -189,7 +219,7 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
                 raise ValueError
         except ValueError:
             node = None
-            notices.append(f"Node {get['node'][:40]!r} is not in the {title} tree "
+            notices.append(f"Node {quoted(get['node'])} is not in the {title} tree "
                            f"(nodes 0 to {num_nodes - 1}); no node is selected.")
     return DeepLink(choice, t, node, tuple(notices))
 

@@ -17,8 +17,10 @@ from typing import IO, Any
 import numpy as np
 
 from cfrviz import catalog
+from cfrviz.safe_json import loads_bounded
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.solvers.base import own_reach_probability
+from cfrviz.text import quoted
 from cfrviz.tree import GameTree
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
@@ -29,6 +31,15 @@ MAX_DEFAULT_SNAPSHOTS = 2_000
 MAX_SNAPSHOT_BYTES = 1_000_000_000
 #: How far a stored probability may stray from summing to 1.
 PROBABILITY_TOLERANCE = 1e-6
+
+#: Most iterations a recorded run may claim (far above any solver cap; keeps counts in int64).
+MAX_RECORDED_ITERATIONS = 10**12
+#: Largest seed a recorded run may carry (numpy's generators take any int64).
+MAX_RECORDED_SEED = 2**63 - 1
+#: Largest strategy file read, in bytes: a Leduc strategy is about 0.12 MB.
+MAX_STRATEGY_BYTES = 5_000_000
+#: Largest settings text inside a saved run (a 10 x 10 matrix game's is about 2 kB).
+MAX_SETTINGS_BYTES = 100_000
 
 RUN_FORMAT = "cfrviz-run"
 STRATEGY_FORMAT = "cfrviz-strategy"
@@ -63,10 +74,8 @@ class RunSettings:
     @classmethod
     def from_json(cls, text: str) -> RunSettings:
         """Parse and check settings written by `to_json`; ValueError says what is wrong."""
-        try:
-            raw = json.loads(text)
-        except (json.JSONDecodeError, TypeError, RecursionError):
-            raise ValueError("The run's settings are not valid JSON.") from None
+        raw = loads_bounded(text, what="The run's settings", max_bytes=MAX_SETTINGS_BYTES, max_depth=4,
+                            max_containers=1_000, max_values=10_000)
         if not isinstance(raw, dict):
             raise ValueError("The run's settings must be a JSON object.")
         missing = {"game", "game_params", "algorithm", "iterations", "updates", "seed"} - set(raw)
@@ -85,14 +94,14 @@ class RunSettings:
         """Raise ValueError unless every field has a known, well-typed value."""
         catalog.entry(self.game)
         if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"Unknown algorithm {self.algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
+            raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
         if self.updates not in UPDATE_SCHEMES:
-            raise ValueError(f"Unknown update scheme {self.updates!r}; choose 'alternating' or 'simultaneous'.")
-        for name in ("iterations", "seed"):
+            raise ValueError(f"Unknown update scheme {quoted(self.updates)}; choose 'alternating' or 'simultaneous'.")
+        for name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (1 if name == "iterations" else 0):
-                raise ValueError(f"The run's {name} must be a whole number"
-                                 f"{' of at least 1' if name == 'iterations' else ' of at least 0'}, not {value!r}.")
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
+                                 f"not {quoted(value)}.")
 
     def catalog_game(self) -> catalog.CatalogGame:
         """The catalog game these settings name (ValueError when its parameters are wrong)."""
@@ -240,14 +249,15 @@ class Run:
         if missing:
             raise ValueError(f"This file is not a complete cfrviz run: it has no {missing[0]!r} array.")
         try:
-            header = json.loads(str(_text(contents["format"], "format")))
-        except json.JSONDecodeError:
+            header = loads_bounded(_text(contents["format"], "format"), what="The run's format marker",
+                                   max_bytes=1_000, max_depth=2, max_containers=10, max_values=10)
+        except ValueError:
             header = None
         if not isinstance(header, dict) or header.get("format") != RUN_FORMAT:
             raise ValueError("This file is not a cfrviz run; its format marker is missing.")
         version = header.get("version")
         if version not in (1, RUN_FORMAT_VERSION) or isinstance(version, bool):
-            raise ValueError(f"This run was saved in format version {version!r}; "
+            raise ValueError(f"This run was saved in format version {quoted(version)}; "
                              f"this cfrviz reads versions 1 and {RUN_FORMAT_VERSION}.")
         settings = RunSettings.from_json(_text(contents["settings"], "settings"))
         tree = settings.build_tree()
@@ -349,7 +359,8 @@ class Run:
 
     @classmethod
     def from_strategy_json(cls, document: dict | str | bytes) -> Run:
-        """A one-snapshot Run from a strategy file (parsed or as text), validated by `read_strategy_json`.
+        """A one-snapshot Run from a strategy file (parsed, or JSON text or bytes; never a path),
+        validated by `read_strategy_json`.
 
         A strategy file carries no per-iteration record: nodes_touched and seconds are zero,
         value repeats the file's expected_value, and reach follows from the current strategy.
@@ -414,25 +425,62 @@ def _number_list(value: Any, length: int, what: str) -> list[float]:
     return [float(x) for x in value]
 
 
-def read_strategy_json(source: dict | str | bytes | os.PathLike | IO) -> dict:
+_STRATEGY_FIELDS = ("format", "version", "game", "game_params", "algorithm", "updates", "iterations", "seed",
+                    "expected_value", "average_strategy_value", "exploitability", "infosets")
+_INFOSET_FIELDS = ("key", "player", "private", "public", "history", "actions", "average_strategy",
+                   "current_strategy", "cumulative_regret")
+
+
+def parse_strategy_text(text: str | bytes | bytearray) -> Any:
+    """The JSON value of a strategy file's text or bytes, parsed within bounds (size, nesting,
+    counts, digits; see `cfrviz.safe_json`). Text is only ever text: it is never opened as a path."""
+    return loads_bounded(text, what="The strategy file", max_bytes=MAX_STRATEGY_BYTES, max_depth=8,
+                         max_containers=50_000, max_values=500_000)
+
+
+def read_strategy_file(path: str | os.PathLike | IO) -> dict:
+    """Read and strictly check the strategy file at `path` (or an open text/binary file).
+
+    For files the user names (the CLI, scripts). Anything a stranger sends goes through
+    `read_strategy_json` instead, which takes only the document or its text.
+    """
+    if hasattr(path, "read"):
+        content = path.read(MAX_STRATEGY_BYTES + 1)
+    else:
+        try:
+            with open(path, "rb") as handle:
+                content = handle.read(MAX_STRATEGY_BYTES + 1)
+        except OSError:
+            raise ValueError(f"Cannot read the strategy file {quoted(os.fspath(path), 200)}; check the path.") from None
+    return read_strategy_json(content)
+
+
+def read_strategy_json(source: dict | str | bytes | bytearray) -> dict:
     """Read and strictly check a strategy file written by `Run.export_strategy`.
 
-    `source` is the parsed object, JSON text or bytes, a path, or a text/binary file. Returns
-    the parsed document. Raises ValueError with a sentence naming the first problem: not
-    JSON, a missing or mistyped field, an unknown game or algorithm, an information set the
+    `source` is the parsed object, or the file's JSON text or bytes; a string is always JSON
+    text, never a path (`read_strategy_file` reads paths). Returns the parsed document.
+    Raises ValueError with a sentence naming the first problem: not JSON, not an object, an
+    unknown or missing or mistyped field, an unknown game or algorithm, an information set the
     game does not have (or one missing), or a strategy that is not a distribution.
     """
-    doc = _parse_document(source)
+    if isinstance(source, (str, bytes, bytearray)):
+        doc = parse_strategy_text(source)
+    elif isinstance(source, os.PathLike) or hasattr(source, "read"):
+        raise ValueError("read_strategy_json takes a strategy or its JSON text; read files with read_strategy_file.")
+    else:
+        doc = source
     if not isinstance(doc, dict):
         raise ValueError("A strategy file must hold one JSON object.")
     if doc.get("format") != STRATEGY_FORMAT:
         raise ValueError("This JSON is not a cfrviz strategy file; its format marker is missing.")
     if doc.get("version") != FORMAT_VERSION:
-        raise ValueError(f"This strategy file has version {doc.get('version')!r}; this cfrviz reads "
+        raise ValueError(f"This strategy file has version {quoted(doc.get('version'))}; this cfrviz reads "
                          f"version {FORMAT_VERSION}.")
-    required = ("game", "game_params", "algorithm", "updates", "iterations", "seed", "expected_value",
-                "average_strategy_value", "exploitability", "infosets")
-    missing = [key for key in required if key not in doc]
+    unknown = [key for key in doc if key not in _STRATEGY_FIELDS]
+    if unknown:
+        raise ValueError(f"The strategy file has a field cfrviz does not know: {quoted(unknown[0])}.")
+    missing = [key for key in _STRATEGY_FIELDS if key not in doc]
     if missing:
         raise ValueError(f"The strategy file has no {missing[0]!r} field.")
     if not isinstance(doc["game_params"], dict):
@@ -456,44 +504,26 @@ def read_strategy_json(source: dict | str | bytes | os.PathLike | IO) -> dict:
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
             raise ValueError("Every entry of infosets must be an object with a text key.")
         key = entry["key"]
+        unknown = [field for field in entry if field not in _INFOSET_FIELDS]
+        if unknown:
+            raise ValueError(f"The information set {quoted(key)} has a field cfrviz does not know: "
+                             f"{quoted(unknown[0])}.")
         i = tree.infoset_index(key)
         if key in seen:
-            raise ValueError(f"The information set {key!r} appears twice in the strategy file.")
+            raise ValueError(f"The information set {quoted(key)} appears twice in the strategy file.")
         seen.add(key)
         record = tree.infosets[i]
         if entry.get("actions") != list(record.actions):
-            raise ValueError(f"The actions of {key!r} must be {list(record.actions)}.")
+            raise ValueError(f"The actions of {quoted(key)} must be {list(record.actions)}.")
         if entry.get("player") != record.player:
-            raise ValueError(f"The information set {key!r} belongs to player {record.player + 1}.")
+            raise ValueError(f"The information set {quoted(key)} belongs to player {record.player + 1}.")
         k = len(record.actions)
         for name in ("average_strategy", "current_strategy"):
-            row = np.array(_number_list(entry.get(name), k, f"The {name} of {key!r}"))
+            row = np.array(_number_list(entry.get(name), k, f"The {name} of {quoted(key)}"))
             if np.any(row < -PROBABILITY_TOLERANCE) or abs(row.sum() - 1.0) > PROBABILITY_TOLERANCE:
-                raise ValueError(f"The {name} of {key!r} must be probabilities summing to 1.")
-        _number_list(entry.get("cumulative_regret"), k, f"The cumulative_regret of {key!r}")
+                raise ValueError(f"The {name} of {quoted(key)} must be probabilities summing to 1.")
+        _number_list(entry.get("cumulative_regret"), k, f"The cumulative_regret of {quoted(key)}")
     if len(seen) != tree.num_infosets:
         absent = next(r.key for r in tree.infosets if r.key not in seen)
         raise ValueError(f"The strategy file lacks the information set {absent!r}.")
     return doc
-
-
-def _parse_document(source: Any) -> Any:
-    if isinstance(source, (dict, list)):
-        return source
-    if hasattr(source, "read"):
-        source = source.read()
-    elif isinstance(source, os.PathLike) or (isinstance(source, str) and source.lstrip()[:1] not in ("{", "[")):
-        try:
-            with open(source, "rb") as handle:
-                source = handle.read()
-        except OSError:
-            raise ValueError(f"Cannot read the strategy file {str(source)!r}; check the path.") from None
-    if isinstance(source, (bytes, bytearray)):
-        try:
-            source = bytes(source).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ValueError("The strategy file is not UTF-8 text.") from None
-    try:
-        return json.loads(source)
-    except (json.JSONDecodeError, TypeError, RecursionError):
-        raise ValueError("The strategy file is not valid JSON.") from None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet
+from cfrviz.text import quoted
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,7 +71,7 @@ class GameTree:
         try:
             return self._key_index[key]
         except KeyError:
-            raise ValueError(f"No information set {key!r} in {self.game.title}.") from None
+            raise ValueError(f"No information set {quoted(key)} in {self.game.title}.") from None
 
     def nodes_of(self, infoset: int) -> np.ndarray:
         """Node ids of one information set, left to right."""

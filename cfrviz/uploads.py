@@ -6,12 +6,13 @@ Nothing here unpickles: object arrays are refused by reading the .npy header, be
 from __future__ import annotations
 
 import io
-import json
+import math
 import zipfile
 
 import numpy as np
 
-from cfrviz.run import Run
+from cfrviz.run import MAX_STRATEGY_BYTES, Run, parse_strategy_text
+from cfrviz.text import quoted
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).
 #: A Leduc run at the app's iteration cap saves to about 24 MB with DCFR (46 MB unpacked).
@@ -31,72 +32,92 @@ def read_upload(filename: str, data: bytes) -> Run:
     pickled objects, belongs to no known game, or holds arrays of the wrong shape,
     non-finite numbers or probabilities that do not sum to 1.
     """
-    name = str(filename or "").strip()
-    suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    full_name = str(filename or "").strip()
+    suffix = full_name.rsplit(".", 1)[-1].lower() if "." in full_name else ""
+    # The name is the stranger's text: quoted and cut short wherever a sentence shows it.
+    name = quoted(full_name or "this file", 60)
     if suffix not in ("npz", "json"):
-        raise ValueError(f"Upload a saved run (.npz) or a strategy (.json); {name or 'this file'!r} is neither.")
+        raise ValueError(f"Upload a saved run (.npz) or a strategy (.json); {name} is neither.")
     if len(data) == 0:
-        raise ValueError(f"{name!r} is empty; upload a run saved by cfrviz.")
+        raise ValueError(f"{name} is empty; upload a run saved by cfrviz.")
     if len(data) > MAX_UPLOAD_BYTES:
         raise ValueError(
-            f"{name!r} is {len(data) / 1e6:.1f} MB; uploads are limited to {MAX_UPLOAD_MB} MB."
+            f"{name} is {len(data) / 1e6:.1f} MB; uploads are limited to {MAX_UPLOAD_MB} MB."
         )
+    if suffix == "json" and len(data) > MAX_STRATEGY_BYTES:
+        raise ValueError(f"{name} is {len(data) / 1e6:.1f} MB; strategy files are limited to "
+                         f"{MAX_STRATEGY_BYTES / 1e6:g} MB (a Leduc strategy is about 0.12 MB).")
     # Run.load and Run.from_strategy_json check shapes, finiteness and distributions themselves.
-    return _read_npz(name, data) if suffix == "npz" else _read_json(name, data)
+    try:
+        return _read_npz(name, data) if suffix == "npz" else _read_json(name, data)
+    except (MemoryError, RecursionError, OverflowError, RuntimeError, NotImplementedError):
+        # Every known way is checked above; this keeps an unforeseen one a sentence, not a traceback.
+        raise ValueError(f"{name} could not be read; upload a run saved by cfrviz.") from None
 
 
 def _read_npz(name: str, data: bytes) -> Run:
     if not data.startswith(_ZIP_MAGIC):
-        raise ValueError(f"{name!r} is not a .npz archive; upload a run saved by cfrviz.")
+        raise ValueError(f"{name} is not a .npz archive; upload a run saved by cfrviz.")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
     except (zipfile.BadZipFile, OSError, EOFError, ValueError):
-        raise ValueError(f"{name!r} is truncated or damaged; save the run again and re-upload it.") from None
+        raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
     if not members:
-        raise ValueError(f"{name!r} holds no arrays; upload a run saved by cfrviz.")
+        raise ValueError(f"{name} holds no arrays; upload a run saved by cfrviz.")
     if sum(member.file_size for member in members) > MAX_UNPACKED_BYTES:
         raise ValueError(
-            f"{name!r} unpacks to more than {MAX_UNPACKED_BYTES // 1_000_000} MB; upload a run with fewer snapshots."
+            f"{name} unpacks to more than {MAX_UNPACKED_BYTES // 1_000_000} MB; upload a run with fewer snapshots."
         )
     for member in members:
         if not member.filename.endswith(".npy"):
-            raise ValueError(f"{name!r} contains {member.filename!r}, which is not a numpy array.")
+            raise ValueError(f"{name} contains {quoted(member.filename)}, which is not a numpy array.")
+        if member.flag_bits & 0x1:
+            # Reading an encrypted member asks for a password (zipfile raises RuntimeError).
+            raise ValueError(f"{name} is encrypted; upload the run as cfrviz saved it.")
         try:
             with archive.open(member) as stream:
                 version = np.lib.format.read_magic(stream)
                 if version == (1, 0):
-                    _, _, dtype = np.lib.format.read_array_header_1_0(stream)
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
                 else:
-                    _, _, dtype = np.lib.format.read_array_header_2_0(stream)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, NotImplementedError):
-            raise ValueError(f"{name!r} is truncated or damaged; save the run again and re-upload it.") from None
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+                header_bytes = stream.tell()
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, NotImplementedError, RuntimeError):
+            raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
         if dtype.hasobject:
             # Object arrays can only be read by unpickling, which could run any code.
             raise ValueError(
-                f"{name!r} carries Python objects in {member.filename[:-4]!r}, which cfrviz refuses to unpickle."
+                f"{name} carries Python objects in {quoted(member.filename[:-4])}, which cfrviz refuses to unpickle."
             )
+        # numpy allocates what the header declares before reading a byte, so the declared size
+        # must be exactly the data the member holds (itself capped by MAX_UNPACKED_BYTES above).
+        declared = math.prod(int(n) for n in shape) * dtype.itemsize
+        if declared != member.file_size - header_bytes:
+            raise ValueError(f"{name} declares an array {quoted(member.filename[:-4])} of shape "
+                             f"{quoted(shape, 60)} that its data does not match; save the run again.")
     try:
         if archive.testzip() is not None:
             raise zipfile.BadZipFile
     except (zipfile.BadZipFile, OSError, EOFError, ValueError):
-        raise ValueError(f"{name!r} is truncated or damaged; save the run again and re-upload it.") from None
+        raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
     try:
         return Run.load(io.BytesIO(data))
-    except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile):
-        raise ValueError(f"{name!r} is not a run saved by cfrviz (arrays are missing or malformed).") from None
+    except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile, OverflowError):
+        raise ValueError(f"{name} is not a run saved by cfrviz (arrays are missing or malformed).") from None
 
 
 def _read_json(name: str, data: bytes) -> Run:
+    # Bounded parse (size, nesting, counts, digits) of bytes that are only ever data, never a path.
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{name!r} is not UTF-8 text; upload a strategy exported by cfrviz.") from None
-    try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ValueError(f"{name!r} is not valid JSON; upload a strategy exported by cfrviz.") from None
+        document = parse_strategy_text(data)
+    except ValueError as problem:
+        reason = str(problem).removeprefix("The strategy file ").rstrip(".")
+        raise ValueError(f"{name} {reason}; upload a strategy exported by cfrviz.") from None
+    # On the upload route only a JSON object goes on to validation.
+    if not isinstance(document, dict):
+        raise ValueError(f"{name} does not hold a JSON object; upload a strategy exported by cfrviz.")
     try:
         return Run.from_strategy_json(document)
-    except (KeyError, TypeError, IndexError, AttributeError, RecursionError):
-        raise ValueError(f"{name!r} is not a strategy exported by cfrviz (fields are missing or malformed).") from None
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError, OverflowError):
+        raise ValueError(f"{name} is not a strategy exported by cfrviz (fields are missing or malformed).") from None

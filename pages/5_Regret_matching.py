@@ -11,6 +11,7 @@ from cfrviz.analysis import best_response_to
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path
+from cfrviz.text import escape_markdown
 
 view = ui.setup_page("Regret matching in a matrix game", solve=False)
 
@@ -51,7 +52,7 @@ st.caption(f"Player 1's payoffs; player 2 gets the negative. Up to {MAX_MATRIX_S
 try:
     payoffs, row_names, column_names = payoff_table(edited.to_dict("records"), column_names)
 except ValueError as error:
-    st.error(str(error))
+    ui.error(str(error))
     st.stop()
 
 m1, m2, m3, m4 = st.columns([1.3, 1.2, 1, 1])
@@ -70,7 +71,7 @@ if mode == "fixed strategy":
     try:
         opponent = parse_probabilities(text, column_names)
     except ValueError as error:
-        st.error(str(error))
+        ui.error(str(error))
         st.stop()
 
 path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
@@ -80,14 +81,14 @@ row_eq, column_eq, value = matrix_equilibrium(payoffs)
 
 if opponent is None:
     targets = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
-    st.caption("Exact equilibrium: player 1 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(row_names, row_eq))
-               + "; player 2 " + ", ".join(f"{n} {p:.3f}" for n, p in zip(column_names, column_eq))
+    st.caption("Exact equilibrium: player 1 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(row_names, row_eq))
+               + "; player 2 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(column_names, column_eq))
                + f"; value {value:+.4f} for player 1.")
 else:
     response = best_response_to(payoffs, opponent)
     targets = [(response, "best response to player 2"), (None, "")]
     st.caption("Against a fixed player 2, player 1's average heads for the best response: "
-               + row_names[int(np.argmax(response))] + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
+               + escape_markdown(row_names[int(np.argmax(response))]) + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
 
 players = [0] if opponent is not None else [0, 1]
 for player in players:
@@ -96,7 +97,7 @@ for player in players:
     target, target_name = targets[player]
     last = average[-1]
     st.markdown(f"**Player {player + 1}** after {iterations:,} iterations, average strategy: "
-                + ", ".join(f"{n} {p:.3f}" for n, p in zip(names, last)))
+                + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(names, last)))
     left, right = st.columns(2) if len(names) == 3 else (st.container(), None)
     if len(names) == 3:
         with left:

@@ -20,6 +20,14 @@ from typing import Any
 
 import pytest
 
+# The deploy config hides error details from visitors (client.showErrorDetails = "none" in
+# .streamlit/config.toml); tests must see them. AppTest reads the option in this process, and
+# servers started below get the flag (and the environment variable, for any other `streamlit run`).
+os.environ["STREAMLIT_CLIENT_SHOW_ERROR_DETAILS"] = "full"
+from streamlit import config as _streamlit_config  # noqa: E402
+
+_streamlit_config.set_option("client.showErrorDetails", "full")
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -70,6 +78,7 @@ def streamlit_server(
         "--server.port", str(port),
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        "--client.showErrorDetails", "full",   # extra_args may pass "none" to check a deploy
         *extra_args,
     ]
     log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))

@@ -83,3 +83,60 @@ def test_alternating_only_algorithms_switch_the_update_scheme():
     quiet = links.parse_query_params({"algo": "outcome"})
     assert quiet.choice.updates == "alternating" and quiet.notices == ()
     assert links.supported_updates(links.Choice(algorithm="cfr")).updates == "simultaneous"
+
+
+# --- hostile links (issue: non-ASCII digits, huge numbers, never raising) -------------------
+
+# Each passes str.isdigit() but is not an ASCII digit: superscript, circled, Arabic-Indic,
+# fullwidth, mathematical bold, NKo, Devanagari. int() reads some of them and refuses others.
+NON_ASCII_DIGITS = ["³", "①", "١٢", "１２", "𝟏", "߁", "४"]
+
+
+def test_non_ascii_digits_after_kuhn_are_an_unknown_game():
+    # Reference: game names are ASCII ("kuhn4" ... "kuhn13"); anything else falls back to Kuhn poker.
+    for digits in NON_ASCII_DIGITS + ["1" * 5000, "0" * 5000 + "5", "+4", "-4", "4.0"]:
+        link = links.parse_query_params({"game": "kuhn" + digits})
+        assert link.choice.game == "kuhn" and link.choice.cards == 3, digits
+        assert len(link.notices) == 1 and "Unknown game" in link.notices[0], digits
+        assert len(link.notices[0]) < 300  # the value is quoted cut short, not echoed whole
+
+
+def test_non_ascii_and_oversized_numbers_fall_back_with_a_notice():
+    # Reference: links.parse_whole_number accepts ASCII digits only, at most 12 of them.
+    for name in ("iters", "seed", "t", "node"):
+        for value in NON_ASCII_DIGITS + ["9" * 13, "9" * 5000, "1e3", "0x10", "١" * 4400]:
+            link = links.parse_query_params({name: value})
+            assert len(link.notices) == 1, (name, value, link.notices)
+            assert link.notices[0].endswith(".") and len(link.notices[0]) < 300
+    assert links.parse_query_params({"iters": "123456789012"}).choice.iterations == 100_000  # capped, 12 digits
+    assert links.parse_whole_number(" +7 ") == 7
+
+
+def test_parse_never_raises_even_on_hostile_values():
+    # Reference: the never-raise promise of parse_query_params (values of any type, any size).
+    class Hostile:
+        def __str__(self) -> str:
+            raise RuntimeError("boom")
+
+    for params in ({"game": Hostile()}, {"iters": [Hostile()]}, {"t": []}, {"node": None}, {"seed": 10**5000},
+                   {"game": "x" * 1_000_000}, {1: 2}, {"game": ["kuhn", "leduc"]}):
+        link = links.parse_query_params(params)
+        assert link.choice.game in links.GAMES
+        assert all(len(n) < 400 for n in link.notices)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(PARAM_NAMES),
+                       st.text(alphabet=st.characters(categories=("Nd", "No", "Nl")), max_size=20)
+                       | st.from_regex(r"kuhn[\d\u00b2\u00b3\u2460-\u2473]{1,8}", fullmatch=True)
+                       | st.sampled_from(["[a](https://example.org/)", "![x](http://h/x.png)", ":red[x]", "$x$",
+                                          "**b**", "<img src=x>", "`c`", ":material/home:"])))
+def test_any_digits_or_markup_parse_to_a_valid_view(params):
+    # Property: Unicode digits and markdown in any parameter never raise and never leave range.
+    link = links.parse_query_params(params)
+    assert 1 <= link.choice.iterations <= links.iteration_cap(link.choice.game)
+    assert link.t is None or 1 <= link.t <= link.choice.iterations
+    assert link.node is None or 0 <= link.node < link.choice.tree().num_nodes
+    for value in params.values():
+        if not value.isascii():  # a non-ASCII value is never a valid number or name
+            assert link.notices

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.run import Run, read_strategy_json, snapshot_schedule
+from cfrviz.run import Run, read_strategy_file, read_strategy_json, snapshot_schedule
 
 
 @pytest.fixture(scope="module")
@@ -213,7 +213,7 @@ def test_export_strategy_fields_and_reader(tmp_path, kuhn_run):
     path = tmp_path / "strategy.json"
     text = kuhn_run.export_strategy(path)
     assert path.read_text() == text
-    doc = read_strategy_json(path)
+    doc = read_strategy_file(path)
     assert doc == read_strategy_json(text.encode()) == read_strategy_json(json.loads(text))
     assert (doc["game"], doc["algorithm"], doc["updates"], doc["iterations"], doc["seed"]) == \
         ("kuhn", "cfr", "alternating", 200, 0)

@@ -201,8 +201,11 @@ def test_json_syntax_error() -> None:
 
 
 def test_json_deep_nesting() -> None:
-    # Python's json parser recurses; 100 000 levels would overflow the stack without a guard.
-    assert "not valid JSON" in refused("s.json", b"[" * 100_000)
+    # Python's json parser recurses; deep nesting is refused by a count before any parsing.
+    # Reference: a strategy file nests 4 deep (object, infosets list, entry, list of numbers).
+    assert "more than 8 deep" in refused("s.json", b"[" * 9 + b"]" * 9)
+    assert "more than 8 deep" in refused("s.json", b'{"a":' * 1000 + b"1" + b"}" * 1000)
+    assert "more than 50,000 lists and objects" in refused("s.json", b"[" * 100_000)
 
 
 def test_json_unknown_game(kuhn_run: Run) -> None:
@@ -249,3 +252,151 @@ def test_largest_app_run_fits_under_the_cap() -> None:
     data = buffer.getvalue()
     assert len(data) <= MAX_UPLOAD_BYTES
     assert read_upload("leduc.npz", data).num_snapshots == run.num_snapshots
+
+
+# --- a stranger's file is data, never a path (issue: "/dev/zero" in a .json) ------------------
+
+
+def test_json_strings_are_never_opened_as_paths(tmp_path: Path, kuhn_run: Run) -> None:
+    # Reference: on the upload route only a JSON object is validated. A file naming a real,
+    # valid strategy file must not show that file, and an existing path must get the same
+    # sentence as a missing one (no oracle for which server files exist).
+    real = tmp_path / "someone_elses_strategy.json"
+    real.write_text(kuhn_run.export_strategy())
+    paths = [str(real), "/dev/zero", "/etc/passwd", "/proc/self/environ", "/no/such/file.json",
+             "relative/strategy.json", "~/.bashrc", "file:///etc/passwd", "C:\\\\Windows\\\\win.ini", ""]
+    messages = {refused("upload.json", json.dumps(path).encode()) for path in paths}
+    assert messages == {"'upload.json' does not hold a JSON object; upload a strategy exported by cfrviz."}
+    # The package's reader takes text as text too: a path string is not JSON, whatever it names.
+    from cfrviz.run import read_strategy_file, read_strategy_json
+
+    for source in (str(real), "/dev/zero"):
+        with pytest.raises(ValueError, match="not valid JSON"):
+            read_strategy_json(source)
+    with pytest.raises(ValueError, match="read_strategy_file"):
+        read_strategy_json(real)  # a Path object is not guessed at either
+    assert read_strategy_file(real)["game"] == "kuhn"  # reading a path is explicit
+
+
+@pytest.mark.parametrize("document", [b"[]", b"[1, 2]", b"1", b"-0.5", b"null", b"true", b'"kuhn"', b"[{}]"])
+def test_json_that_is_not_an_object_is_refused_before_validation(document: bytes) -> None:
+    assert "does not hold a JSON object" in refused("s.json", document)
+
+
+def test_json_unknown_fields_are_refused(kuhn_run: Run) -> None:
+    # Reference: the strategy format's fields are listed in Run.export_strategy's docstring.
+    document = json.loads(kuhn_run.export_strategy())
+    document["padding"] = [[] for _ in range(1000)]
+    assert "field cfrviz does not know: 'padding'" in refused("s.json", json.dumps(document).encode())
+    document = json.loads(kuhn_run.export_strategy())
+    document["infosets"][0]["extra"] = 1
+    assert "does not know: 'extra'" in refused("s.json", json.dumps(document).encode())
+
+
+def test_json_size_and_counts_are_bounded_before_parsing() -> None:
+    # Reference: a Leduc strategy is 0.12 MB with 1,733 lists and objects; the caps are 5 MB,
+    # 50,000 containers and 500,000 separators.
+    assert "limited to 5 MB" in refused("s.json", b"[]," * 15_000_000)                 # the 45 MB file
+    assert "more than 50,000 lists and objects" in refused("s.json", b"[" + b"[]," * 1_500_000 + b"[]]")
+    assert "more than 500,000 values" in refused("s.json", b"[" + b"1," * 2_000_000 + b"1]")
+
+
+@pytest.mark.parametrize("iterations, fragment", [
+    ("9223372036854775808", "from 1 to 1,000,000,000,000"),        # 2**63
+    ("1" + "0" * 4000, "more than 19 digits"),                      # 10**4000
+    ("9" * 4400, "more than 19 digits"),                            # past Python's 4,300-digit limit
+    ("1e4000", "from 1 to"), ("-1", "from 1 to"), ("1.5", "from 1 to"), ("true", "from 1 to"),
+])
+def test_json_iterations_out_of_range(kuhn_run: Run, iterations: str, fragment: str) -> None:
+    text = kuhn_run.export_strategy().replace('"iterations": 200', f'"iterations": {iterations}')
+    assert iterations in text
+    assert fragment in refused("s.json", text.encode())
+
+
+def test_json_seed_out_of_range(kuhn_run: Run) -> None:
+    text = kuhn_run.export_strategy().replace('"seed": 0', f'"seed": {2**63}')
+    assert "seed must be a whole number from 0 to" in refused("s.json", text.encode())
+
+
+def test_json_matrix_payoffs_are_bounded() -> None:
+    # Reference: games.matrix.MAX_PAYOFF = 10**6; 1e200 overflowed the equilibrium arithmetic.
+    from cfrviz.games.matrix import MAX_PAYOFF
+
+    run = cfrviz.solve([[1.0, -1.0], [-1.0, 1.0]], "rm", iterations=10)
+    for big in (1e200, 10**18, MAX_PAYOFF * 1.0000001, -1e7, 10**400):
+        document = json.loads(run.export_strategy())
+        document["game_params"]["payoffs"][0][0] = big
+        message = refused("m.json", json.dumps(document).encode())
+        assert ("between -1,000,000 and 1,000,000" if big != 10**400 else "more than 19 digits") in message
+    document = json.loads(run.export_strategy())
+    document["game_params"]["payoffs"] = [[MAX_PAYOFF, -MAX_PAYOFF], [-MAX_PAYOFF, MAX_PAYOFF]]
+    assert read_upload("m.json", json.dumps(document).encode()).tree.game.payoffs[0][0] == MAX_PAYOFF
+
+
+def test_settings_with_huge_integers_in_a_saved_run(kuhn_npz: bytes) -> None:
+    # Reference: the run's settings are JSON too, parsed with the same digit bound.
+    for raw in ("9" * 4400, str(2**63), "1" + "0" * 4000):
+        arrays = arrays_of(kuhn_npz)
+        settings = str(arrays["settings"]).replace('"iterations": 200', f'"iterations": {raw}')
+        assert raw in settings
+        arrays["settings"] = np.array(settings)
+        message = refused("run.npz", npz_of(arrays))
+        assert "digits" in message or "from 1 to" in message
+        assert "4300" not in message and "sys.set_int_max_str_digits" not in message
+
+
+# --- archives that used to end in a traceback ------------------------------------------------
+
+
+def _flag_encrypted(data: bytes) -> bytes:
+    """Set bit 0 (encrypted) of every member's general-purpose flags, in local and central headers."""
+    damaged = bytearray(data)
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        start = 0
+        while (start := damaged.find(signature, start)) >= 0:
+            damaged[start + offset] |= 0x01
+            start += 4
+    return bytes(damaged)
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_encrypted_members(kuhn_run: Run, compress: bool) -> None:
+    buffer = io.BytesIO()
+    (np.savez_compressed if compress else np.savez)(buffer, x=np.arange(3))
+    assert "is encrypted" in refused("run.npz", _flag_encrypted(buffer.getvalue()))
+    buffer = io.BytesIO()
+    kuhn_run.save(buffer)
+    assert "is encrypted" in refused("run.npz", _flag_encrypted(buffer.getvalue()))
+
+
+def _npy_declaring(shape: tuple, descr: str = "<f8", payload: bytes = b"\0" * 64) -> bytes:
+    stream = io.BytesIO()
+    np.lib.format.write_array_header_1_0(stream, {"descr": descr, "fortran_order": False, "shape": shape})
+    return stream.getvalue() + payload
+
+
+@pytest.mark.parametrize("shape, descr", [
+    ((10**12,), "<f8"), ((10**6, 10**6), "<f8"), ((2**62,), "<i8"), ((2**70,), "<f8"),
+    ((10**9, 10**9, 10**9), "<u1"), ((7,), "<f8"), ((0,), "<f8"), ((-1,), "<f8"), ((10**12,), "<U8"),
+])
+def test_npy_header_declaring_more_than_its_data(shape: tuple, descr: str) -> None:
+    # Reference: each member holds 64 data bytes, so every declared size but 8 float64s is a lie;
+    # numpy would allocate the declared size before reading.
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("iterations.npy", _npy_declaring(shape, descr))
+    message = refused("run.npz", buffer.getvalue())
+    assert "does not match" in message or "truncated or damaged" in message
+
+
+def test_npy_header_that_matches_its_data_passes_the_check() -> None:
+    # Reference: 8 float64 values are exactly 64 bytes, so the archive reaches the run checks.
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("iterations.npy", _npy_declaring((8,)))
+    assert "not a complete cfrviz run" in refused("run.npz", buffer.getvalue())
+
+
+def test_uploaded_file_names_are_quoted_and_cut_short() -> None:
+    message = refused("[x](https://example.org/)" + "a" * 500 + ".txt", b"data")
+    assert len(message) < 200 and "…" in message

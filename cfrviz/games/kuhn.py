@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
+from cfrviz.text import quoted
 
 RANKS = "23456789TJQKA"
 MAX_CARDS = len(RANKS)
@@ -29,7 +30,7 @@ class KuhnPoker:
 
     def __post_init__(self) -> None:
         if not isinstance(self.cards, int) or isinstance(self.cards, bool):
-            raise ValueError(f"Kuhn poker needs a whole number of cards, not {self.cards!r}.")
+            raise ValueError(f"Kuhn poker needs a whole number of cards, not {quoted(self.cards)}.")
         if not 3 <= self.cards <= MAX_CARDS:
             raise ValueError(f"Kuhn poker takes 3 to {MAX_CARDS} cards; {self.cards} was asked for.")
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cfrviz.games.base import TERMINAL, InformationSet
+from cfrviz.text import quoted
 
 MAX_ACTIONS = 10
 #: Action names are shown as labels in pages and charts, so they stay plain text: no markup.
@@ -20,6 +21,9 @@ MAX_NAME_LENGTH = 24
 _ACTION_NAME = re.compile(rf"[^\W_](?:[^\W_]|[ .-]){{0,{MAX_NAME_LENGTH - 1}}}")
 #: Largest matrix a user edits in the app.
 MAX_MATRIX_SIZE = 5
+#: Largest payoff size accepted. Equilibrium arithmetic multiplies up to ten payoffs together
+#: (determinants of 10 x 10 supports), which overflows a float long before 1e200.
+MAX_PAYOFF = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,10 @@ class MatrixGame:
         for r, row in enumerate(self.payoffs):
             for c, v in enumerate(row):
                 if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
-                    raise ValueError(f"Payoff in row {r + 1}, column {c + 1} must be a finite number, not {v!r}.")
+                    raise ValueError(f"Payoff in row {r + 1}, column {c + 1} must be a finite number, not {quoted(v)}.")
+                if abs(v) > MAX_PAYOFF:
+                    raise ValueError(f"Payoff in row {r + 1}, column {c + 1} is {v:.3g}; payoffs must lie "
+                                     f"between -{MAX_PAYOFF:,} and {MAX_PAYOFF:,}.")
         for what, names, n in (("row", self.row_names, rows), ("column", self.column_names, ncols)):
             if len(names) != n:
                 raise ValueError(f"Give exactly {n} {what} names; {len(names)} were given.")
@@ -67,6 +74,8 @@ class MatrixGame:
                                 for v in row) for row in payoffs)
         except TypeError:
             raise ValueError("The payoff matrix must be a list of rows of numbers.") from None
+        except OverflowError:  # a whole number too big for a float
+            raise ValueError(f"Payoffs must lie between -{MAX_PAYOFF:,} and {MAX_PAYOFF:,}.") from None
         rows = row_names or tuple(f"a{i + 1}" for i in range(len(table)))
         cols = column_names or tuple(f"b{j + 1}" for j in range(len(table[0]) if table else 0))
         return cls(table, tuple(rows), tuple(cols), name, title)
@@ -182,7 +191,7 @@ def payoff_table(rows: Sequence[Mapping[str, object]], column_names: Sequence[st
             except (TypeError, ValueError):
                 value = math.nan
             if isinstance(cell, bool) or not math.isfinite(value):
-                raise ValueError(f"The payoff in row {name!r}, column {column!r} must be a number, not {cell!r}.")
+                raise ValueError(f"The payoff in row {name!r}, column {column!r} must be a number, not {quoted(cell)}.")
             table[r, c] = value
     if len(set(names)) != len(names):
         raise ValueError("Every row needs its own name; two rows share one.")

@@ -27,6 +27,7 @@ from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, parse
 from cfrviz.run import Run, RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.catalog import compile_game
+from cfrviz.text import escape_markdown
 from cfrviz.tree import GameTree
 from cfrviz.uploads import MAX_UPLOAD_MB, read_upload
 
@@ -286,8 +287,8 @@ def _on_upload() -> None:
         return
     try:
         run = read_upload(upload.name, upload.getvalue())  # checks the size cap too
-    except ValueError as error:
-        st.session_state[_NOTICE_KEY] = (str(error),)
+    except ValueError as problem:
+        st.session_state[_NOTICE_KEY] = (str(problem),)
         return
     st.session_state[UPLOAD_KEY] = run
     st.session_state[T_KEY] = None
@@ -305,8 +306,8 @@ def setup_page(title: str, *, solve: bool = True, layout: str = "wide") -> View:
     _adopt_query_params()
     choice = _state_choice()
     _sidebar(choice)
-    for notice in st.session_state.get(_NOTICE_KEY, ()):
-        st.warning(notice, icon=":material/warning:")
+    for text in st.session_state.get(_NOTICE_KEY, ()):
+        notice(text)
     st.session_state[_NOTICE_KEY] = ()
     st.title(title)
 
@@ -323,8 +324,8 @@ def setup_page(title: str, *, solve: bool = True, layout: str = "wide") -> View:
             try:
                 run = cached_solve(settings.game, settings.game_params, settings.algorithm,
                                    settings.iterations, settings.updates, settings.seed)
-            except ValueError as error:
-                st.error(str(error))
+            except ValueError as problem:
+                error(str(problem))
                 st.stop()
 
     t = st.session_state.get(T_KEY)
@@ -349,6 +350,16 @@ def setup_page(title: str, *, solve: bool = True, layout: str = "wide") -> View:
     view = View(settings, tree, run, t, snapshot, node, choice, params, uploaded is not None)
     _share(view)
     return view
+
+
+def notice(text: str) -> None:
+    """Show a plain-text sentence as a warning; it may quote strangers' text, so no markup survives."""
+    st.warning(escape_markdown(text), icon=":material/warning:")
+
+
+def error(text: str) -> None:
+    """Show a plain-text sentence as an error, escaped like `notice`."""
+    st.error(escape_markdown(text))
 
 
 def _on_t_change(widget_key: str) -> None:

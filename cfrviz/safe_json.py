@@ -1,0 +1,78 @@
+"""JSON from strangers, read with bounds: size, nesting, number of values and digits per number.
+
+`json.loads` builds the whole structure before anyone can look at it: 45 MB of `[],` becomes
+about a gigabyte of Python lists. Here the text is measured first, with C-speed counts over
+the raw characters (brackets inside strings are counted too, which can only make a hostile
+file be refused earlier), and only then parsed. Pure Python and numpy: no Streamlit here.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+#: Most digits of a whole number in a document (int64 has 19); Python's own 4,300-digit limit
+#: would otherwise answer with its own message.
+MAX_INT_DIGITS = 19
+
+
+def loads_bounded(source: str | bytes | bytearray, *, what: str, max_bytes: int, max_depth: int = 16,
+                  max_containers: int = 100_000, max_values: int = 1_000_000) -> Any:
+    """Parse JSON text (or UTF-8 bytes) after checking its size and shape; ValueError otherwise.
+
+    `what` names the document in sentences ("The strategy file"). Limits: `max_bytes` of text,
+    nesting `max_depth` deep, at most `max_containers` objects and lists, at most `max_values`
+    separators (commas and colons, so roughly values), whole numbers of at most
+    `MAX_INT_DIGITS` digits. NaN and Infinity literals are refused.
+
+    >>> loads_bounded('{"a": [1, 2]}', what="The file", max_bytes=100)
+    {'a': [1, 2]}
+    >>> loads_bounded('[[[1]]]', what="The file", max_bytes=100, max_depth=2)
+    Traceback (most recent call last):
+    ValueError: The file nests lists and objects more than 2 deep.
+    """
+    if isinstance(source, (bytes, bytearray)):
+        raw = bytes(source)
+    elif isinstance(source, str):
+        if len(source) > max_bytes:  # checked before encoding a huge text
+            raise ValueError(f"{what} is {len(source) / 1e6:.1f} MB of text; the limit is {max_bytes / 1e6:g} MB.")
+        try:
+            raw = source.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{what} is not valid text.") from None
+    else:
+        raise ValueError(f"{what} must be JSON text.")
+    if len(raw) > max_bytes:
+        raise ValueError(f"{what} is {len(raw) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:g} MB.")
+    containers = raw.count(b"[") + raw.count(b"{")
+    if containers > max_containers:
+        raise ValueError(f"{what} holds more than {max_containers:,} lists and objects.")
+    if raw.count(b",") + raw.count(b":") > max_values:
+        raise ValueError(f"{what} holds more than {max_values:,} values.")
+    if containers:
+        codes = np.frombuffer(raw, dtype=np.uint8)
+        step = np.isin(codes, (0x5B, 0x7B)).astype(np.int32) - np.isin(codes, (0x5D, 0x7D)).astype(np.int32)
+        if int(np.max(np.cumsum(step))) > max_depth:
+            raise ValueError(f"{what} nests lists and objects more than {max_depth} deep.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} is not UTF-8 text.") from None
+
+    def whole_number(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise ValueError(f"{what} holds a whole number with more than {MAX_INT_DIGITS} digits.")
+        return int(digits)
+
+    def constant(name: str) -> float:
+        raise ValueError(f"{what} holds {name}, which is not a number JSON allows.")
+
+    try:
+        return json.loads(text, parse_int=whole_number, parse_constant=constant)
+    except RecursionError:
+        raise ValueError(f"{what} nests lists and objects too deeply.") from None
+    except ValueError as error:  # JSONDecodeError is a ValueError; ours pass through unchanged
+        if error.__class__ is ValueError and str(error).startswith(what):
+            raise
+        raise ValueError(f"{what} is not valid JSON.") from None
