@@ -426,7 +426,9 @@ def _number_list(value: Any, length: int, what: str) -> list[float]:
 
 
 _STRATEGY_FIELDS = ("format", "version", "game", "game_params", "algorithm", "updates", "iterations", "seed",
-                    "expected_value", "average_strategy_value", "exploitability", "infosets")
+                    "expected_value", "average_strategy_value", "exploitability", "infosets", "current_exploitability")
+#: Fields older strategy files may lack.
+_STRATEGY_OPTIONAL = ("current_exploitability",)
 _INFOSET_FIELDS = ("key", "player", "private", "public", "history", "actions", "average_strategy",
                    "current_strategy", "cumulative_regret")
 
@@ -480,7 +482,7 @@ def read_strategy_json(source: dict | str | bytes | bytearray) -> dict:
     unknown = [key for key in doc if key not in _STRATEGY_FIELDS]
     if unknown:
         raise ValueError(f"The strategy file has a field cfrviz does not know: {quoted(unknown[0])}.")
-    missing = [key for key in _STRATEGY_FIELDS if key not in doc]
+    missing = [key for key in _STRATEGY_FIELDS if key not in doc and key not in _STRATEGY_OPTIONAL]
     if missing:
         raise ValueError(f"The strategy file has no {missing[0]!r} field.")
     if not isinstance(doc["game_params"], dict):
