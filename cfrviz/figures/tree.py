@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from cfrviz import tree_parts
 from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, INFOSET_LINK, PLAYER_NAMES, base_layout
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
@@ -26,68 +27,24 @@ MAX_DRAWN_LEAVES = 40
 # Which nodes to draw
 
 
-def _subtree(tree: GameTree, start: int, stop_at_chance: bool) -> list[int]:
-    """`start` and its descendants; with `stop_at_chance`, chance nodes below start are leaves."""
-    out, stack = [], [start]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        if stop_at_chance and n != start and tree.actor[n] == CHANCE:
-            continue
-        stack.extend(tree.children(n))
-    return out
-
-
 def is_drawn_whole(tree: GameTree) -> bool:
     """Whether the whole tree fits on screen (3-card Kuhn, matrix games)."""
     return tree.num_terminals <= MAX_DRAWN_LEAVES
 
 
 def deal_cards(tree: GameTree) -> tuple[str, ...]:
-    """Player 1's possible private cards, in deal order (the first letter of each deal label)."""
-    cards: list[str] = []
-    for child in tree.children(0):
-        card = tree.edge_label[child][:1]
-        if tree.actor[0] == CHANCE and card not in cards:
-            cards.append(card)
-    return tuple(cards)
-
-
-def _line_of(tree: GameTree, node: int, since: int) -> str:
-    """Action letters on the path from `since` (an ancestor) down to `node`."""
-    letters = []
-    while node != since and node > 0:
-        letters.append(ACTION_LETTERS.get(tree.edge_label[node], "?"))
-        node = int(tree.parent[node])
-    return "".join(reversed(letters))
-
-
-def _deals_of(tree: GameTree, private: str) -> list[int]:
-    return [c for c in tree.children(0) if tree.edge_label[c][:1] == private]
+    """Player 1's possible private cards, in deck order (none for a tree without private cards)."""
+    return tree_parts.cards(tree, "player1") if tree_parts.card_view(tree) else ()
 
 
 def round_one_lines(tree: GameTree, private: str) -> tuple[str, ...]:
     """Betting lines of round 1 that lead to the public card (Leduc), e.g. ("kk", "kbc", "bc")."""
-    lines: list[str] = []
-    for deal in _deals_of(tree, private):
-        for n in sorted(_subtree(tree, deal, stop_at_chance=True)):
-            if n != deal and tree.actor[n] == CHANCE:
-                line = _line_of(tree, n, deal)
-                if line not in lines:
-                    lines.append(line)
-    return tuple(lines)
+    return tree_parts.lines(tree, "player1", private)
 
 
 def public_cards(tree: GameTree) -> tuple[str, ...]:
-    """Labels of the public-card chance outcomes (empty for games without one)."""
-    cards: list[str] = []
-    for n in np.flatnonzero(tree.actor == CHANCE):
-        if n == 0:
-            continue
-        for c in tree.children(int(n)):
-            if tree.edge_label[c] not in cards:
-                cards.append(tree.edge_label[c])
-    return tuple(sorted(cards, key=lambda s: "23456789TJQKA".find(s[:1])))
+    """The public cards as the information sets name them (empty for games without one)."""
+    return tree_parts.public_cards(tree)
 
 
 def tree_part(tree: GameTree, private: str | None = None, line: str | None = None,
@@ -96,31 +53,12 @@ def tree_part(tree: GameTree, private: str | None = None, line: str | None = Non
 
     Without `line` the part is round 1 of those deals (chance nodes end it). With a round-1
     `line` and a `public` card it is the path along that line, the public card and all of round 2.
+    `cfrviz.tree_parts` has the same parts by player 2's card too.
     """
     if private is None:
         return list(range(tree.num_nodes))
-    deals = _deals_of(tree, private)
-    if not deals:
-        raise ValueError(f"Player 1 cannot hold {private!r} in {tree.game.title}; "
-                         f"choose one of {', '.join(deal_cards(tree))}.")
-    nodes = [0]
-    for deal in deals:
-        below = _subtree(tree, deal, stop_at_chance=True)
-        if line is None:
-            nodes.extend(below)
-            continue
-        ends = [n for n in below if tree.actor[n] == CHANCE and n != deal and _line_of(tree, n, deal) == line]
-        if not ends:
-            continue
-        path, n = [], ends[0]
-        while n != 0:
-            path.append(n)
-            n = int(tree.parent[n])
-        nodes.extend(reversed(path))
-        for child in tree.children(ends[0]):
-            if tree.edge_label[child] == public:
-                nodes.extend(_subtree(tree, child, stop_at_chance=False))
-    return sorted(set(nodes))
+    part = tree_parts.Part("player1", card=private, line=line, public=public if line is not None else None)
+    return [int(n) for n in tree_parts.part_nodes(tree, part)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,18 +349,8 @@ def part_of_node(tree: GameTree, node: int) -> tuple[str | None, str | None, str
     """
     if node <= 0:
         return None, None, None
-    path = []
-    n = node
-    while n > 0:
-        path.append(n)
-        n = int(tree.parent[n])
-    path.reverse()                                   # path[0] is the deal
-    deal = path[0]
-    private = tree.edge_label[deal][:1]
-    for k, n in enumerate(path[1:], start=1):
-        if tree.actor[int(tree.parent[n])] == CHANCE:  # n is a public-card outcome
-            return private, _line_of(tree, int(tree.parent[n]), deal), tree.edge_label[n]
-    return private, None, None
+    part = tree_parts.part_of(tree, node, "player1")
+    return part.card, part.line, part.public
 
 
 ROUND_ONE = "round 1"
@@ -432,19 +360,5 @@ def choose_part(tree: GameTree, node: int | None, private: str | None, line: str
                 public: str | None) -> tuple[str, str, str | None]:
     """The (player 1's card, line or "round 1", public card) to draw: the requested part when it
     is valid and holds `node`, otherwise the part that holds `node` (or the first part)."""
-    cards = deal_cards(tree)
-    publics = public_cards(tree)
-    if private not in cards:
-        private, line, public = cards[0], ROUND_ONE, None
-    if line not in round_one_lines(tree, private):
-        line = ROUND_ONE
-    if line == ROUND_ONE:
-        public = None
-    elif public not in publics:
-        public = publics[0]
-    if node is not None and node > 0:
-        drawn = tree_part(tree, private, None if line == ROUND_ONE else line, public)
-        if node not in drawn:
-            p, l, q = part_of_node(tree, node)
-            private, line, public = p, (l or ROUND_ONE), q
-    return private, line, public
+    part = tree_parts.checked_part(tree, "player1", private, None if line == ROUND_ONE else line, public, node)
+    return str(part.card), part.line or ROUND_ONE, part.public
