@@ -153,6 +153,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "browser: drives Debian's Chromium against a real `streamlit run` server."
     )
+    config.addinivalue_line(
+        "markers", "install: builds a fresh virtual environment and installs the package into it (runs in CI)."
+    )
     # Keep a picture of every failed browser test under test-results/ (pytest-playwright).
     if getattr(config.option, "screenshot", None) == "off":
         config.option.screenshot = "only-on-failure"
