@@ -1,4 +1,4 @@
-"""cfrviz: the landing page. Run with `streamlit run app.py`."""
+"""cfrviz: the landing page (Home). Run with `streamlit run app.py`."""
 from __future__ import annotations
 
 import streamlit as st
@@ -6,24 +6,35 @@ import streamlit as st
 from cfrviz import ui
 from cfrviz.figures.convergence import exploitability_figure
 
-view = ui.setup_page("cfrviz: counterfactual regret minimization, visible")
+view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)
 
 st.markdown(
-    "Counterfactual regret minimization (CFR) solves imperfect-information games by playing against "
-    "itself. At every **information set** (what a player knows when it is their turn) it keeps a "
-    "**cumulative regret** for each action: how much better that action would have done, weighted by "
-    "the chance that the opponent and the deal led here. The next strategy plays actions in proportion "
-    "to their positive regret. The **average strategy** over all iterations approaches a Nash "
-    "equilibrium, and its **exploitability** (how much a best-responding opponent wins, in chips per "
-    "hand) falls towards zero."
-)
+    "Counterfactual regret minimization (CFR; Zinkevich et al. 2007) solves imperfect-information games by "
+    "playing against itself. At every **information set** (what a player knows when it is their turn) it keeps "
+    "a **cumulative regret** for each action: how much better that action would have done, weighted by the "
+    "chance that the opponent and the deal led here. The next strategy plays actions in proportion to their "
+    "positive regret (regret matching; Hart and Mas-Colell 2000). The **average strategy** over all "
+    "iterations approaches a Nash equilibrium, and its **exploitability** (how much a best-responding "
+    "opponent wins, in chips per hand) falls towards zero.")
+
+st.subheader("Start here")
+st.caption("A learner's order through the app. Each link keeps the sidebar's game and solve.")
+for number, (path, label, notice) in enumerate(ui.LEARNING_PATH, start=1):
+    link, line = st.columns([1, 3], vertical_alignment="center")
+    with link:
+        st.page_link(path, label=f"{number}. {label}", query_params=view.params)
+    line.markdown(f"Notice {notice}")
+st.caption("Also: **Evolution** (regret and strategy of each information set over the iterations) and "
+           "**Compare** (several algorithms on one chart).")
+
+ui.rules_card(view.tree.game)
+
+view = ui.solve_view(view)
 st.caption(f"{view.tree.game.title} · {ui.ALGORITHMS[view.settings.algorithm][0]} · "
-           f"{view.settings.iterations:,} iterations, {view.settings.updates} updates. "
-           "Change the solve in the sidebar; every page shows the same run.")
+           f"{view.settings.iterations:,} iterations, {view.settings.updates} updates. Change the solve in "
+           "the sidebar: the pages that follow it show the same run; the ones with their own settings say so "
+           "at their top.")
 if view.run is not None:
     st.plotly_chart(exploitability_figure(view.run, view.t, title=(
         f"Exploitability of the average strategy: {view.run.exploitability[-1]:.2e} chips per hand "
         f"after {int(view.run.iterations[-1]):,} iterations")), key="landing_exploitability")
-
-st.subheader("Pages")
-ui.page_links(view, exclude="app.py")

@@ -48,3 +48,4 @@ if not is_drawn_whole(tree):
 timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
+ui.action_legend(tree.game)

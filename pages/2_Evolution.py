@@ -18,6 +18,7 @@ default = [tree.infosets[tree.infoset[view.node]].key] if view.node is not None 
 chosen = st.multiselect("Information sets", keys, default=default, key="evolution_infosets",
                         help="Information-set keys: private card, then the actions so far "
                              "(k check, b bet, c call, f fold, r raise).")
+ui.action_legend(tree.game)
 if chosen:
     st.plotly_chart(infoset_curves_figure(run, [tree.infoset_index(k) for k in chosen], view.t),
                     key="evolution_curves")

@@ -54,6 +54,7 @@ t_cap = game.walkthrough_iteration_cap
 t = int(c4.number_input("Iteration t", help=f"1 to {t_cap:,}", min_value=1,
                         max_value=t_cap, value=1, step=1, key="walk_t"))
 tree = game.tree()
+ui.rules_card(tree.game)
 deal: str | None = None
 seed = 0
 if algorithm == "chance":

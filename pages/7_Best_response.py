@@ -53,6 +53,7 @@ if not is_drawn_whole(tree):
     nodes = tree_part(tree, private)
 st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
                 key="br_tree")
+ui.action_legend(tree.game)
 
 if run.num_snapshots > 1:
     st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),

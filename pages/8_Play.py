@@ -25,6 +25,7 @@ st.markdown(
     "You play against the **average strategy** of the sidebar's solve at the iteration below. "
     "Chance and the bot's choices come from a random generator built from the seed, so the "
     "same seed deals the same hands. After each bot decision you see the probabilities it had.")
+ui.rules_card(tree.game, expanded=True)
 ui.iteration_slider(view)
 strategy = view.run.average_strategy[view.snapshot]
 

@@ -14,7 +14,8 @@ Session-state keys that tests and pages may use:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
@@ -35,6 +36,7 @@ T_KEY = "cfrviz_t"
 NODE_KEY = "cfrviz_node"
 CHOICE_KEY = "cfrviz_choice"
 UPLOAD_KEY = "cfrviz_upload"
+UPLOAD_NAME_KEY = "cfrviz_upload_name"
 _WRITTEN_KEY = "cfrviz_written_params"
 _NOTICE_KEY = "cfrviz_notices"
 _W = "cfrviz_w_"  # prefix of the sidebar widgets' keys
@@ -52,6 +54,22 @@ PAGES = (
     ("pages/8_Play.py", "Play", ":material/playing_cards:"),
 )
 _ROOT = Path(__file__).resolve().parents[2]
+
+#: A learner's order through the app, with what to notice on each page (Home's "Start here").
+LEARNING_PATH = (
+    ("pages/5_Regret_matching.py", "Regret matching",
+     "the current strategy keeps circling while the average settles on the equilibrium."),
+    ("pages/6_Walkthrough.py", "Walkthrough",
+     "one CFR iteration step by step: reach probabilities go down the tree, regrets come back up."),
+    ("pages/1_Game_tree.py", "Game tree",
+     "information sets join histories a player cannot tell apart; edge widths are the strategy."),
+    ("pages/3_Convergence.py", "Convergence",
+     "the average strategy walks into Kuhn's family of equilibria and exploitability falls like 1/√T."),
+    ("pages/7_Best_response.py", "Best response",
+     "who could still exploit the strategy, and where: exploitability split by player."),
+    ("pages/8_Play.py", "Play",
+     "play hands against the solved strategy; over many hands you cannot beat it."),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,6 +93,32 @@ class View:
     choice: Choice
     params: dict[str, str]
     uploaded: bool = False
+
+
+# Kernels compile once per process (or load from numba's on-disk cache). A background thread
+# pays for that at start-up, while the first page draws its text; solves meanwhile say so.
+_WARM = threading.Event()
+_WARM_LOCK = threading.Lock()
+_warm_thread: threading.Thread | None = None
+
+
+def _start_warmup() -> None:
+    """Start compiling the kernels in the background, once per process (thread-safe)."""
+    global _warm_thread
+    with _WARM_LOCK:
+        if _warm_thread is not None:
+            return
+        _warm_thread = threading.Thread(target=_warm, name="cfrviz-warmup", daemon=True)
+        _warm_thread.start()
+
+
+def _warm() -> None:
+    from cfrviz.warmup import compile_kernels
+
+    try:
+        compile_kernels()
+    finally:
+        _WARM.set()
 
 
 # Solves big enough to show a progress bar: node visits of about half a second of vanilla CFR
@@ -189,7 +233,8 @@ def _on_sidebar_change() -> None:
     s.pop(UPLOAD_KEY, None)
 
 
-def _sidebar(choice: Choice) -> None:
+def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) -> None:
+    """The shared solve controls; disabled, with a caption saying why, while an upload is shown."""
     s = st.session_state
     game = choice.catalog_game
     menu = _menu(choice)
@@ -201,27 +246,35 @@ def _sidebar(choice: Choice) -> None:
     s[_W + "iters"] = choice.iterations
     s[_W + "updates"] = choice.updates
     s[_W + "seed"] = choice.seed
+    off = not in_use
     with st.sidebar:
         st.subheader("Solve")
+        if off:
+            st.caption("Not in use: the pages show the uploaded run. Go back to the sidebar's solve under "
+                       "Share to use these again.")
+        elif note:
+            st.caption(note)
         st.selectbox("Game", list(menu), format_func=menu.get, key=_W + "game",
-                     on_change=_on_sidebar_change)
+                     on_change=_on_sidebar_change, disabled=off)
         for parameter in _sidebar_parameters(game):
             st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
-                            step=1, key=_W + parameter.name, on_change=_on_sidebar_change, help=parameter.help)
+                            step=1, key=_W + parameter.name, on_change=_on_sidebar_change, help=parameter.help,
+                            disabled=off)
         st.selectbox("Algorithm", list(algorithms_for(game)),
-                     format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change)
+                     format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change,
+                     disabled=off)
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
-                 on_change=_on_sidebar_change, disabled=only_one,
-                 help="Simultaneous: both players update every iteration, as the seeds do. "
+                 on_change=_on_sidebar_change, disabled=only_one or off,
+                 help="Simultaneous: both players update every iteration, as in the classic tutorial code. "
                       "Alternating: one player per traversal."
                       + (" This algorithm samples for one player at a time, so it alternates." if only_one else ""))
         cap = iteration_cap(game)
         st.number_input(f"Iterations (up to {cap:,})", min_value=1, step=100, key=_W + "iters",
-                        on_change=_on_sidebar_change)
+                        on_change=_on_sidebar_change, disabled=off)
         if choice.sampling:
             st.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key=_W + "seed",
-                            on_change=_on_sidebar_change,
+                            on_change=_on_sidebar_change, disabled=off,
                             help="Sampling algorithms draw from a random generator built from this seed.")
 
 
@@ -291,63 +344,60 @@ def _on_upload() -> None:
         st.session_state[_NOTICE_KEY] = (str(problem),)
         return
     st.session_state[UPLOAD_KEY] = run
+    st.session_state[UPLOAD_NAME_KEY] = str(upload.name)
     st.session_state[T_KEY] = None
     st.session_state[NODE_KEY] = None
     st.session_state[_NOTICE_KEY] = ()
 
 
-def setup_page(title: str, *, solve: bool = True, layout: str = "wide") -> View:
-    """Configure the page, draw the shared sidebar, sync the URL and (when `solve`) solve, cached.
+def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_settings: str | None = None) -> View:
+    """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
 
     Returns the `View` every page reads. Malformed query parameters fall back to defaults with
-    a visible notice. The page's title is drawn as its header.
+    a visible notice. The page's title is drawn as its header. With `solve=False` the page may
+    draw its text first and call `solve_view(view)` afterwards. `own_settings`: a page that
+    does not follow the sidebar says so, in this sentence, at its top and in the sidebar.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
+    _start_warmup()
     _adopt_query_params()
     choice = _state_choice()
-    _sidebar(choice)
+    navigation = st.sidebar.container()  # above the solve controls
+    uploaded: Run | None = st.session_state.get(UPLOAD_KEY)
+    _sidebar(choice, in_use=uploaded is None,
+             note=None if own_settings is None else "This page has its own settings; the other pages use these.")
     for text in st.session_state.get(_NOTICE_KEY, ()):
         notice(text)
     st.session_state[_NOTICE_KEY] = ()
     st.title(title)
+    if own_settings:
+        st.info(own_settings, icon=":material/tune:")
 
-    uploaded: Run | None = st.session_state.get(UPLOAD_KEY)
-    run: Run | None = None
     if uploaded is not None:
-        run = uploaded
-        tree = run.tree
-        settings = run.settings
+        tree, settings = uploaded.tree, uploaded.settings
+        _upload_banner(uploaded)
     else:
         settings = choice.settings()
         tree = choice.tree()
-        if solve:
-            try:
-                run = cached_solve(settings.game, settings.game_params, settings.algorithm,
-                                   settings.iterations, settings.updates, settings.seed)
-            except ValueError as problem:
-                error(str(problem))
-                st.stop()
-
-    t = st.session_state.get(T_KEY)
-    snapshot = 0
-    if run is not None:
-        last = int(run.iterations[-1])
-        t = last if t is None else min(int(t), last)
-        snapshot = run.snapshot_at(t)
-        t = int(run.iterations[snapshot])
-    else:
-        t = settings.iterations if t is None else min(int(t), settings.iterations)
     node = st.session_state.get(NODE_KEY)
     if node is not None and not 0 <= int(node) < tree.num_nodes:
         node = None
-    st.session_state[T_KEY] = t
     st.session_state[NODE_KEY] = node
+    # The navigation is drawn before the solve, so a first visit shows the app's pages at once.
+    last = int(uploaded.iterations[-1]) if uploaded is not None else settings.iterations
+    t = st.session_state.get(T_KEY)
+    t = last if t is None else min(int(t), last)
+    with navigation:
+        _navigation(query_params_of(choice, t, node))
 
-    params = query_params_of(choice, t, node)
-    if uploaded is None:
-        st.query_params.from_dict(params)
-        st.session_state[_WRITTEN_KEY] = params
-    view = View(settings, tree, run, t, snapshot, node, choice, params, uploaded is not None)
+    view = View(settings, tree, None, t, 0, node, choice, query_params_of(choice, t, node),
+                uploaded is not None)
+    if uploaded is not None:
+        view = _with_run(view, uploaded)
+    elif solve:
+        view = solve_view(view)
+    else:
+        _write_view(view)
     _share(view)
     return view
 
@@ -360,6 +410,90 @@ def notice(text: str) -> None:
 def error(text: str) -> None:
     """Show a plain-text sentence as an error, escaped like `notice`."""
     st.error(escape_markdown(text))
+
+
+def solve_view(view: View) -> View:
+    """`view` with its run: solved (cached, with a message saying what is happening) unless it has one."""
+    if view.run is not None:
+        return view
+    settings = view.settings
+    message = (f"Solving {view.tree.game.title} with {ALGORITHMS[settings.algorithm][0]}, "
+               f"{settings.iterations:,} iterations…")
+    if not _WARM.is_set():
+        message += " The first solve after the server starts also prepares the compiled solver."
+    try:
+        with st.spinner(message, show_time=True):
+            run = cached_solve(settings.game, settings.game_params, settings.algorithm,
+                               settings.iterations, settings.updates, settings.seed)
+    except ValueError as problem:
+        error(str(problem))
+        st.stop()
+    return _with_run(view, run)
+
+
+def _with_run(view: View, run: Run) -> View:
+    """`view` showing `run`, with t snapped to one of its snapshots (written to the URL)."""
+    snapshot = run.snapshot_at(min(view.t, int(run.iterations[-1])))
+    t = int(run.iterations[snapshot])
+    params = query_params_of(view.choice, t, view.node)
+    view = replace(view, run=run, t=t, snapshot=snapshot, params=params)
+    _write_view(view)
+    return view
+
+
+def _write_view(view: View) -> None:
+    st.session_state[T_KEY] = view.t
+    if not view.uploaded:
+        st.query_params.from_dict(view.params)
+        st.session_state[_WRITTEN_KEY] = view.params
+
+
+def _upload_banner(run: Run) -> None:
+    name = st.session_state.get(UPLOAD_NAME_KEY, "an uploaded file")
+    settings = run.settings
+    st.info(f"Showing the uploaded run from **{_plain(name)}**: {run.tree.game.title}, "
+            f"{ALGORITHMS[settings.algorithm][0] if settings.algorithm in ALGORITHMS else _plain(settings.algorithm)}, "
+            f"{int(run.iterations[-1]):,} iterations, {settings.updates} updates. The sidebar's solve "
+            "settings are not in use; press *Back to the sidebar's solve* under Share to leave it.",
+            icon=":material/upload_file:")
+
+
+def _plain(text: object) -> str:
+    """User text (a file name) inside markdown: bounded, inert."""
+    return escape_markdown(str(text)[:80])
+
+
+def _navigation(params: dict[str, str]) -> None:
+    """The app's own page list (Streamlit's own would label the entry file "app"), carrying the view."""
+    for path, label, icon in PAGES:
+        if (_ROOT / path).exists():
+            st.page_link(path, label=label, icon=icon, query_params=params)
+
+
+def rules_card(game: object, *, expanded: bool = False) -> None:
+    """An expander with the game's rules and the letters its keys and labels use."""
+    rules = getattr(game, "rules", "")
+    legend = getattr(game, "action_legend", {})
+    if not rules and not legend:
+        return
+    with st.expander(f"Rules of {getattr(game, 'title', 'this game')}", expanded=expanded,
+                     icon=":material/menu_book:"):
+        if rules:
+            st.markdown(rules)
+        if legend:
+            st.markdown(legend_text(legend))
+
+
+def legend_text(legend: dict[str, str]) -> str:
+    """One line explaining the letters: "**Letters:** `k` check · `b` bet · ... · `T` ten"."""
+    return "**Letters:** " + " · ".join(f"`{letter}` {meaning}" for letter, meaning in legend.items())
+
+
+def action_legend(game: object) -> None:
+    """A caption explaining the letters drawn on the page (nothing for games without letters)."""
+    legend = getattr(game, "action_legend", {})
+    if legend:
+        st.caption(legend_text(legend))
 
 
 def _on_t_change(widget_key: str) -> None:

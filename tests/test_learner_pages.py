@@ -1,0 +1,101 @@
+"""AppTest: what a learner meets first. Plain words, the guided path, the app's own navigation, rules cards.
+
+References: issue 13 (a learner's first hour) for what must be on screen; the games' own rules for the
+rules cards (Kuhn 1950: ante 1, bet 1; Leduc: bets 2 then 4).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cfrviz import ui
+
+ROOT = Path(__file__).parents[1]
+APP = str(ROOT / "app.py")
+PAGE_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+# Words that mean nothing to a user: the project's private source documents.
+PRIVATE_WORDS = re.compile(r"seed article|seed 00\d|the seeds|seeds'|DESIGN\.md|TESTING\.md", re.I)
+
+
+def start(**query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    for name, value in query.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def screen_text(at: AppTest) -> str:
+    """Every text a user can read on the page, help tooltips included."""
+    parts: list[str] = []
+
+    def walk(node: object) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            parts.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", ["app.py", *PAGE_FILES])
+def test_no_page_speaks_of_private_documents(page):
+    at = start()
+    if page != "app.py":
+        at.switch_page(page).run()
+    assert not at.exception
+    text = screen_text(at)
+    assert len(text) > 500  # the page really drew something
+    assert not PRIVATE_WORDS.search(text), PRIVATE_WORDS.search(text)
+
+
+def test_home_shows_the_guided_path_in_a_learners_order():
+    at = start()
+    labels = [link.proto.label for link in at.get("page_link")]
+    path = [label for label in labels if re.match(r"\d\. ", label)]
+    assert path == ["1. Regret matching", "2. Walkthrough", "3. Game tree", "4. Convergence",
+                    "5. Best response", "6. Play"]
+    text = screen_text(at)
+    assert "Start here" in text and "Notice the current strategy keeps circling" in text
+
+
+def test_the_first_navigation_label_is_home_and_every_page_is_listed():
+    at = start()
+    sidebar_links = [link.proto for link in at.sidebar.get("page_link")]
+    assert sidebar_links[0].label == "Home"
+    assert [link.label for link in sidebar_links] == [label for _, label, _ in ui.PAGES]
+    # The links carry the view, so a page switch keeps the game and solve.
+    assert "game=kuhn" in sidebar_links[1].page or "game=kuhn" in str(sidebar_links[1])
+
+
+def test_the_configuration_hides_streamlits_own_navigation():
+    config = (ROOT / ".streamlit" / "config.toml").read_text()
+    assert re.search(r"^\[client\][^\[]*showSidebarNavigation\s*=\s*false", config, re.M | re.S)
+
+
+def test_play_shows_the_rules_with_ante_and_bet_size():
+    at = start()
+    at.switch_page("pages/8_Play.py").run()
+    (card,) = [e for e in at.expander if e.label == "Rules of Kuhn poker"]
+    text = "\n".join(m.value for m in card.markdown)
+    assert "antes 1 chip" in text and "bets are 1 chip" in text
+    assert "`k` check" in text and "`f` fold" in text
+
+
+def test_leduc_rules_name_both_bet_sizes_and_the_public_card():
+    at = start(game="leduc", iters="50")
+    at.switch_page("pages/8_Play.py").run()
+    markdown = "\n".join(m.value for m in at.markdown)
+    assert "2 chips in round 1" in markdown and "4 chips in round 2" in markdown
+    assert "`r` raise" in markdown and "public card" in markdown
+
+
+def test_big_kuhn_decks_explain_t_as_ten():
+    at = start(game="kuhn6", iters="50")
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert not at.exception
+    assert any("`T` ten" in c.value for c in at.caption)
