@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -45,24 +44,12 @@ def normalize_average(strategy_sum: np.ndarray, legal: np.ndarray) -> np.ndarray
     return np.where(total > 0.0, strategy_sum / np.where(total > 0.0, total, 1.0), uniform)
 
 
-@dataclass(frozen=True)
-class _OwnSequences:
-    """For each information set, the player's own earlier decisions on the way to it.
-
-    index [K, D] points into a flattened [I * A + 1] strategy (the last slot holds 1, for
-    padding); K = I under perfect recall (one row per set), else one row per history, and
-    `rows_of_set` [I + 1] gives each set's rows as rows_of_set[i]:rows_of_set[i + 1].
-    """
-
-    index: np.ndarray
-    rows_of_set: np.ndarray
-    perfect_recall: bool
+_SEQUENCES: weakref.WeakKeyDictionary[GameTree, np.ndarray] = weakref.WeakKeyDictionary()
 
 
-_SEQUENCES: weakref.WeakKeyDictionary[GameTree, _OwnSequences] = weakref.WeakKeyDictionary()
-
-
-def _own_sequences(tree: GameTree) -> _OwnSequences:
+def _own_sequences(tree: GameTree) -> np.ndarray:
+    """[I, D] for each information set, its player's own earlier decisions on the way to it, as
+    indices into a flattened [I * A + 1] strategy (the last slot holds 1, for padding)."""
     cached = _SEQUENCES.get(tree)
     if cached is not None:
         return cached
@@ -77,22 +64,20 @@ def _own_sequences(tree: GameTree) -> _OwnSequences:
             slot = int(tree.infoset[parent]) * width + int(tree.action_index[n])
             mine = (mine[0] + (slot,), mine[1]) if who == 0 else (mine[0], mine[1] + (slot,))
         paths.append(mine)
-    per_set: list[list[tuple[int, ...]]] = []
+    sequences = []
     for i in range(tree.num_infosets):
         player = int(tree.infoset_player[i])
-        per_set.append([paths[int(n)][player] for n in tree.nodes_of(i)])
-    perfect = all(len(set(members)) == 1 for members in per_set)
-    rows = [members[:1] if perfect else members for members in per_set]
-    flat = [path for members in rows for path in members]
-    depth = max((len(path) for path in flat), default=0)
-    pad = tree.num_infosets * width
-    index = np.full((len(flat), max(depth, 1)), pad, dtype=np.int64)
-    for r, path in enumerate(flat):
-        index[r, :len(path)] = path
-    starts = np.cumsum([0] + [len(members) for members in rows]).astype(np.int64)
-    result = _OwnSequences(index, starts, perfect)
-    _SEQUENCES[tree] = result
-    return result
+        members = {paths[int(n)][player] for n in tree.nodes_of(i)}
+        if len(members) != 1:
+            raise ValueError(f"Information set {tree.infosets[i].key!r} of {tree.game.title} is reached by "
+                             "different own actions: the game lacks perfect recall, which CFR needs.")
+        sequences.append(members.pop())
+    index = np.full((tree.num_infosets, max((len(q) for q in sequences), default=0) or 1),
+                    tree.num_infosets * width, dtype=np.int64)
+    for i, sequence in enumerate(sequences):
+        index[i, :len(sequence)] = sequence
+    _SEQUENCES[tree] = index
+    return index
 
 
 def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
@@ -100,8 +85,7 @@ def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
 
     The product of the acting player's own action probabilities on the path to the set
     (Zinkevich et al. 2007, pi_i); with perfect recall it is the same for every history of
-    the set. Without perfect recall (possible in a hand-written game) it is the mean over
-    the set's histories.
+    the set.
 
     >>> from cfrviz.tree import compile_game
     >>> kuhn = compile_game("kuhn")
@@ -113,20 +97,10 @@ def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     if array.shape[-2:] != tree.legal.shape:
         raise ValueError(f"A strategy for {tree.game.title} has shape [..., {tree.num_infosets}, "
                          f"{tree.max_actions}], not {list(array.shape)}.")
-    sequences = _own_sequences(tree)
     lead = array.shape[:-2]
     flat = np.concatenate([array.reshape(lead + (-1,)), np.ones(lead + (1,))], axis=-1)
-    if sequences.perfect_recall:
-        reach: np.ndarray = flat[..., sequences.index].prod(axis=-1)
-        return reach
-    out = np.empty(lead + (tree.num_infosets,))
-    starts = sequences.rows_of_set
-    counts = np.diff(starts)
-    # One frame at a time: [K, D] per frame stays small however many histories there are.
-    for position in np.ndindex(*lead):
-        per_history = flat[position][sequences.index].prod(axis=-1)
-        out[position] = np.add.reduceat(per_history, starts[:-1]) / counts
-    return out
+    reach: np.ndarray = flat[..., _own_sequences(tree)].prod(axis=-1)
+    return reach
 
 
 class Solver(ABC):
