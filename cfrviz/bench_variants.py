@@ -72,9 +72,9 @@ def _import_authors(root: Path) -> types.ModuleType:
     logger.Logger = Logger  # type: ignore[attr-defined]
     sys.modules["pdcfrplus.utils.logger"] = logger
     sys.path.insert(0, str(root))
-    import pdcfrplus.cfr as cfr
+    import pdcfrplus.cfr  # noqa: F401  (the authors' package, from the checkout)
 
-    return cfr
+    return sys.modules["pdcfrplus.cfr"]
 
 
 def _authors_run(cfr: types.ModuleType, cls_name: str, game_name: str, iterations: int) -> tuple[float, float]:
@@ -92,7 +92,7 @@ def _authors_run(cfr: types.ModuleType, cls_name: str, game_name: str, iteration
         solver.iteration()
     game = solver.game
 
-    def current(h: Any) -> dict:
+    def current(h: Any) -> dict[int, float]:
         key = solver.add_player_info_in_feature(h.information_state_string(), h.current_player())
         return dict(solver.states[key].policy)
 
@@ -101,9 +101,9 @@ def _authors_run(cfr: types.ModuleType, cls_name: str, game_name: str, iteration
     return float(average), float(last)
 
 
-def measure(pdcfrplus: Path, commit: str) -> dict:
+def measure(pdcfrplus: Path, commit: str) -> dict[str, Any]:
     """Every reference number, with where it came from."""
-    entries: dict[str, dict] = {}
+    entries: dict[str, dict[str, Any]] = {}
     for game_name, ours, iterations in GAMES:
         entries[f"{ours}_pcfr+_liteefg_last_iterate_{iterations}"] = {
             "game": ours, "openspiel_game": game_name, "algorithm": "pcfr+", "updates": "alternating",

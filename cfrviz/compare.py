@@ -1,92 +1,273 @@
-"""Several algorithms on one game: which runs to make, and the table that sums them up.
+"""Several algorithms on one game: which runs to make, each one's curves, the table and the CSV files.
 
-Pure (no streamlit): the Compare page and scripts build `Entry`s, solve each one (the
-page through its cached solve, scripts through `run_comparison`), and summarise the runs.
+Pure (no streamlit). A comparison is a list of `Entry`s (an algorithm, its update scheme, its
+iterations and the random seeds it runs with); `measure_line` solves an entry once per seed,
+times it separately, and keeps only the curves as a `Line`:
+
+- exploitability of the average and of the current strategy per snapshot, the median over the
+  entry's seeds with the lowest and highest seed as a band (one seed: no band);
+- nodes touched, the median over seeds;
+- solver seconds, the median over `repeats` timed solves made after a warm-up solve, so the
+  time numba needs to compile or load a kernel is never counted.
+
+`summary` makes the table, `table_csv` and `curves_csv` the files a researcher takes away.
 """
 from __future__ import annotations
 
+import csv
+import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from cfrviz.analysis import closest_alpha
 from cfrviz.catalog import of_tree
-from cfrviz.run import Run
-from cfrviz.runner import solve
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.run import Run, snapshot_schedule
+from cfrviz.runner import solve, solver_seconds
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.tree import GameTree
 
-#: Algorithms that traverse for one player at a time by definition.
-ALTERNATING_ONLY = ("external", "outcome")
+#: Seeds each sampling method runs with by default (fixed, so a comparison can be repeated).
+DEFAULT_SEEDS = (0, 1, 2, 3, 4)
+#: Most seeds per sampling method.
+MAX_SEEDS = 10
+#: Timed solves per entry by default; the median is shown.
+DEFAULT_REPEATS = 3
+#: Most timed solves per entry.
+MAX_REPEATS = 9
+#: Most solves one comparison may ask for (entries x seeds), to bound the work of one click.
+MAX_SOLVES = 60
+
+#: (game, game parameters as sorted pairs, algorithm, iterations, updates, seed) -> Run
+Solve = Callable[[str, tuple[tuple[str, object], ...], str, int, str, int], Run]
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of a comparison: an algorithm, its update scheme, iterations and seed."""
+    """One line of a comparison: an algorithm, its update scheme, iterations and random seeds.
+
+    `seeds` has one element for deterministic algorithms; `sidebar` marks the run chosen in the
+    app's sidebar, drawn beside the comparison's own lines.
+    """
 
     algorithm: str
     updates: str
     iterations: int
-    seed: int = 0
+    seeds: tuple[int, ...] = (0,)
+    sidebar: bool = False
 
     @property
     def sampling(self) -> bool:
         return ALGORITHMS[self.algorithm][2]
 
     @property
+    def title(self) -> str:
+        return ALGORITHMS[self.algorithm][0]
+
+    @property
     def label(self) -> str:
-        title = ALGORITHMS[self.algorithm][0]
-        return f"{title} ({self.updates}" + (f", seed {self.seed})" if self.sampling else ")")
+        """E.g. "CFR+ (alternating)", "Outcome-sampling MCCFR (alternating, seeds 0-4)"."""
+        parts = [self.updates]
+        if self.sampling:
+            parts.append(_seed_words(self.seeds))
+        text = f"{self.title} ({', '.join(parts)})"
+        return f"sidebar: {text}, {self.iterations:,} iterations" if self.sidebar else text
+
+
+def _seed_words(seeds: Sequence[int]) -> str:
+    if len(seeds) == 1:
+        return f"seed {seeds[0]}"
+    if list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"seeds {seeds[0]}-{seeds[-1]}"
+    return "seeds " + ", ".join(str(s) for s in seeds)
+
+
+def fixed_seeds(count: int, first: int = 0) -> tuple[int, ...]:
+    """`count` consecutive seeds from `first`: the fixed seeds of every sampling method."""
+    if not 1 <= count <= MAX_SEEDS:
+        raise ValueError(f"Run each sampling method with 1 to {MAX_SEEDS} seeds, not {count}.")
+    return tuple(range(first, first + count))
 
 
 def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sampling_iterations: int,
-         seeds: dict[str, int] | None = None) -> tuple[list[Entry], list[str]]:
+         seeds: Sequence[int] = DEFAULT_SEEDS) -> tuple[list[Entry], list[str]]:
     """Every (algorithm, update scheme) pair that exists, and a note for each skipped pair.
 
-    Full-traversal algorithms run `iterations`, sampling ones `sampling_iterations`
-    (a sampled iteration touches far fewer nodes; comparisons in the MCCFR literature give them more iterations too).
+    Full-traversal algorithms run `iterations`, sampling ones `sampling_iterations` (a sampled
+    iteration touches far fewer nodes) once per seed in `seeds`.
     """
-    seeds = seeds or {}
     entries: list[Entry] = []
     skipped: list[str] = []
     schemes = [u for u in UPDATE_SCHEMES if u in set(updates)]
+    seeds = tuple(int(s) for s in seeds) or (0,)
     for algorithm in algorithms:
         if algorithm not in ALGORITHMS or algorithm == "rm":
             raise ValueError(f"Compare CFR algorithms: choose from {', '.join(a for a in ALGORITHMS if a != 'rm')}.")
         for scheme in schemes:
-            if scheme == "simultaneous" and algorithm in ALTERNATING_ONLY:
-                skipped.append(f"{ALGORITHMS[algorithm][0]} updates one player at a time, so only its "
+            if scheme not in update_schemes(algorithm):
+                skipped.append(f"{ALGORITHMS[algorithm][0]} is defined with alternating updates, so only its "
                                "alternating run is shown.")
                 continue
             sampling = ALGORITHMS[algorithm][2]
             entries.append(Entry(algorithm, scheme, sampling_iterations if sampling else iterations,
-                                 int(seeds.get(algorithm, 0)) if sampling else 0))
+                                 seeds if sampling else (0,)))
+    solves = sum(len(e.seeds) for e in entries)
+    if solves > MAX_SOLVES:
+        raise ValueError(f"This comparison needs {solves} solves; pick fewer algorithms or seeds "
+                         f"(at most {MAX_SOLVES}).")
     return entries, skipped
 
 
-def run_comparison(game: str, entries: Sequence[Entry],
-                   progress: Callable[[int, float], object] | None = None, **game_params) -> list[Run]:
-    """Solve every entry in order; `progress(entry_index, fraction)` reports each solve's progress."""
-    runs = []
-    for k, entry in enumerate(entries):
-        report = None if progress is None else (lambda fraction, k=k: progress(k, fraction))
-        runs.append(solve(game, entry.algorithm, iterations=entry.iterations, updates=entry.updates,
-                          seed=entry.seed, progress=report, **game_params))
-    return runs
+@dataclass(frozen=True, eq=False)
+class Line:
+    """One entry's curves, all [T] over the snapshot iterations.
+
+    exploitability, current_exploitability: median over the entry's seeds, of the average and of
+    the current strategy; *_low, *_high: the lowest and highest seed (equal to the median for one
+    seed). nodes_touched: median over seeds. seconds: cumulative solver seconds, the median of
+    `repeats` timed solves after a warm-up. alpha: where Kuhn's α-family applies, the α ∈ [0, 1/3]
+    of the equilibrium nearest the first seed's final average strategy (NaN otherwise).
+    """
+
+    entry: Entry
+    iterations: np.ndarray
+    exploitability: np.ndarray
+    exploitability_low: np.ndarray
+    exploitability_high: np.ndarray
+    current_exploitability: np.ndarray
+    current_low: np.ndarray
+    current_high: np.ndarray
+    nodes_touched: np.ndarray
+    seconds: np.ndarray
+    repeats: int
+    alpha: float = math.nan
+
+    @property
+    def label(self) -> str:
+        return self.entry.label
 
 
-def summary(entries: Sequence[Entry], runs: Sequence[Run]) -> list[dict[str, object]]:
-    """One row per run: final exploitability, nodes touched, solver seconds, and where Kuhn's α-family applies
-    the α ∈ [0, 1/3] of the equilibrium nearest to the final average strategy."""
+def timed_seconds(tree: GameTree, entry: Entry, repeats: int = DEFAULT_REPEATS) -> np.ndarray:
+    """[T] cumulative solver seconds at the default snapshots: the median of `repeats` solves.
+
+    A short warm-up solve first loads or compiles the kernel, so no timed solve pays for it.
+    Sampling methods cycle through the entry's seeds.
+    """
+    if not 1 <= repeats <= MAX_REPEATS:
+        raise ValueError(f"Time each run 1 to {MAX_REPEATS} times, not {repeats}.")
+    schedule = snapshot_schedule(entry.iterations)
+    solver_seconds(tree, entry.algorithm, snapshot_schedule(2), entry.updates, entry.seeds[0])   # warm-up
+    timings = [solver_seconds(tree, entry.algorithm, schedule, entry.updates, entry.seeds[k % len(entry.seeds)])
+               for k in range(repeats)]
+    median: np.ndarray = np.median(np.stack(timings), axis=0)
+    return median
+
+
+def line_from_runs(entry: Entry, runs: Sequence[Run], seconds: np.ndarray, repeats: int) -> Line:
+    """Summarise an entry's runs (one per seed, same iterations) and its timing as a `Line`."""
+    if len(runs) != len(entry.seeds):
+        raise ValueError(f"{entry.label} needs one run per seed ({len(entry.seeds)}), not {len(runs)}.")
+
+    def stack(field: str) -> np.ndarray:
+        return np.stack([np.asarray(getattr(run, field), dtype=float) for run in runs])
+
+    average, current = stack("exploitability"), stack("current_exploitability")
+    first = runs[0]
+    alpha = float(closest_alpha(first.average_strategy[-1], first.tree)) if of_tree(first.tree).alpha_family \
+        else math.nan
+    return Line(entry=entry, iterations=np.asarray(first.iterations), exploitability=np.median(average, axis=0),
+                exploitability_low=average.min(axis=0), exploitability_high=average.max(axis=0),
+                current_exploitability=np.median(current, axis=0), current_low=current.min(axis=0),
+                current_high=current.max(axis=0), nodes_touched=np.median(stack("nodes_touched"), axis=0),
+                seconds=np.asarray(seconds, dtype=float), repeats=int(repeats), alpha=alpha)
+
+
+def measure_line(game: str, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
+                 solve_run: Solve | None = None, **game_params: object) -> Line:
+    """Solve `entry` once per seed (through `solve_run(game, params, algorithm, iterations, updates,
+    seed)` when given, e.g. a cached solve), time it, and keep its curves."""
+    params = tuple(sorted(game_params.items()))
+    if solve_run is None:
+        def solve_run(g: str, p: tuple[tuple[str, object], ...], algorithm: str, iterations: int, updates: str,
+                      seed: int) -> Run:
+            parameters: dict[str, Any] = dict(p)
+            return solve(g, algorithm, iterations=iterations, updates=updates, seed=seed, **parameters)
+    runs = [solve_run(game, params, entry.algorithm, entry.iterations, entry.updates, seed) for seed in entry.seeds]
+    return line_from_runs(entry, runs, timed_seconds(runs[0].tree, entry, repeats), repeats)
+
+
+def summary(lines: Sequence[Line]) -> list[dict[str, object]]:
+    """One row per line: final exploitability of the average and current strategy (median over
+    seeds), nodes touched, median solver seconds, and where Kuhn's α-family applies the
+    α ∈ [0, 1/3] of the equilibrium nearest the final average strategy."""
     rows = []
-    for entry, run in zip(entries, runs):
-        row: dict[str, object] = {
-            "algorithm": entry.label,
-            "iterations": int(run.iterations[-1]),
-            "exploitability": float(run.exploitability[-1]),
-            "nodes touched": int(run.nodes_touched[-1]),
-            "seconds": float(run.seconds[-1]),
-        }
-        row["α heads for"] = float(closest_alpha(run.average_strategy[-1], run.tree)) if of_tree(run.tree).alpha_family \
-            else math.nan
-        rows.append(row)
+    for line in lines:
+        entry = line.entry
+        rows.append({
+            "algorithm": entry.title + (" (sidebar)" if entry.sidebar else ""),
+            "updates": entry.updates,
+            "seeds": _seed_words(entry.seeds).removeprefix("seeds ").removeprefix("seed ") if entry.sampling else "",
+            "iterations": int(line.iterations[-1]),
+            "exploitability": float(line.exploitability[-1]),
+            "current exploitability": float(line.current_exploitability[-1]),
+            "nodes touched": round(float(line.nodes_touched[-1])),
+            "seconds": float(line.seconds[-1]),
+            "α heads for": float(line.alpha),
+        })
     return rows
+
+
+def table_csv(rows: Sequence[dict[str, object]]) -> str:
+    """The summary table as CSV text (full precision; empty cells for NaN)."""
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if isinstance(v, float) and math.isnan(v) else
+                             repr(v) if isinstance(v, float) else v) for k, v in row.items()})
+    return out.getvalue()
+
+
+CURVE_COLUMNS = ("algorithm", "updates", "seeds", "sidebar", "iteration", "nodes_touched", "seconds",
+                 "exploitability", "exploitability_low", "exploitability_high", "current_exploitability",
+                 "current_low", "current_high")
+
+
+def curves_csv(lines: Sequence[Line]) -> str:
+    """Every line's curves as long-format CSV: one row per (line, snapshot), columns CURVE_COLUMNS."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CURVE_COLUMNS)
+    for line in lines:
+        entry = line.entry
+        seeds = " ".join(str(s) for s in entry.seeds) if entry.sampling else ""
+        columns = (line.nodes_touched, line.seconds, line.exploitability, line.exploitability_low,
+                   line.exploitability_high, line.current_exploitability, line.current_low, line.current_high)
+        for s, t in enumerate(line.iterations):
+            writer.writerow([entry.algorithm, entry.updates, seeds, int(entry.sidebar), int(t)]
+                            + ["" if math.isnan(float(c[s])) else repr(float(c[s])) for c in columns])
+    return out.getvalue()
+
+
+__all__ = [
+    "DEFAULT_REPEATS",
+    "DEFAULT_SEEDS",
+    "MAX_REPEATS",
+    "MAX_SEEDS",
+    "MAX_SOLVES",
+    "Entry",
+    "Line",
+    "curves_csv",
+    "fixed_seeds",
+    "line_from_runs",
+    "measure_line",
+    "plan",
+    "summary",
+    "table_csv",
+    "timed_seconds",
+]

@@ -107,6 +107,14 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
                **recorded)
 
 
+def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = "alternating",
+                   seed: int = 0) -> np.ndarray:
+    """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
+    them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""
+    solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
+    return _record(solver, np.asarray(schedule, dtype=np.int64), None)["seconds"]
+
+
 def _chunks(schedule: np.ndarray, progress: bool) -> list[int]:
     """Indices into schedule that end a chunk: at most ~100 with progress, else ~20 for timing."""
     count = PROGRESS_CALLS if progress else 20
@@ -163,4 +171,4 @@ def _copy_snapshot(solver: Solver, s: int, out: dict) -> None:
     out["nodes_touched"][s] = solver.nodes_touched
 
 
-__all__ = ["MAX_ITERATIONS", "solve"]
+__all__ = ["MAX_ITERATIONS", "solve", "solver_seconds"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import ui
-from cfrviz.figures.convergence import (equilibrium_figure, equilibrium_reference, exploitability_figure, game_value,
-                                        value_figure)
+from cfrviz.figures.convergence import (STRATEGY_CHOICES, equilibrium_figure, equilibrium_reference,
+                                        exploitability_figure, game_value, value_figure)
 
 view = ui.setup_page("Convergence")
 run = view.run
@@ -38,4 +38,7 @@ left, right = st.columns(2)
 with left:
     st.plotly_chart(value_figure(run, view.t), key="convergence_value")
 with right:
-    st.plotly_chart(exploitability_figure(run, view.t), key="convergence_exploitability")
+    shown = st.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizontal=True, key="convergence_strategy",
+                     help="average: what CFR's guarantee is about. current: the strategy played at each "
+                          "iteration (the last iterate), which predictive methods such as PCFR+ also drive down.")
+    st.plotly_chart(exploitability_figure(run, view.t, strategy=shown), key="convergence_exploitability")

@@ -1,11 +1,27 @@
-"""Compare algorithms: exploitability against iterations, nodes touched and seconds."""
+"""Compare algorithms: exploitability against iterations, nodes touched and timed seconds."""
 from __future__ import annotations
 
 import streamlit as st
 
+import cfrviz
 from cfrviz import ui
-from cfrviz.compare import plan, summary
+from cfrviz.compare import (
+    DEFAULT_REPEATS,
+    DEFAULT_SEEDS,
+    MAX_REPEATS,
+    MAX_SEEDS,
+    Entry,
+    Line,
+    curves_csv,
+    fixed_seeds,
+    measure_line,
+    plan,
+    summary,
+    table_csv,
+)
 from cfrviz.figures.compare import comparison_figure
+from cfrviz.figures.convergence import STRATEGY_CHOICES
+from cfrviz.run import Run
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
 view = ui.setup_page("Compare algorithms", solve=False)
@@ -17,68 +33,128 @@ if game.matrix:
             "the Regret matching page covers matrix games.")
     st.stop()
 
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cached_line(game: str, game_params: tuple, algorithm: str, updates: str, iterations: int,
+                seeds: tuple[int, ...], sidebar: bool, repeats: int) -> Line:
+    """One entry solved per seed and timed `repeats` times; only its curves are kept."""
+    def solve_run(g: str, p: tuple, a: str, n: int, u: str, seed: int) -> Run:
+        if sidebar:     # the run every other page shows: share its cached solve
+            return ui.cached_solve(g, p, a, n, u, seed)
+        return cfrviz.solve(g, a, iterations=n, updates=u, seed=seed, **dict(p))
+
+    entry = Entry(algorithm, updates, iterations, seeds, sidebar)
+    return measure_line(game, entry, repeats, solve_run=solve_run, **dict(game_params))
+
+
+def remembered(key: str, default: object, most: int | None = None) -> str:
+    """`key`, with the widget's last value restored: Streamlit forgets a widget's value when a
+    page without it runs, so a copy is kept under another key and put back (at most `most`)."""
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(f"_kept_{key}", default)
+    if most is not None and st.session_state[key] > most:
+        st.session_state[key] = most
+    return key
+
+
+def keep(*keys: str) -> None:
+    for key in keys:
+        st.session_state[f"_kept_{key}"] = st.session_state[key]
+
+
 st.markdown(
     f"Several solvers on **{view.tree.game.title}**, each judged by the exploitability of its average "
-    "strategy. Sampling methods do far less work per iteration, so they get their own iteration count; "
-    "the *nodes touched* chart puts everyone on the same budget (Lanctot et al. 2009 compare MCCFR variants this way).")
+    "strategy, or of its current strategy (the last iterate). Sampling methods do far less work per "
+    "iteration, so they get their own iteration count and run with several fixed seeds; the *nodes "
+    "touched* chart puts everyone on the same budget.")
 
 cap = ui.iteration_cap(game)
-choices = [a for a in ALGORITHMS if game.offers(a)]
+choices = [a for a in ALGORITHMS if game.offers(a) and a != "rm"]
+if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
+    st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
-algorithms = c1.multiselect("Algorithms", choices, default=["cfr", "cfr+", "chance", "external"],
-                            format_func=lambda a: ALGORITHMS[a][0], key="cmp_algos")
-updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES), default=["alternating"], key="cmp_updates")
-i1, i2 = st.columns(2)
-iterations = int(i1.number_input(f"Iterations, full-traversal algorithms (≤ {cap:,})", min_value=1, max_value=cap,
-                                 value=min(1000, cap), step=100, key="cmp_iters"))
-sampling_iterations = int(i2.number_input(f"Iterations, sampling algorithms (≤ {cap:,})", min_value=1,
-                                          max_value=cap, value=min(10_000, cap), step=1000, key="cmp_sampling_iters"))
-seeds: dict[str, int] = {}
-sampled = [a for a in algorithms if ALGORITHMS[a][2]]
-if sampled:
-    columns = st.columns(len(sampled))
-    for column, algorithm in zip(columns, sampled):
-        seeds[algorithm] = int(column.number_input(f"Seed, {ALGORITHMS[algorithm][0]}", min_value=0,
-                                                   max_value=ui.MAX_SEED, value=0, step=1, key=f"cmp_seed_{algorithm}"))
+algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a][0],
+                            key=remembered("cmp_algos", [a for a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+",
+                                                                     "external") if a in choices]))
+updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES), key=remembered("cmp_updates", ["alternating"]))
+i1, i2, i3, i4 = st.columns(4)
+iterations = int(i1.number_input(f"Iterations, full traversal (≤ {cap:,})", min_value=1, max_value=cap, step=100,
+                                 key=remembered("cmp_iters", min(1000, cap), cap)))
+sampling_iterations = int(i2.number_input(f"Iterations, sampling (≤ {cap:,})", min_value=1, max_value=cap,
+                                          step=1000, key=remembered("cmp_sampling_iters", min(10_000, cap), cap)))
+seed_count = int(i3.number_input("Seeds per sampling method", min_value=1, max_value=MAX_SEEDS, step=1,
+                                 key=remembered("cmp_seeds", len(DEFAULT_SEEDS)),
+                                 help="Each sampling method runs with seeds 0, 1, 2, …: the chart shows the "
+                                      "median and a band from the lowest to the highest."))
+repeats = int(i4.number_input("Timed solves per run", min_value=1, max_value=MAX_REPEATS, step=1,
+                              key=remembered("cmp_repeats", DEFAULT_REPEATS),
+                              help="After one warm-up solve (which loads or compiles the code), each run is "
+                                   "timed this many times and the median is shown."))
+o1, o2 = st.columns([2, 3])
+strategy = o1.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizontal=True,
+                    key=remembered("cmp_strategy", "average"),
+                    help="average: what CFR's guarantee is about. current: the strategy played at each "
+                         "iteration, the last iterate that predictive methods (PCFR+, PDCFR+) also drive down.")
+with_sidebar = o2.checkbox(f"Also draw the sidebar's run ({ALGORITHMS[settings.algorithm][0]}, {settings.updates}, "
+                           f"{settings.iterations:,} iterations)", key=remembered("cmp_sidebar", True))
+keep("cmp_algos", "cmp_updates", "cmp_iters", "cmp_sampling_iters", "cmp_seeds", "cmp_repeats", "cmp_strategy",
+     "cmp_sidebar")
 
 if not algorithms or not updates:
     st.info("Pick at least one algorithm and one update scheme.")
     st.stop()
 
-entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, seeds)
+try:
+    entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, fixed_seeds(seed_count))
+except ValueError as error:
+    st.error(str(error))
+    st.stop()
 for note in skipped:
     st.caption(note)
+if with_sidebar:
+    entries.append(Entry(settings.algorithm, settings.updates, settings.iterations, (settings.seed,), sidebar=True))
 
-# Each run is solved (and cached) on its own, so a long comparison shows which one is running
-# and finished runs are kept when the page reruns.
-runs = []
-status = st.status(f"Solving {len(entries)} runs…", expanded=False)
+# Each line is solved and cached on its own, so a long comparison shows which one is running and
+# finished lines are kept when the page reruns.
+lines: list[Line] = []
+status = st.status(f"Solving and timing {len(entries)} lines…", expanded=False)
 for k, entry in enumerate(entries):
-    status.update(label=f"Solving {k + 1} of {len(entries)}: {entry.label}…")
+    status.update(label=f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…")
     with status:
         try:
-            runs.append(ui.cached_solve(settings.game, settings.game_params, entry.algorithm, entry.iterations,
-                                        entry.updates, entry.seed))
+            lines.append(cached_line(settings.game, settings.game_params, entry.algorithm, entry.updates,
+                                     entry.iterations, entry.seeds, entry.sidebar, repeats))
         except ValueError as error:
             st.error(f"{entry.label}: {error}")
             st.stop()
-status.update(label=f"{len(entries)} runs solved.", state="complete")
+status.update(label=f"{len(entries)} lines solved and timed.", state="complete")
 
-labels = [e.label for e in entries]
 tab_iterations, tab_nodes, tab_seconds = st.tabs(["vs iterations", "vs nodes touched", "vs seconds"])
 for tab, axis in ((tab_iterations, "iterations"), (tab_nodes, "nodes"), (tab_seconds, "seconds")):
     with tab:
-        st.plotly_chart(comparison_figure(runs, labels, axis), width="stretch", key=f"cmp_chart_{axis}")
-st.caption("Dotted lines: simultaneous updates; solid: alternating. Seconds are solver time on a shared "
-           "machine, so they are noisy; the first solve of a kind also pays for loading compiled code.")
+        st.plotly_chart(comparison_figure(lines, axis, strategy), width="stretch", key=f"cmp_chart_{axis}")
+st.caption(f"Colour: the algorithm. Dash: the update scheme (solid alternating, dashed simultaneous). Sampling "
+           f"methods: the median of seeds 0–{seed_count - 1}, with a band from the lowest to the highest. Seconds: "
+           f"the median of {repeats} timed solves after a warm-up solve, so compiling is not counted; the machine "
+           "may be shared, so small differences are noise.")
 
-rows = summary(entries, runs)
+rows = summary(lines)
 is_kuhn = game.alpha_family
 st.dataframe(rows, hide_index=True, width="stretch", column_config={
-    "exploitability": st.column_config.NumberColumn(format="%.2e"),
+    "exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final average strategy "
+                                                                       "(median over seeds)."),
+    "current exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final current strategy "
+                                                                               "(median over seeds)."),
     "nodes touched": st.column_config.NumberColumn(format="localized"),
-    "seconds": st.column_config.NumberColumn(format="%.3f"),
+    "seconds": st.column_config.NumberColumn(format="%.4f", help="Median of the timed solves."),
     "α heads for": st.column_config.NumberColumn(format="%.3f",
                                                  help="Kuhn's equilibria form a family in α ∈ [0, 1/3]: the "
                                                       "nearest one to the final average strategy."),
-}, column_order=None if is_kuhn else ["algorithm", "iterations", "exploitability", "nodes touched", "seconds"])
+}, column_order=None if is_kuhn else ["algorithm", "updates", "seeds", "iterations", "exploitability",
+                                      "current exploitability", "nodes touched", "seconds"])
+d1, d2, _ = st.columns([1, 1, 3])
+d1.download_button("Table (CSV)", data=lambda: table_csv(rows), file_name=f"cfrviz_compare_{settings.game}.csv",
+                   mime="text/csv", on_click="ignore", key="cmp_table_csv")
+d2.download_button("Curves (CSV)", data=lambda: curves_csv(lines),
+                   file_name=f"cfrviz_compare_{settings.game}_curves.csv", mime="text/csv", on_click="ignore",
+                   key="cmp_curves_csv")

@@ -1,5 +1,5 @@
-"""AppTest for the teaching pages (Compare, Regret matching, Walkthrough, Best response, Play),
-and the pure pieces behind them: matrix presets, the payoff-table checks and the comparison plan."""
+"""AppTest for the teaching pages (Regret matching, Walkthrough, Best response, Play),
+and the pure pieces behind them: matrix presets and the payoff-table checks."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, ui
-from cfrviz.compare import Entry, plan, summary
 from cfrviz.analysis import best_response_to
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
-from cfrviz.runner import solve
 from cfrviz.solvers.matrix import regret_matching_path
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -164,43 +162,3 @@ def test_play_page_plays_a_matrix_game():
     assert not at.exception
     assert at.success and "The hand ends at rock / " in at.success[0].value
     assert {m.label: m.value for m in at.metric}["Hands played"] == "1"
-
-
-# --------------------------------------------------------------------------------------------
-# Compare
-
-
-def test_compare_plan_skips_impossible_pairs():
-    entries, skipped = plan(["cfr", "outcome"], ["simultaneous", "alternating"], 100, 1000, {"outcome": 7})
-    assert [(e.algorithm, e.updates, e.iterations, e.seed) for e in entries] == [
-        ("cfr", "simultaneous", 100, 0), ("cfr", "alternating", 100, 0), ("outcome", "alternating", 1000, 7)]
-    assert len(skipped) == 1
-    with pytest.raises(ValueError, match="Compare CFR algorithms"):
-        plan(["rm"], ["alternating"], 10, 10)
-
-
-def test_compare_summary_alpha_is_an_equilibrium_parameter():
-    # Kuhn's α family (Kuhn 1950): the nearest α lies in [0, 1/3]; after 2000 CFR+ iterations the
-    # average is within 0.05 of that equilibrium (exploitability well under 1e-3).
-    entry = Entry("cfr+", "alternating", 2000)
-    run = solve("kuhn", "cfr+", iterations=2000, updates="alternating")
-    (row,) = summary([entry], [run])
-    assert 0.0 <= row["α heads for"] <= 1 / 3
-    assert analysis.distance_to_equilibrium(run.average_strategy[-1]) < 0.05
-    assert row["exploitability"] == run.exploitability[-1] < 1e-3
-
-
-def test_compare_page_draws_one_line_per_run():
-    at = open_page("pages/4_Compare.py")
-    at.number_input(key="cmp_iters").set_value(200)
-    at.number_input(key="cmp_sampling_iters").set_value(2000).run()
-    assert not at.exception
-    specs = charts(at)
-    assert len(specs) == 3
-    for spec in specs:
-        assert [t["name"] for t in spec["data"]] == [
-            "Vanilla CFR (alternating)", "CFR+ (alternating)", "Chance-sampling MCCFR (alternating, seed 0)",
-            "External-sampling MCCFR (alternating, seed 0)"]
-        assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
-    table = at.dataframe[0].value
-    assert list(table["iterations"]) == [200, 200, 2000, 2000]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,8 +28,12 @@ import pytest
 import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import ALGORITHMS, solver_class
-from cfrviz.solvers.cfr import (DiscountedCFRPlus, PredictiveCFRPlus, PredictiveDiscountedCFRPlus,
-                                _FullTraversalCFR)
+from cfrviz.solvers.cfr import (
+    DiscountedCFRPlus,
+    PredictiveCFRPlus,
+    PredictiveDiscountedCFRPlus,
+    _FullTraversalCFR,
+)
 from cfrviz.tree import compile_game
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "variants_reference.json").read_text())
@@ -40,15 +45,16 @@ class AuthorsDCFRPlus(DiscountedCFRPlus):
     discount_offset = 1.5
 
 
-def _tolerance(entry: dict) -> float:
+def _tolerance(entry: dict[str, Any]) -> float:
     if entry["game"] == "leduc" and entry["iterations"] > 40 and entry["strategy"] != "average":
         return 1e-8      # last iterate, 100 Leduc iterations: float noise grown to ~1e-9 (docstring)
     return 1e-9
 
 
-def _solver(entry: dict) -> _FullTraversalCFR:
+def _solver(entry: dict[str, Any]) -> _FullTraversalCFR:
     cls = AuthorsDCFRPlus if entry["algorithm"] == "dcfr+" else solver_class(entry["algorithm"])
     solver = cls(compile_game(entry["game"]))
+    assert isinstance(solver, _FullTraversalCFR)
     solver.iterate(entry["iterations"])
     return solver
 

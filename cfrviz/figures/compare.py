@@ -1,4 +1,9 @@
-"""Exploitability of several runs on one chart, against iterations, nodes touched or seconds (Lanctot et al. 2009 compare MCCFR variants this way)."""
+"""Exploitability of several algorithms on one chart, against iterations, nodes touched or seconds.
+
+Colour says the algorithm and the dash says the update scheme, so CFR+ alternating and CFR+
+simultaneous read as one method run two ways. Sampling methods run with several seeds show
+their median with a band from the lowest to the highest seed.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -6,36 +11,96 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from cfrviz.figures._style import action_color, base_layout
-from cfrviz.run import Run
+from cfrviz.compare import Line
+from cfrviz.figures._style import base_layout
+from cfrviz.figures.convergence import exploitability_series
 
+#: x axes: Line field and axis title.
 AXES = {
     "iterations": ("iterations", "iteration"),
     "nodes": ("nodes_touched", "nodes touched"),
     "seconds": ("seconds", "solver seconds"),
 }
+#: One colour per algorithm (Okabe-Ito first, then Tol's muted colours).
+ALGORITHM_COLORS = {
+    "cfr": "#0072B2", "cfr+": "#D55E00", "lcfr": "#009E73", "dcfr": "#CC79A7", "pcfr+": "#E69F00",
+    "dcfr+": "#56B4E9", "pdcfr+": "#000000", "chance": "#999999", "external": "#882255", "outcome": "#44AA99",
+}
+#: Dash per update scheme.
+SCHEME_DASH = {"alternating": "solid", "simultaneous": "dash"}
+_SERIES = {"average": ("exploitability", "exploitability_low", "exploitability_high", ""),
+           "current": ("current_exploitability", "current_low", "current_high", ", current strategy")}
 
 
-def comparison_figure(runs: Sequence[Run], labels: Sequence[str], x: str = "iterations") -> go.Figure:
-    """Exploitability (chips per hand) of each run's average strategy, log-log, one line per run.
+def algorithm_color(algorithm: str) -> str:
+    """The colour every chart gives `algorithm`."""
+    return ALGORITHM_COLORS.get(algorithm, "#444444")
 
-    `x` is "iterations", "nodes" or "seconds". Points where x or the exploitability is not
-    positive cannot sit on a log axis and are left out.
+
+def _rgba(color: str, alpha: float) -> str:
+    r, g, b = (int(color[k:k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def seconds_title(lines: Sequence[Line]) -> str:
+    """The seconds axis title, saying how the time was measured."""
+    repeats = sorted({line.repeats for line in lines}) or [1]
+    count = str(repeats[0]) if len(repeats) == 1 else f"{repeats[0]}-{repeats[-1]}"
+    return f"solver seconds (median of {count} timed solves after a warm-up; compiling excluded)"
+
+
+def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: str = "average") -> go.Figure:
+    """Exploitability (chips per hand) of each line, log-log.
+
+    x: "iterations", "nodes" or "seconds". strategy: "average", "current" or "both" (the current
+    strategy's line is thinner and paler). Points where x or the exploitability is not positive
+    and finite cannot sit on a log axis and are left out.
     """
     if x not in AXES:
         raise ValueError(f"The x axis must be one of {', '.join(AXES)}, not {x!r}.")
     field, title = AXES[x]
+    if x == "seconds":
+        title = seconds_title(lines)
+    series = exploitability_series(strategy)
     fig = go.Figure()
-    for k, (run, label) in enumerate(zip(runs, labels)):
-        xs = np.asarray(getattr(run, field), dtype=float)
-        ys = np.asarray(run.exploitability, dtype=float)
-        ok = (xs > 0) & (ys > 0) & np.isfinite(xs) & np.isfinite(ys)
-        dash = "dot" if run.settings.updates == "simultaneous" else "solid"
-        fig.add_trace(go.Scatter(x=xs[ok], y=ys[ok], mode="lines", name=label,
-                                 line={"color": action_color(k), "width": 2, "dash": dash},
-                                 hovertemplate=f"{label}<br>{title} %{{x:,.3g}}<br>exploitability %{{y:.3g}}<extra></extra>"))
-    fig.update_layout(**base_layout(height=420, title=f"Exploitability against {title}",
-                                    legend={"orientation": "h", "y": -0.22}))
+    for line in lines:
+        entry = line.entry
+        color = algorithm_color(entry.algorithm)
+        xs = np.asarray(getattr(line, field), dtype=float)
+        for name in series:
+            middle, low, high, suffix = _SERIES[name]
+            ys = np.asarray(getattr(line, middle), dtype=float)
+            lo = np.asarray(getattr(line, low), dtype=float)
+            hi = np.asarray(getattr(line, high), dtype=float)
+            ok = (xs > 0) & np.isfinite(xs) & (ys > 0) & np.isfinite(ys)
+            pale = name == "current" and len(series) == 2
+            width = 4.0 if entry.sidebar else (1.3 if pale else 2.2)
+            opacity = 0.45 if entry.sidebar or pale else 1.0
+            label = entry.label + suffix
+            group = f"{label}"
+            meta = {"algorithm": entry.algorithm, "updates": entry.updates, "strategy": name,
+                    "sidebar": entry.sidebar, "seeds": list(entry.seeds)}
+            if len(entry.seeds) > 1:
+                band = ok & (lo > 0) & (hi > 0) & np.isfinite(lo) & np.isfinite(hi)
+                fig.add_trace(go.Scatter(x=xs[band], y=hi[band], mode="lines", line={"width": 0, "color": color},
+                                         legendgroup=group, showlegend=False, hoverinfo="skip",
+                                         meta={**meta, "band": "high"}))
+                fig.add_trace(go.Scatter(x=xs[band], y=lo[band], mode="lines", line={"width": 0, "color": color},
+                                         fill="tonexty", fillcolor=_rgba(color, 0.14 if pale else 0.2),
+                                         legendgroup=group, showlegend=False, hoverinfo="skip",
+                                         meta={**meta, "band": "low"}))
+            fig.add_trace(go.Scatter(
+                x=xs[ok], y=ys[ok], mode="lines", name=label, legendgroup=group, opacity=opacity,
+                line={"color": color, "width": width, "dash": SCHEME_DASH.get(entry.updates, "solid")}, meta=meta,
+                hovertemplate=f"{label}<br>{AXES[x][1]} %{{x:,.3g}}<br>exploitability %{{y:.3g}}<extra></extra>"))
+    what = {"average": "the average strategy", "current": "the current strategy",
+            "both": "the average (bold) and current (pale) strategy"}[strategy]
+    fig.update_layout(**base_layout(
+        height=460, title=f"Exploitability of {what} against {AXES[x][1]}",
+        # The legend sits right of the plot, never on the x-axis title below it.
+        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top",
+                "font": {"size": 12}},
+        margin={"l": 60, "r": 20, "t": 50, "b": 60}))
     fig.update_xaxes(type="log", title=title)
-    fig.update_yaxes(type="log", title="exploitability (chips per hand)")
+    fig.update_yaxes(type="log", title="exploitability (chips per hand)", exponentformat="power")
     return fig

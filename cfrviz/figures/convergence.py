@@ -123,20 +123,49 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
     return fig
 
 
-def exploitability_figure(run: Run, t: int | None = None, *, title: str | None = None) -> go.Figure:
-    """Exploitability of the average strategy on log-log axes, in chips per hand (milli-chips in
-    hover), with a c/√T guide through the first snapshot (CFR's regret bound, Zinkevich et al. 2007)."""
+#: Which strategy's exploitability a chart shows: (field of Run, legend name, colour, dash).
+EXPLOITABILITY_SERIES = {
+    "average": ("exploitability", "exploitability of the average strategy", "#0072B2", "solid"),
+    "current": ("current_exploitability", "exploitability of the current strategy (last iterate)", "#D55E00", "dot"),
+}
+#: The choices a page offers: "average", "current" or "both".
+STRATEGY_CHOICES = ("average", "current", "both")
+
+
+def exploitability_series(strategy: str) -> tuple[str, ...]:
+    """The series `strategy` names: ("average",), ("current",) or both; ValueError otherwise."""
+    if strategy not in STRATEGY_CHOICES:
+        raise ValueError(f"Show the exploitability of the 'average' strategy, the 'current' one or 'both', "
+                         f"not {strategy!r}.")
+    return ("average", "current") if strategy == "both" else (strategy,)
+
+
+def exploitability_figure(run: Run, t: int | None = None, *, title: str | None = None,
+                          strategy: str = "average") -> go.Figure:
+    """Exploitability on log-log axes, in chips per hand (milli-chips in hover), with a c/√T guide
+    through the first point (CFR's regret bound for the average, Zinkevich et al. 2007).
+
+    strategy: "average" (the average strategy, what CFR's guarantee is about), "current" (the
+    strategy played at each iteration, the last iterate predictive methods are studied for) or
+    "both". Snapshots without a positive, finite value (e.g. a run saved before the current
+    strategy's exploitability was recorded) are left out.
+    """
     x = np.asarray(run.iterations, dtype=float)
-    y = np.asarray(run.exploitability, dtype=float)
-    positive = y > 0
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=x[positive], y=y[positive], mode="lines", name="exploitability of the average strategy",
-        line={"color": "#0072B2", "width": 2.5}, customdata=y[positive] * 1000.0,
-        hovertemplate="iteration %{x:,}<br>%{y:.3g} chips/hand<br>%{customdata:.3f} milli-chips/hand<extra></extra>"))
-    if positive.any():
-        first = int(np.flatnonzero(positive)[0])
-        scale = y[first] * np.sqrt(x[first])
+    guide_from: tuple[float, float] | None = None
+    for series in exploitability_series(strategy):
+        field, name, color, dash = EXPLOITABILITY_SERIES[series]
+        y = np.asarray(getattr(run, field), dtype=float)
+        ok = np.isfinite(y) & (y > 0)
+        fig.add_trace(go.Scatter(
+            x=x[ok], y=y[ok], mode="lines", name=name, line={"color": color, "width": 2.5, "dash": dash},
+            customdata=y[ok] * 1000.0, meta={"strategy": series},
+            hovertemplate="iteration %{x:,}<br>%{y:.3g} chips/hand<br>%{customdata:.3f} milli-chips/hand<extra></extra>"))
+        if guide_from is None and ok.any():
+            first = int(np.flatnonzero(ok)[0])
+            guide_from = (float(x[first]), float(y[first]))
+    if guide_from is not None:
+        scale = guide_from[1] * np.sqrt(guide_from[0])
         fig.add_trace(go.Scatter(
             x=x, y=scale / np.sqrt(x), mode="lines", name="1/√T guide", line={"color": "#999999", "dash": "dash"},
             hoverinfo="skip", meta={"guide": "1/sqrt(T)", "scale": float(scale)}))
@@ -148,4 +177,3 @@ def exploitability_figure(run: Run, t: int | None = None, *, title: str | None =
         yaxis={"title": "chips per hand", "type": "log", "dtick": "D2", "exponentformat": "power"},
         legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0}))
     return fig
-
