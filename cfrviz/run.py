@@ -161,7 +161,9 @@ class Run:
 
     iterations        [T]       iterations completed at each snapshot (1-based, increasing)
     cumulative_regret [T, I, A] after that iteration
-    current_strategy  [T, I, A] the strategy played in that iteration
+    current_strategy  [T, I, A] the strategy each player played in that iteration (with alternating
+                                updates player 2's pass already faced player 1's next strategy:
+                                `cfrviz.inspector` rebuilds the profile each update answered)
     average_strategy  [T, I, A] average over iterations 1..t
     reach             [T, I]    own reach probability of each information set under current_strategy:
                                 the product of the player's own action probabilities on the path
