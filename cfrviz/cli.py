@@ -195,9 +195,12 @@ def format_report(run, stream: TextIO) -> None:
             print(f"  {record.key:<{width}}  {moves}", file=stream)
     print(file=stream)
     value = expected_value(tree, average)
+    from cfrviz.reference import game_value, value_source
+
     game = catalog.of_tree(tree)
-    known = game.known_value
-    note = "" if known is None else f" ({game.title}'s value is {known:.7g})"
+    source = value_source(tree)
+    note = (f" ({game.title}'s value is {game_value(tree):.7g}"
+            + (", from the sequence-form linear program)" if source == "linear program" else ")"))
     print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
     print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
           file=stream)

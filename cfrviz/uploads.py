@@ -11,6 +11,9 @@ import zipfile
 
 import numpy as np
 
+from cfrviz import catalog
+from cfrviz.catalog import CatalogGame
+from cfrviz.formats.efg import MAX_EFG_BYTES
 from cfrviz.run import MAX_STRATEGY_BYTES, Run, parse_strategy_text
 from cfrviz.text import quoted
 
@@ -121,3 +124,22 @@ def _read_json(name: str, data: bytes) -> Run:
         return Run.from_strategy_json(document)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError, OverflowError):
         raise ValueError(f"{name} is not a strategy exported by cfrviz (fields are missing or malformed).") from None
+
+
+def read_game_upload(filename: str, data: bytes) -> CatalogGame:
+    """The game in an uploaded Gambit `.efg` file, with the bounds of every upload (type, emptiness,
+    size) and then the .efg reader's own (its size cap, one sentence naming the line of a fault).
+    Nothing in the file is executed: it is parsed as text."""
+    name = str(filename or "").strip()
+    if not name.lower().endswith(".efg"):
+        raise ValueError("Upload a game as a Gambit .efg file.")
+    if len(data) == 0:
+        raise ValueError("The uploaded .efg file is empty.")
+    limit = min(MAX_UPLOAD_BYTES, MAX_EFG_BYTES)
+    if len(data) > limit:
+        raise ValueError(f"The uploaded .efg file is {len(data):,} bytes; games are limited to {limit:,} bytes.")
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise ValueError("The uploaded .efg file is not UTF-8 text.") from None
+    return catalog.get("efg", text=text)

@@ -46,8 +46,12 @@ if st.session_state.get("walk_game") not in walkable:
     st.session_state.pop("walk_game", None)
 game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, key="walk_game")
 game = walkable[game_key]
-algorithm = c2.selectbox("Algorithm", list(WALKTHROUGH_ALGORITHMS), key="walk_algo",
-                         index=list(WALKTHROUGH_ALGORITHMS).index("chance"),
+# Chance sampling samples the deal, so it needs a game that starts with one.
+replayable = [a for a in WALKTHROUGH_ALGORITHMS if a != "chance" or deal_options(game.tree())]
+if st.session_state.get("walk_algo") not in replayable:
+    st.session_state.pop("walk_algo", None)
+algorithm = c2.selectbox("Algorithm", replayable, key="walk_algo",
+                         index=replayable.index("chance") if "chance" in replayable else 0,
                          format_func=lambda a: ALGORITHMS[a][0])
 updates = c3.radio("Updates", list(update_schemes(algorithm)), key="walk_updates", horizontal=True)
 t_cap = game.walkthrough_iteration_cap

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,3 +228,85 @@ def test_no_game_name_comparisons_outside_games_and_the_catalog() -> None:
             if pattern.search(line):
                 offenders.append(f"{relative}:{number}: {line.strip()}")
     assert offenders == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Games from .efg files: cfrviz.solve, the command line, saved runs
+
+MYERSON = (ROOT / "cfrviz" / "data" / "games" / "myerson_card_game.efg").read_text(encoding="utf-8")
+
+
+def test_solve_takes_a_path_to_an_efg_file_and_its_run_reloads(tmp_path: Path) -> None:
+    path = tmp_path / "card game.efg"
+    path.write_text(MYERSON, encoding="utf-8")
+    run = cfrviz.solve(str(path), "cfr+", iterations=500)
+    # Myerson (1991): the value is 1/3 for player 1.
+    assert run.average_strategy_value == pytest.approx(1 / 3, abs=1e-3)
+    assert run.settings.game == "efg" and dict(run.settings.game_params)["text"] == MYERSON
+    saved = tmp_path / "run.npz"
+    run.save(saved)
+    again = Run.load(saved)     # rebuilt from the file's text kept in the settings, not from the path
+    path.unlink()
+    assert [r.key for r in again.tree.infosets] == [r.key for r in run.tree.infosets]
+    assert np.array_equal(again.average_strategy, run.average_strategy)
+    restored = Run.from_strategy_json(run.export_strategy())
+    assert np.allclose(restored.average_strategy[0], run.average_strategy[-1])
+
+
+def test_a_bundled_game_and_the_same_text_are_the_same_tree_but_different_settings() -> None:
+    bundled = catalog.lookup("efg:myerson_card_game")
+    uploaded = catalog.get("efg", text=MYERSON)
+    assert bundled.link == "efg:myerson_card_game" and uploaded.link is None
+    assert [r.key for r in bundled.tree().infosets] == [r.key for r in uploaded.tree().infosets]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cfrviz", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_cli_solves_an_efg_file(tmp_path: Path) -> None:
+    path = tmp_path / "myerson.efg"
+    path.write_text(MYERSON, encoding="utf-8")
+    result = _cli("solve", str(path), "-a", "cfr+", "-n", "2000")
+    assert result.returncode == 0, result.stderr
+    # Myerson (1991): player 1 raises with red always and with black 1/3 of the time; player 2 meets 2/3.
+    assert "red    raise 1.000  fold 0.000" in result.stdout
+    assert "black  raise 0.333  fold 0.667" in result.stdout
+    assert "raise  meet 0.667  pass 0.333" in result.stdout
+    assert "value is 0.3333333, from the sequence-form linear program" in result.stdout
+
+
+BAD_EFG = {
+    "three players": ('EFG 2 R "x" { "A" "B" "C" }\n', "two-player"),
+    "not constant-sum": ('EFG 2 R "x" { "A" "B" }\np "" 1 1 "" { "l" "r" } 0\nt "" 1 "" { 1 -1 }\n'
+                         't "" 2 "" { 1 1 }\n', "constant-sum"),
+    "probabilities": ('EFG 2 R "x" { "A" "B" }\nc "" 1 "" { "h" 1/2 "t" 1/3 } 0\n'
+                      'p "" 1 1 "" { "l" "r" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\n'
+                      'p "" 1 2 "" { "l" "r" } 0\nt "" 1\nt "" 2\n', "sum"),
+    "not efg": ("hello\n", "Line 1"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_EFG))
+def test_cli_bad_efg_files_are_one_sentence_and_exit_2(tmp_path: Path, name: str) -> None:
+    text, fragment = BAD_EFG[name]
+    path = tmp_path / "bad.efg"
+    path.write_text(text, encoding="utf-8")
+    result = _cli("solve", str(path), "-a", "cfr", "-n", "10")
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(lines) == 1 and lines[0].startswith("cfrviz: ") and lines[0].endswith("."), result.stderr
+    assert fragment in lines[0] and "Traceback" not in result.stderr
+
+
+def test_cli_missing_and_oversized_efg_files(tmp_path: Path) -> None:
+    from cfrviz.formats.efg import MAX_EFG_BYTES
+
+    missing = _cli("solve", str(tmp_path / "none.efg"), "-a", "cfr", "-n", "10")
+    assert missing.returncode == 2 and "Cannot read none.efg" in missing.stderr
+    big = tmp_path / "big.efg"
+    big.write_bytes(b" " * (MAX_EFG_BYTES + 1))
+    oversized = _cli("solve", str(big), "-a", "cfr", "-n", "10")
+    assert oversized.returncode == 2 and f"{MAX_EFG_BYTES:,} bytes" in oversized.stderr
+    assert len(oversized.stderr.strip().splitlines()) == 1

@@ -30,7 +30,7 @@ from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.catalog import compile_game
 from cfrviz.text import escape_markdown
 from cfrviz.tree import GameTree
-from cfrviz.uploads import MAX_UPLOAD_MB, read_upload
+from cfrviz.uploads import MAX_UPLOAD_MB, read_game_upload, read_upload
 
 T_KEY = "cfrviz_t"
 NODE_KEY = "cfrviz_node"
@@ -283,6 +283,8 @@ def _share(view: View) -> None:
         st.subheader("Share")
         if view.uploaded:
             st.caption("You are viewing an uploaded run; a link cannot carry it.")
+        elif view.choice.game_param is None:
+            st.caption("A link cannot carry your uploaded game; download the run to keep it.")
         else:
             from urllib.parse import urlencode
 
@@ -298,8 +300,9 @@ def _share(view: View) -> None:
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
                 st.caption("Downloads need `Run.save` and `Run.export_strategy`.")
-        st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB",
-                         type=["npz", "json"], key=_W + "upload", on_change=_on_upload)
+        st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB, "
+                         "or solve your own game (Gambit .efg, up to 1 MB)",
+                         type=["npz", "json", "efg"], key=_W + "upload", on_change=_on_upload)
         if view.uploaded and st.button("Back to the sidebar's solve", key=_W + "drop_upload"):
             st.session_state.pop(UPLOAD_KEY, None)
             st.rerun()
@@ -338,6 +341,9 @@ def _on_upload() -> None:
     if upload is None:  # the user removed the file: back to the sidebar's solve
         st.session_state.pop(UPLOAD_KEY, None)
         return
+    if str(upload.name).lower().endswith(".efg"):
+        _adopt_game(upload.name, upload.getvalue())
+        return
     try:
         run = read_upload(upload.name, upload.getvalue())  # checks the size cap too
     except ValueError as problem:
@@ -348,6 +354,25 @@ def _on_upload() -> None:
     st.session_state[T_KEY] = None
     st.session_state[NODE_KEY] = None
     st.session_state[_NOTICE_KEY] = ()
+
+
+def _adopt_game(filename: str, data: bytes) -> None:
+    """Make an uploaded .efg game the sidebar's game (bounded and checked by `read_game_upload`)."""
+    try:
+        game = read_game_upload(filename, data)
+    except ValueError as error:
+        st.session_state[_NOTICE_KEY] = (str(error),)
+        return
+    old = _state_choice()
+    algorithm = old.algorithm if game.offers(old.algorithm) else game.default_algorithm
+    new = supported_updates(Choice(game.name, game.params, algorithm, min(old.iterations, game.app_iteration_cap),
+                                   old.updates, old.seed))
+    st.session_state[CHOICE_KEY] = new
+    st.session_state.pop(UPLOAD_KEY, None)
+    st.session_state[T_KEY] = None
+    st.session_state[NODE_KEY] = None
+    st.session_state[_NOTICE_KEY] = ("Your game is now the sidebar's game on every page. A share link cannot "
+                                     "carry an uploaded game; download the run to keep it.",)
 
 
 def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_settings: str | None = None) -> View:

@@ -1,0 +1,66 @@
+"""Every page on games from .efg files: a bundled one (named in the link) and one uploaded by a user."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cfrviz.links import Choice
+from cfrviz.ui import CHOICE_KEY
+from cfrviz.uploads import read_game_upload
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
+# A game a user might write: Myerson's card game as a file outside the package (Myerson 1991, section 2.1).
+UPLOADED = (ROOT / "cfrviz" / "data" / "games" / "myerson_card_game.efg").read_bytes()
+
+
+def _open(page: str, query: dict[str, str] | None = None, choice: Choice | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    if choice is not None:
+        at.session_state[CHOICE_KEY] = choice
+    at.run()
+    if page != "app.py":
+        at.switch_page(page).run()
+    return at
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_a_bundled_efg_game(page: str) -> None:
+    at = _open(page, {"game": "efg:matching_pennies", "iters": "200"})
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="cfrviz_w_game").value == "efg:matching_pennies"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_an_uploaded_efg_game(page: str) -> None:
+    game = read_game_upload("my game.efg", UPLOADED)
+    at = _open(page, choice=Choice(game.name, game.params, "cfr", 300))
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="cfrviz_w_game").value == "uploaded"
+    assert "game" not in at.query_params          # a link cannot carry the uploaded file
+
+
+def test_convergence_shows_the_lp_value_of_an_uploaded_game() -> None:
+    game = read_game_upload("my game.efg", UPLOADED)
+    at = _open("pages/3_Convergence.py", choice=Choice(game.name, game.params, "cfr+", 300))
+    # Myerson (1991): the game is worth 1/3 to player 1; the LP finds it.
+    assert any(m.value == "+0.3333" for m in at.metric), [(m.label, m.value) for m in at.metric]
+
+
+@pytest.mark.parametrize("name, data, fragment", [
+    ("game.txt", b"EFG 2 R", "Gambit .efg"),
+    ("game.efg", b"", "empty"),
+    ("game.efg", b"\xff\xfe", "UTF-8"),
+    ("game.efg", b'EFG 2 R "x" { "A" "B" "C" }', "two-player"),
+])
+def test_bad_game_uploads_are_one_sentence(name: str, data: bytes, fragment: str) -> None:
+    with pytest.raises(ValueError, match=fragment) as error:
+        read_game_upload(name, data)
+    assert str(error.value).endswith(".") and "\n" not in str(error.value)
