@@ -15,6 +15,7 @@ import numpy as np
 #: Most digits of a whole number in a document (int64 has 19); Python's own 4,300-digit limit
 #: would otherwise answer with its own message.
 MAX_INT_DIGITS = 19
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def loads_bounded(source: str | bytes | bytearray, *, what: str, max_bytes: int, max_depth: int = 16,
@@ -51,8 +52,10 @@ def loads_bounded(source: str | bytes | bytearray, *, what: str, max_bytes: int,
     if raw.count(b",") + raw.count(b":") > max_values:
         raise ValueError(f"{what} holds more than {max_values:,} values.")
     if containers:
-        codes = np.frombuffer(raw, dtype=np.uint8)
-        step = np.isin(codes, (0x5B, 0x7B)).astype(np.int32) - np.isin(codes, (0x5D, 0x7D)).astype(np.int32)
+        # Keep only the brackets (a C-speed translate; at most 2 * max_containers bytes), then
+        # the running depth is a cumulative sum over them.
+        brackets = np.frombuffer(raw.translate(None, _NOT_BRACKETS), dtype=np.uint8)
+        step = np.where((brackets == 0x5B) | (brackets == 0x7B), 1, -1)
         if int(np.max(np.cumsum(step))) > max_depth:
             raise ValueError(f"{what} nests lists and objects more than {max_depth} deep.")
     try:

@@ -400,3 +400,86 @@ def test_npy_header_that_matches_its_data_passes_the_check() -> None:
 def test_uploaded_file_names_are_quoted_and_cut_short() -> None:
     message = refused("[x](https://example.org/)" + "a" * 500 + ".txt", b"data")
     assert len(message) < 200 and "…" in message
+
+
+# --- memory: every hostile upload is read in a child process under a memory cap -------------
+
+_CHILD = r"""
+import gc, json, resource, sys
+from pathlib import Path
+import cfrviz
+from cfrviz.uploads import read_upload
+
+def status(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise KeyError(field)
+
+# Warm up first (imports, a compiled tree), so only the hostile read is measured.
+read_upload("warm.json", cfrviz.solve("kuhn", "cfr", iterations=2).export_strategy().encode())
+name, data = sys.argv[1], Path(sys.argv[2]).read_bytes()
+gc.collect()
+cap = int(sys.argv[3]) * 1024 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (status("VmSize") + cap, resource.RLIM_INFINITY))
+Path("/proc/self/clear_refs").write_text("5")   # resets VmHWM, the peak resident size
+before = status("VmRSS")
+try:
+    read_upload(name, data)
+    message = "read"
+except ValueError as error:
+    message = str(error)
+except MemoryError:
+    message = "MemoryError"
+print(json.dumps({"message": message, "peak_mb": (status("VmHWM") - before) / 2**20}))
+"""
+# Reference for the bound: the worst file under the counts (5 MB of 8-letter strings) was measured
+# at 36 MB of peak growth; the issue's 10-byte "/dev/zero" file grew the server by 3.2 GB and 45 MB of "[]," by 1.1 GB.
+PEAK_BOUND_MB = 64
+CHILD_CAP_MB = 600
+
+
+def read_in_capped_child(tmp_path: Path, filename: str, data: bytes) -> tuple[str, float]:
+    import subprocess
+    import sys
+
+    payload = tmp_path / "payload"
+    payload.write_bytes(data)
+    result = subprocess.run([sys.executable, "-c", _CHILD, filename, str(payload), str(CHILD_CAP_MB)],
+                            capture_output=True, text=True, timeout=300, cwd=ROOT,
+                            env={"PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+                                 "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    return report["message"], report["peak_mb"]
+
+
+def _npz_member(name: str, content: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+HOSTILE_UPLOADS = {
+    "dev_zero_path": ("s.json", b'"/dev/zero"', "does not hold a JSON object"),
+    "proc_path": ("s.json", b'"/proc/self/mem"', "does not hold a JSON object"),
+    "empty_lists_45mb": ("s.json", b"[" + b"[]," * 15_000_000 + b"[]]", "limited to 5 MB"),
+    "empty_lists_5mb": ("s.json", b"[" + b"[]," * 1_600_000 + b"[]]", "lists and objects"),
+    "strings_5mb": ("s.json", b"[" + b'"ab",' * 990_000 + b"1]", "values"),
+    "strings_under_the_counts": ("s.json", b"[" + b'"abcdefgh",' * 450_000 + b"1]", "does not hold a JSON object"),
+    "floats_under_the_counts": ("s.json", b"[" + b"0.5," * 499_000 + b"1]", "does not hold a JSON object"),
+    "keys_under_the_counts": ("s.json", b"{" + b",".join(b'"k%06d":0' % i for i in range(240_000)) + b"}",
+                              "format marker"),
+    "npy_declares_10e12": ("run.npz", _npz_member("iterations.npy", _npy_declaring((10**12,))), "does not match"),
+    "npy_declares_10e6_squared": ("run.npz", _npz_member("x.npy", _npy_declaring((10**6, 10**6))), "does not match"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_UPLOADS))
+def test_hostile_upload_in_a_memory_capped_child(tmp_path: Path, case: str) -> None:
+    filename, data, fragment = HOSTILE_UPLOADS[case]
+    message, peak_mb = read_in_capped_child(tmp_path, filename, data)
+    assert fragment in message and one_sentence(message), message
+    assert peak_mb < PEAK_BOUND_MB, f"{case}: reading grew the process by {peak_mb:.0f} MB"
+    print(f"{case}: {len(data) / 1e6:.1f} MB upload, peak growth {peak_mb:.1f} MB: {message}")
