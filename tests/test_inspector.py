@@ -14,6 +14,8 @@ import zipfile
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfrviz import solve
 from cfrviz.inspector import frame_numbers, update_profiles
@@ -319,3 +321,50 @@ def test_version_one_files_load_with_reach_recomputed() -> None:
     with pytest.raises(ValueError, match="between 0 and 1"):
         Run.load(_npz_with(run, 2, run.reach * counts))
     np.testing.assert_array_equal(Run.load(_npz_with(run, 2, run.reach)).reach, run.reach)
+
+
+def test_chance_sampling_adds_this_iterations_regret_in_expectation() -> None:
+    # Chance-sampled CFR (Zinkevich et al. 2007; Lanctot et al. 2009) samples one deal d with
+    # probability p(d) and adds that deal's regret, weighted by the opponent's reach only. So
+    # sum_d p(d) * (what iteration t adds with deal d) is the full counterfactual regret, which is
+    # what the inspector reports for iteration t. Checked exactly by forcing each of Kuhn's 6 deals.
+    import copy
+
+    from cfrviz.solvers.sampling import ChanceSampling
+
+    t = 7
+    run = solve("kuhn", "chance", iterations=t, updates="simultaneous", seed=5)
+    tree = run.tree
+    before = ChanceSampling(tree, updates="simultaneous", seed=5)
+    before.iterate(t - 1)
+    np.testing.assert_array_equal(before.cumulative_regret, run.cumulative_regret[t - 2])
+    expected = np.zeros(tree.legal.shape)
+    for k, deal in enumerate(tree.children(0)):
+        solver = copy.deepcopy(before)
+        solver.force(deal=k)
+        solver.iterate(1)
+        expected += tree.chance_probability[deal] * (solver.cumulative_regret - before.cumulative_regret)
+    instant = frame_numbers(run, [t - 1])["instant_regret"][0]
+    np.testing.assert_allclose(expected[tree.legal], instant[tree.legal], atol=1e-12)
+    # One sampled iteration is not the expectation (else this test would prove nothing).
+    assert np.abs(run.cumulative_regret[t - 1] - run.cumulative_regret[t - 2] - instant)[tree.legal].max() > 1e-3
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["kuhn", "leduc"]))
+def test_own_reach_of_any_strategy_is_the_path_product(seed: int, game: str) -> None:
+    # Property: for any behaviour strategy (random, with exact zeros sometimes), each set's own
+    # reach is the product along the path to each of its histories, and a probability.
+    from cfrviz.tree import compile_game
+
+    tree = compile_game(game)
+    rng = np.random.default_rng(seed)
+    strategy = np.where(tree.legal, rng.dirichlet(np.ones(tree.max_actions), tree.num_infosets), 0.0)
+    pure = rng.random(tree.num_infosets) < 0.2            # some sets always take their first action
+    strategy[pure] = 0.0
+    strategy[pure, 0] = 1.0
+    reach = own_reach_probability(tree, strategy)
+    assert np.all((reach >= 0.0) & (reach <= 1.0))
+    for i in rng.choice(tree.num_infosets, size=min(12, tree.num_infosets), replace=False):
+        for node in tree.nodes_of(int(i)):
+            assert reach[i] == pytest.approx(_path_product(tree, strategy, int(node)), abs=1e-15)
