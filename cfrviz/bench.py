@@ -1,13 +1,15 @@
-"""How fast cfrviz is, side by side with a plain Python CFR and with OpenSpiel's C++ solvers.
+"""How fast cfrviz is, side by side with a plain Python CFR, OpenSpiel's and LiteEFG's C++ solvers.
 
-    python -m cfrviz.bench            # full table (about a minute on 2 cores)
+    python -m cfrviz.bench            # full tables (a few minutes on 2 cores)
     python -m cfrviz.bench --quick    # fewer repeats
 
-Prints one table (game x algorithm x implementation: microseconds per iteration, the
-median of several repeats, the ratio OpenSpiel / this, and the exploitability at the end),
-then exploitability timing, sampling solvers, end-to-end solve times, first-solve times in
-a fresh process with and without numba's cache, and the memory of a Leduc run.
-OpenSpiel is optional: when `pyspiel` cannot be imported its rows say so.
+Prints a table (game x algorithm x implementation: microseconds per iteration, the median
+of several repeats, the ratio OpenSpiel / this on the same tree, and the exploitability at
+the end) with exploitability timing and sampling solvers; then a table of the CFR variants
+(CFR, CFR+, DCFR, PCFR+, DCFR+, PDCFR+) against LiteEFG's C++ graphs where it ships one
+(Liu et al.; PCFR+ but not DCFR+ or PDCFR+); then end-to-end solve times, first-solve
+times in a fresh process with and without numba's cache, and the memory of a Leduc run.
+OpenSpiel and LiteEFG are optional: when they cannot be imported their rows say so.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import solver_class
 from cfrviz.tree import compile_game
 
-OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
+#: OpenSpiel's game with the same tree as cfrviz's (Leduc: suits merged, as cfrviz deals by default).
+OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker(suit_isomorphism=True)"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -145,54 +148,132 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
 
 
+def _openspiel_cfr_seconds(spiel, game_name: str, algorithm: str, iterations: int, holder: list) -> float:
+    """Seconds for `iterations` of OpenSpiel's C++ CFR or CFR+ on a fresh solver (kept in holder)."""
+    game = spiel.load_game(game_name)
+    start = time.perf_counter()
+    solver = (spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver)(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    seconds = time.perf_counter() - start
+    holder[:] = [game, solver]
+    return seconds
+
+
 def solver_rows(repeats: int, spiel) -> list[list[str]]:
-    """Deterministic CFR family: cfrviz vs plain Python vs OpenSpiel C++."""
+    """Deterministic CFR family: cfrviz vs plain Python vs OpenSpiel C++, each ratio on the same tree.
+
+    Leduc twice: cfrviz's merged deal against OpenSpiel's leduc_poker(suit_isomorphism=True), the
+    like-for-like pair (the same information sets and 1,116 terminals; OpenSpiel deals the two
+    private cards in two chance steps, so it counts 1,939 states to cfrviz's 1,936 nodes), and
+    cfrviz's suits=True against OpenSpiel's suited leduc_poker (9,457 states).
+    """
     rows = []
-    plan = [("kuhn", "cfr", 1000, 100), ("kuhn", "cfr+", 1000, 100),
-            ("leduc", "cfr", 100, 3), ("leduc", "cfr+", 100, 3)]
-    for game, algorithm, iterations, python_iterations in plan:
-        tree = compile_game(game)
-        cfrviz.solve(game, algorithm, iterations=iterations)     # warm: compile or load the cache
-        spiel_game = spiel.load_game(OPENSPIEL_GAMES[game]) if spiel is not None else None
+    plan = [("kuhn", "cfr", 1000, 100, {}), ("kuhn", "cfr+", 1000, 100, {}),
+            ("leduc", "cfr", 100, 3, {}), ("leduc", "cfr+", 100, 3, {}),
+            ("leduc", "cfr", 100, 0, {"suits": True}), ("leduc", "cfr+", 100, 0, {"suits": True})]
+    for game, algorithm, iterations, python_iterations, params in plan:
+        tree = compile_game(game, **params)
+        spiel_name = "leduc_poker" if params.get("suits") else OPENSPIEL_GAMES[game]
+        cfrviz.solve(game, algorithm, iterations=iterations, **params)     # warm: compile or load the cache
         holder: list = []
-
-        def run_openspiel() -> None:
-            solver = (spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver)(spiel_game)
-            for _ in range(iterations):
-                solver.evaluate_and_update_policy()
-            holder[:] = [solver]
-
         # Interleave the two so a busy machine slows both alike.
         solver_times, spiel_times, last = [], [], None
         for _ in range(repeats):
-            last = cfrviz.solve(game, algorithm, iterations=iterations)
+            last = cfrviz.solve(game, algorithm, iterations=iterations, **params)
             solver_times.append(float(last.seconds[-1]))
             if spiel is not None:
-                spiel_times.append(_median_seconds(run_openspiel, 1))
+                spiel_times.append(_openspiel_cfr_seconds(spiel, spiel_name, algorithm, iterations, holder))
         ours = statistics.median(solver_times) / iterations
         spiel_us, spiel_expl = None, None
         if spiel is not None:
             spiel_us = statistics.median(spiel_times) / iterations
-            spiel_expl = spiel.exploitability(spiel_game, holder[0].average_policy())
-        plain = PlainPythonCFR(tree.game, plus=algorithm == "cfr+")
-        plain_s = _median_seconds(lambda: plain.iterate(python_iterations), 1) / python_iterations
+            spiel_expl = spiel.exploitability(holder[0], holder[1].average_policy())
         ratio = (lambda s: f"{spiel_us / s:,.1f}x" if spiel_us else "n/a")
-        rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours), ratio(ours),
-                     f"{last.exploitability[-1]:.3e} @ {iterations}"])
-        if game == "leduc":
-            # OpenSpiel deals suited cards; the same deal here has as many histories as OpenSpiel's.
-            cfrviz.solve(game, algorithm, iterations=iterations, suits=True)
-            suited_runs = [cfrviz.solve(game, algorithm, iterations=iterations, suits=True) for _ in range(repeats)]
-            suited = statistics.median(float(r.seconds[-1]) for r in suited_runs) / iterations
-            rows.append([game, algorithm, "cfrviz, suits=True (OpenSpiel's deal)", _fmt_us(suited), ratio(suited),
-                         f"{suited_runs[0].exploitability[-1]:.3e} @ {iterations}"])
+        size = f"{tree.num_nodes:,} nodes"
+        what = ("cfrviz (numba, snapshots on), suits=True, " + size) if params else f"cfrviz (numba, snapshots on), {size}"
+        rows.append([game, algorithm, what, _fmt_us(ours), ratio(ours), f"{last.exploitability[-1]:.3e} @ {iterations}"])
+        spiel_what = f"OpenSpiel C++, {spiel_name}" + (" (like for like)" if game == "leduc" and not params else "")
         if spiel_us:
-            rows.append([game, algorithm, "OpenSpiel C++", _fmt_us(spiel_us), "1.0x",
-                         f"{spiel_expl:.3e} @ {iterations}"])
+            rows.append([game, algorithm, spiel_what, _fmt_us(spiel_us), "1.0x", f"{spiel_expl:.3e} @ {iterations}"])
         else:
-            rows.append([game, algorithm, "OpenSpiel C++", "not installed", "n/a", "n/a"])
-        rows.append([game, algorithm, "plain Python (recursive)", _fmt_us(plain_s), ratio(plain_s),
-                     f"{exploitability(tree, plain.average_strategy(tree)):.3e} @ {python_iterations}"])
+            rows.append([game, algorithm, spiel_what, "not installed", "n/a", "n/a"])
+        if python_iterations:
+            plain = PlainPythonCFR(tree.game, plus=algorithm == "cfr+")
+            plain_s = _median_seconds(lambda: plain.iterate(python_iterations), 1) / python_iterations
+            rows.append([game, algorithm, "plain Python (recursive)", _fmt_us(plain_s), ratio(plain_s),
+                         f"{exploitability(tree, plain.average_strategy(tree)):.3e} @ {python_iterations}"])
+    return rows
+
+
+def _liteefg():
+    try:
+        import LiteEFG
+    except ImportError:
+        return None
+    return LiteEFG
+
+
+#: LiteEFG's shipped graphs for the algorithms both implement, and the average it reports for each
+#: (its training script's choice: uniform for CFR and DCFR's own, linear for CFR+ and PCFR+).
+LITEEFG_GRAPHS = {"cfr": ("CFR", "avg-iterate"), "cfr+": ("CFRplus", "linear-avg-iterate"),
+                  "dcfr": ("DCFR", "average-iterate"), "pcfr+": ("PCFR", "linear-avg-iterate")}
+
+
+def _liteefg_seconds(leg, spiel, game_name: str, algorithm: str, iterations: int) -> tuple[float, float]:
+    """(seconds for `iterations` LiteEFG updates, exploitability of its reported average), setup excluded.
+
+    One iteration is what LiteEFG's own training loop does: update both players, then record the
+    strategy for its running average."""
+    import contextlib
+    import importlib
+    import io
+
+    module_name, average = LITEEFG_GRAPHS[algorithm]
+    with contextlib.redirect_stdout(io.StringIO()):          # LiteEFG prints a banner per graph
+        env = leg.OpenSpielEnv(spiel.load_game(game_name), traverse_type="Enumerate", regenerate=False)
+        graph = importlib.import_module(f"LiteEFG.baselines.{module_name}").graph()
+        env.set_graph(graph)
+    own_average = average == "average-iterate"          # DCFR keeps its weighted average in the graph
+
+    def strategy():
+        return graph.current_strategy("average-iterate") if own_average else graph.current_strategy()
+
+    start = time.perf_counter()
+    for _ in range(iterations):
+        graph.update_graph(env)
+        env.update_strategy(strategy())
+    seconds = time.perf_counter() - start
+    kind = "last-iterate" if own_average else average
+    return seconds, float(sum(env.exploitability(strategy(), kind))) / 2.0
+
+
+def variant_rows(repeats: int, spiel, leg) -> list[list[str]]:
+    """PCFR+, DCFR+, PDCFR+ beside CFR+ and DCFR: cfrviz vs LiteEFG's C++ graphs, on the same trees."""
+    rows = []
+    for game, spiel_name, iterations in (("kuhn", "kuhn_poker", 1000),
+                                         ("leduc", "leduc_poker(suit_isomorphism=True)", 100)):
+        for algorithm in ("cfr", "cfr+", "dcfr", "pcfr+", "dcfr+", "pdcfr+"):
+            cfrviz.solve(game, algorithm, iterations=iterations)          # warm
+            ours_times, leg_times, last, leg_expl = [], [], None, None
+            for _ in range(repeats):
+                last = cfrviz.solve(game, algorithm, iterations=iterations)
+                ours_times.append(float(last.seconds[-1]))
+                if leg is not None and spiel is not None and algorithm in LITEEFG_GRAPHS:
+                    seconds, leg_expl = _liteefg_seconds(leg, spiel, spiel_name, algorithm, iterations)
+                    leg_times.append(seconds)
+            ours = statistics.median(ours_times) / iterations
+            leg_us = statistics.median(leg_times) / iterations if leg_times else None
+            rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours),
+                         f"{leg_us / ours:,.1f}x" if leg_us else "n/a",
+                         f"{last.exploitability[-1]:.3e} @ {iterations}"])
+            if algorithm not in LITEEFG_GRAPHS:
+                continue
+            if leg_us:
+                rows.append([game, algorithm, f"LiteEFG C++, {spiel_name}", _fmt_us(leg_us), "1.0x",
+                             f"{leg_expl:.3e} @ {iterations} ({LITEEFG_GRAPHS[algorithm][1]})"])
+            else:
+                rows.append([game, algorithm, "LiteEFG C++", "not installed", "n/a", "n/a"])
     return rows
 
 
@@ -317,12 +398,20 @@ def main(argv: list[str] | None = None) -> int:
         from importlib.metadata import version
         print(f"OpenSpiel {version('open_spiel')} (C++ solvers through pyspiel), numpy {np.__version__}, "
               f"{os.cpu_count()} cores; timings are medians and the machine may be shared.\n")
-    header = ["game", "algorithm", "implementation", "us / iteration", "speed-up vs OpenSpiel",
+    leg = _liteefg()
+    if leg is not None:
+        from importlib.metadata import version
+        print(f"LiteEFG {version('LiteEFG')} (C++ through pybind11) for the second table.\n")
+    header = ["game", "algorithm", "implementation", "us / iteration", "speed-up vs OpenSpiel (same tree)",
               "exploitability at end"]
     rows = solver_rows(repeats, spiel)
     rows += exploitability_rows(repeats, spiel)
     rows += sampling_rows(repeats, spiel)
     print(_table(rows, header))
+    print()
+    header = ["game", "algorithm", "implementation", "us / iteration", "speed-up vs LiteEFG (same tree)",
+              "exploitability at end"]
+    print(_table(variant_rows(repeats, spiel, leg), header))
     print()
     for line in end_to_end_lines(repeats):
         print(line)

@@ -150,6 +150,10 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
 
     if "algo" in get:
         algo = get["algo"].strip().lower()
+        # A '+' typed into a link arrives as a space ("dcfr+" -> "dcfr "): read it back as '+',
+        # rather than silently showing a different algorithm.
+        if get["algo"].endswith(" ") and algo + "+" in ALGORITHMS:
+            algo += "+"
         if algo in algorithms_for(game):
             choice = replace(choice, algorithm=algo)
         else:

@@ -21,11 +21,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz import links
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import ALGORITHMS, solver_class
 from cfrviz.solvers.cfr import (
@@ -198,3 +200,14 @@ def test_saved_runs_keep_current_exploitability_and_older_files_still_load(tmp_p
     assert document["current_exploitability"] == pytest.approx(float(run.current_exploitability[-1]), abs=0)
     assert document["algorithm"] == "pdcfr+"
     assert type(run).from_strategy_json(document).current_exploitability[0] == document["current_exploitability"]
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "pcfr+", "dcfr+", "pdcfr+"])
+def test_links_carry_the_new_algorithms_even_with_a_typed_plus(algorithm: str) -> None:
+    link = links.parse_query_params({"game": "kuhn", "algo": algorithm})
+    assert link.choice.algorithm == algorithm and not link.notices
+    encoded = urlencode(links.query_params_of(link.choice, None, None))
+    assert links.parse_query_params(dict(parse_qsl(encoded))).choice.algorithm == algorithm
+    # Typed by hand, '+' decodes to a space: "dcfr+" must not quietly become DCFR.
+    typed = links.parse_query_params(dict(parse_qsl(f"game=kuhn&algo={algorithm}")))
+    assert typed.choice.algorithm == algorithm
