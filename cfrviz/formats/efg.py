@@ -23,14 +23,16 @@ values shifted by c/2. The game's `description` says so.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
@@ -46,6 +48,9 @@ MAX_EFG_NODES = 100_000
 MAX_NUMBER_CHARS = 40
 #: Largest payoff magnitude after summing outcomes along a path.
 MAX_PAYOFF = Fraction(10) ** 15
+#: Largest common denominator of one node's chance probabilities, and of all payoffs: exact sums stay
+#: cheap (a file of fractions with ever new denominators would otherwise make them slow).
+MAX_COMMON_DENOMINATOR = 10**40
 
 __all__ = ["MAX_EFG_BYTES", "MAX_EFG_NODES", "EfgError", "EfgGame", "bundled_games", "load_efg", "read_bundled",
            "read_efg", "write_efg"]
@@ -72,8 +77,7 @@ class EfgGame(ExplicitGame):
 
 # --- tokens -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str        # "word", "string", "number", "{", "}", ","
     text: str        # the unescaped string, or the token as written
     line: int
@@ -81,7 +85,7 @@ class _Token:
 
 _NUMBER = r"[+-]?(?:\d+/\d+|\d+\.\d*(?:[eE][+-]?\d{1,3})?|\.\d+(?:[eE][+-]?\d{1,3})?|\d+(?:[eE][+-]?\d{1,3})?)"
 _TOKEN = re.compile(
-    r'(?P<space>[ \t\r\f\v]+)|(?P<newline>\n)|"(?P<string>(?:[^"\\]|\\.)*)"'
+    r'\s+|"(?P<string>[^"\\]*(?:\\.[^"\\]*)*)"'
     rf"|(?P<number>{_NUMBER})(?![\w.])|(?P<word>[A-Za-z]\w*)|(?P<punct>[{{}},])",
     re.DOTALL)
 _NATURAL = re.compile(r"\d+")
@@ -89,35 +93,36 @@ _NATURAL = re.compile(r"\d+")
 
 def _unescape(body: str) -> str:
     # Gambit escapes a quote inside a label as \" ; a doubled backslash stands for one.
-    return re.sub(r'\\(["\\])', r"\1", body)
+    return re.sub(r'\\(["\\])', r"\1", body) if "\\" in body else body
 
 
 def _tokens(text: str, source: str) -> list[_Token]:
+    newlines = [m.start() for m in re.finditer("\n", text)]
     out: list[_Token] = []
-    line, pos, end = 1, 0, len(text)
+    pos, end = 0, len(text)
     while pos < end:
         match = _TOKEN.match(text, pos)
         if match is None:
+            line = bisect.bisect_left(newlines, pos) + 1
             char = text[pos]
             if char == '"':
                 raise EfgError(f"Line {line} of {source}: a quoted text starts here and never ends.")
             raise EfgError(f"Line {line} of {source}: unexpected character {char!r}.")
         kind = match.lastgroup
-        value = match.group(kind or "")
-        if kind == "string":
-            out.append(_Token("string", _unescape(value), line))
-            line += value.count("\n")
-        elif kind == "newline":
-            line += 1
-        elif kind == "number":
-            if len(value) > MAX_NUMBER_CHARS:
-                raise EfgError(f"Line {line} of {source}: the number {value[:20]}... is longer than "
-                               f"{MAX_NUMBER_CHARS} characters.")
-            out.append(_Token("number", value, line))
-        elif kind == "word":
-            out.append(_Token("word", value, line))
-        elif kind == "punct":
-            out.append(_Token(value, value, line))
+        if kind is not None:
+            value = match.group(kind)
+            line = bisect.bisect_left(newlines, pos) + 1
+            if kind == "string":
+                out.append(_Token("string", _unescape(value), line))
+            elif kind == "number":
+                if len(value) > MAX_NUMBER_CHARS:
+                    raise EfgError(f"Line {line} of {source}: the number {value[:20]}... is longer than "
+                                   f"{MAX_NUMBER_CHARS} characters.")
+                out.append(_Token("number", value, line))
+            elif kind == "word":
+                out.append(_Token("word", value, line))
+            else:
+                out.append(_Token(value, value, line))
         pos = match.end()
     return out
 
@@ -144,6 +149,12 @@ class _InfosetDeclaration:
     number: int
 
 
+def _shown(text: str, most: int = 40) -> str:
+    """A name from the file as it may appear inside a one-line sentence: printable, one line, short."""
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return flat if len(flat) <= most else flat[:most - 1] + "…"
+
+
 def _plain(fraction: Fraction) -> str:
     return str(fraction.numerator) if fraction.denominator == 1 else f"{fraction.numerator}/{fraction.denominator}"
 
@@ -159,6 +170,7 @@ class _Parser:
         self.set_order: list[tuple[int, int]] = []
         self.events: dict[int, _InfosetDeclaration] = {}
         self.outcomes: dict[int, tuple[str, tuple[Fraction, ...], int]] = {}
+        self.payoff_denominator = 1
 
     # small helpers -------------------------------------------------------------------------
     def fail(self, line: int, problem: str) -> EfgError:
@@ -179,9 +191,8 @@ class _Parser:
     @staticmethod
     def show(token: _Token) -> str:
         if token.kind == "string":
-            text = token.text if len(token.text) <= 30 else token.text[:30] + "..."
-            return f'the text "{text}"'
-        return f"'{token.text}'"
+            return f'the text "{_shown(token.text, 30)}"'
+        return f"'{_shown(token.text, 30)}'"
 
     def natural(self, what: str) -> tuple[int, int]:
         token = self.take("number", what)
@@ -270,19 +281,24 @@ class _Parser:
             return declared
         if known.actions != declared.actions:
             raise self.fail(line, f"information set {number} of player {player + 1} has the actions "
-                                  f"{', '.join(declared.actions)} here but {', '.join(known.actions)} on line "
-                                  f"{known.line}; the actions of one information set must be the same.")
+                                  f"{_shown(', '.join(declared.actions), 60)} here but "
+                                  f"{_shown(', '.join(known.actions), 60)} on line {known.line}; "
+                                  "the actions of one information set must be the same.")
         if known.name != declared.name:
-            raise self.fail(line, f"information set {number} of player {player + 1} is named \"{declared.name}\" "
-                                  f"here but \"{known.name}\" on line {known.line}.")
+            raise self.fail(line, f"information set {number} of player {player + 1} is named "
+                                  f"\"{_shown(declared.name)}\" here but \"{_shown(known.name)}\" on line {known.line}.")
         return known
 
     def named(self, names: list[str], line: int, what: str) -> tuple[str, ...]:
         # Gambit allows empty labels; arrays and the screen need names, so number them.
         filled = tuple(name if name else str(k + 1) for k, name in enumerate(names))
         if len(set(filled)) != len(filled):
-            twice = next(n for n in filled if filled.count(n) > 1)
-            raise self.fail(line, f"{what} is named \"{twice}\" twice at this node.")
+            seen: set[str] = set()
+            for twice in filled:
+                if twice in seen:
+                    break
+                seen.add(twice)
+            raise self.fail(line, f"{what} is named \"{_shown(twice)}\" twice at this node.")
         return filled
 
     def chance_event(self, number: int, line: int) -> _InfosetDeclaration:
@@ -305,7 +321,13 @@ class _Parser:
             probabilities.append(p)
         if not labels:
             raise self.fail(line, f"chance event {number} has no outcomes.")
-        total = sum(probabilities, Fraction(0))
+        common = 1
+        for p in probabilities:
+            common = math.lcm(common, p.denominator)
+            if common > MAX_COMMON_DENOMINATOR:
+                raise self.fail(line, "the chance probabilities here have denominators too varied to add up "
+                                      "exactly (their common denominator passes 10^40).")
+        total = Fraction(sum(p.numerator * (common // p.denominator) for p in probabilities), common)
         if total != 1:
             raise self.fail(line, f"the chance probabilities here sum to {_plain(total)}, not exactly 1 "
                                   "(write thirds as 1/3, not 0.333).")
@@ -347,6 +369,11 @@ class _Parser:
         if known is not None and (known[0], known[1]) != (name, tuple(payoffs)):
             raise self.fail(line, f"outcome {number} is described differently here and on line {known[2]}.")
         if known is None:
+            for payoff in payoffs:
+                self.payoff_denominator = math.lcm(self.payoff_denominator, payoff.denominator)
+            if self.payoff_denominator > MAX_COMMON_DENOMINATOR:
+                raise self.fail(line, "the payoffs so far have denominators too varied to add up exactly "
+                                      "(their common denominator passes 10^40).")
             self.outcomes[number] = (name, tuple(payoffs), line)
         return (payoffs[0], payoffs[1])
 
@@ -478,7 +505,7 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
     counts: dict[str, int] = {}
     for label in given:
         counts[label] = counts.get(label, 0) + 1
-    labels = unique_labels([(given[n],) if given[n] and counts[given[n]] == 1 else walk.paths[n]
+    labels = unique_labels([given[n] if given[n] and counts[given[n]] == 1 else walk.path_labels[n]
                             for n in range(len(nodes))])
     payoff = tuple(float(totals[n][0] - shift) if n in totals else 0.0 for n in range(len(nodes)))
 
@@ -524,20 +551,22 @@ def read_efg(text: str | bytes, *, source: str = "the file", name: str | None = 
     >>> game.name, len(game.infosets), game.payoff[3]
     ('matching-pennies', 2, 1.0)
     """
+    source = _shown(source, 80)
     return _build(_decode(text, source), source, name, None)
 
 
 def load_efg(path: str | Path) -> EfgGame:
     """The game in the `.efg` file at `path` (size checked before reading)."""
     path = Path(path)
+    shown = _shown(path.name, 80)
     try:
         size = path.stat().st_size
         if size > MAX_EFG_BYTES:
-            raise EfgError(f"{path.name} is {size:,} bytes; cfrviz reads .efg files up to {MAX_EFG_BYTES:,} bytes.")
+            raise EfgError(f"{shown} is {size:,} bytes; cfrviz reads .efg files up to {MAX_EFG_BYTES:,} bytes.")
         data = path.read_bytes()
     except OSError as error:
-        raise EfgError(f"Cannot read {path.name}: {error.strerror or error}.") from None
-    return _build(_decode(data, path.name), path.name, None, None)
+        raise EfgError(f"Cannot read {shown}: {_shown(str(error.strerror or error), 80)}.") from None
+    return _build(_decode(data, shown), shown, None, None)
 
 
 # --- writing ----------------------------------------------------------------------------------

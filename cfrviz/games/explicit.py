@@ -87,9 +87,14 @@ class ExplicitState:
         return self.game.labels[self.node]
 
 
-def unique_labels(paths: list[tuple[str, ...]], root: str = "root", separator: str = " · ") -> tuple[str, ...]:
-    """Labels from each node's path of edge labels, made unique by a '#k' suffix where two paths print alike."""
-    labels = [separator.join(path) if path else root for path in paths]
+#: Longest path text used as a node label; longer paths keep their last moves after an ellipsis.
+MAX_LABEL_CHARS = 80
+#: Most moves kept in an information set's history; a longer one starts with "…" (keeps deep trees linear).
+MAX_HISTORY = 32
+
+
+def unique_labels(labels: Sequence[str]) -> tuple[str, ...]:
+    """`labels` made unique by a ' #n' suffix (n the node number) where two nodes print alike."""
     seen: dict[str, int] = {}
     for label in labels:
         seen[label] = seen.get(label, 0) + 1
@@ -110,54 +115,108 @@ def unique_labels(paths: list[tuple[str, ...]], root: str = "root", separator: s
 class TreeWalk:
     """What one pass over an explicit tree learns.
 
-    `paths[n]`: the edge labels from the root to node n. `histories[i]`: the player moves
-    (no chance outcomes) leading to information set i when every node of the set shares
-    them, else the acting player's own moves. `forgetful`: (node, earlier node of the same
-    set) where the acting player's own sequence of sets and actions differs, i.e. perfect
-    recall fails, or None.
+    `path_labels[n]`: the edge labels from the root to node n joined by " · " ("root" at the
+    root; a long path keeps its last moves after "…"). `histories[i]`: the player moves (no
+    chance outcomes) leading to information set i when every node of the set shares them,
+    else the acting player's own moves; at most the last MAX_HISTORY, after "…". `forgetful`: (node, earlier node of the same set)
+    where the acting player's own sequence of sets and actions differs, i.e. perfect recall
+    fails, or None.
     """
 
-    paths: tuple[tuple[str, ...], ...]
+    path_labels: tuple[str, ...]
     histories: tuple[tuple[str, ...], ...]
     forgetful: tuple[int, int] | None
 
 
+class _Interned:
+    """Sequences as ids: (parent id, step) -> id, so a node stores one int, not its whole path."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, object], int] = {}
+        self.parent: list[int] = [-1]
+        self.step: list[object] = [None]
+
+    def extend(self, parent: int, step: object) -> int:
+        key = (parent, step)
+        found = self.ids.get(key)
+        if found is None:
+            found = self.ids[key] = len(self.parent)
+            self.parent.append(parent)
+            self.step.append(step)
+        return found
+
+    def steps(self, sequence: int, most: int | None = None) -> list[object]:
+        """The steps of a sequence, first to last (only the last `most` if given)."""
+        out: list[object] = []
+        while sequence > 0 and (most is None or len(out) < most):
+            out.append(self.step[sequence])
+            sequence = self.parent[sequence]
+        return out[::-1]
+
+
+def _path_label(paths: _Interned, path: int) -> str:
+    if path == 0:
+        return "root"
+    parts: list[str] = []
+    size = 0
+    cursor = path
+    while cursor > 0:
+        part = str(paths.step[cursor])
+        if parts and size + len(part) + 3 > MAX_LABEL_CHARS:
+            return "… " + " · ".join(parts[::-1])
+        parts.append(part if len(part) <= MAX_LABEL_CHARS else part[:MAX_LABEL_CHARS - 1] + "…")
+        size += len(part) + 3
+        cursor = paths.parent[cursor]
+    return " · ".join(parts[::-1])
+
+
 def walk_tree(actor: Sequence[int], children: Sequence[Sequence[int]], edge_labels: Sequence[Sequence[str]],
               infoset: Sequence[int], num_infosets: int) -> TreeWalk:
-    """One forward pass over node tables in which every parent precedes its children (prefix or breadth first)."""
+    """One forward pass over node tables in which every parent precedes its children (prefix or breadth first).
+
+    Time and memory are linear in the number of nodes, whatever the depth.
+    """
     n = len(actor)
-    paths: list[tuple[str, ...]] = [()] * n
-    moves: list[tuple[str, ...]] = [()] * n
-    own_moves: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ())] * n
-    sequences: list[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = [((), ())] * n
+    paths, moves, own, sequences = _Interned(), _Interned(), _Interned(), _Interned()
+    path = [0] * n
+    move = [0] * n
+    own_move = [(0, 0)] * n
+    sequence = [(0, 0)] * n
     first: dict[int, int] = {}
-    shared: dict[int, tuple[str, ...] | None] = {}
-    own: dict[int, tuple[str, ...]] = {}
+    shared: dict[int, bool] = {}
     forgetful: tuple[int, int] | None = None
     for node in range(n):
         who = actor[node]
         labels = edge_labels[node]
+        if who == TERMINAL:
+            continue
         if who == CHANCE:
             for k, child in enumerate(children[node]):
-                paths[child] = paths[node] + (labels[k],)
-                moves[child], own_moves[child], sequences[child] = moves[node], own_moves[node], sequences[node]
-            continue
-        if who == TERMINAL:
+                path[child] = paths.extend(path[node], labels[k])
+                move[child], own_move[child], sequence[child] = move[node], own_move[node], sequence[node]
             continue
         i = infoset[node]
         if i not in first:
-            first[i], shared[i], own[i] = node, moves[node], own_moves[node][who]
+            first[i], shared[i] = node, True
         else:
-            if forgetful is None and sequences[node][who] != sequences[first[i]][who]:
+            if forgetful is None and sequence[node][who] != sequence[first[i]][who]:
                 forgetful = (node, first[i])
-            if shared[i] != moves[node]:
-                shared[i] = None
+            if move[node] != move[first[i]]:
+                shared[i] = False
         for k, child in enumerate(children[node]):
-            paths[child] = paths[node] + (labels[k],)
-            moves[child] = moves[node] + (labels[k],)
-            mine = own_moves[node][who] + (labels[k],)
-            step = sequences[node][who] + ((i, k),)
-            own_moves[child] = (mine, own_moves[node][1]) if who == PLAYER_1 else (own_moves[node][0], mine)
-            sequences[child] = (step, sequences[node][1]) if who == PLAYER_1 else (sequences[node][0], step)
-    histories = tuple(shared.get(i) or own.get(i, ()) for i in range(num_infosets))
-    return TreeWalk(tuple(paths), histories, forgetful)
+            path[child] = paths.extend(path[node], labels[k])
+            move[child] = moves.extend(move[node], labels[k])
+            mine = own.extend(own_move[node][who], labels[k])
+            step = sequences.extend(sequence[node][who], (i, k))
+            own_move[child] = (mine, own_move[node][1]) if who == PLAYER_1 else (own_move[node][0], mine)
+            sequence[child] = (step, sequence[node][1]) if who == PLAYER_1 else (sequence[node][0], step)
+    histories: list[tuple[str, ...]] = []
+    for i in range(num_infosets):
+        if i not in first:
+            histories.append(())
+            continue
+        node = first[i]
+        chain, last = (moves, move[node]) if shared[i] else (own, own_move[node][actor[node]])
+        steps = [str(step) for step in chain.steps(last, MAX_HISTORY + 1)]
+        histories.append(tuple(steps) if len(steps) <= MAX_HISTORY else ("…", *steps[1:]))
+    return TreeWalk(tuple(_path_label(paths, path[node]) for node in range(n)), tuple(histories), forgetful)

@@ -202,7 +202,7 @@ def _enumerate(pyspiel: Any, game: Any, text: str, cap: int, turn_based: bool) -
     return OpenSpielGame(
         name=f"openspiel:{text}", title=text, actor=tuple(actor), children=tuple(children),
         edge_labels=tuple(edge_labels), chance_probabilities=tuple(probabilities), infoset=tuple(infoset),
-        infosets=infosets, payoff=payoff, labels=unique_labels(list(walk.paths)), description=description,
+        infosets=infosets, payoff=payoff, labels=unique_labels(walk.path_labels), description=description,
         game_string=text, information_state_strings=tuple(strings), turn_based=turn_based,
         openspiel_version=openspiel_version)
 
