@@ -156,7 +156,8 @@ NUMBERS_SOURCE = ("the strategies that produced iteration t's update (with alter
                   "player 2's values answer player 1's updated strategy)")
 
 
-def frame_numbers(run: Run, snapshots: Sequence[int], nodes: Sequence[int] | None = None) -> FrameNumbers:
+def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
+                  nodes: Sequence[int] | None = None) -> FrameNumbers:
     """The inspector's numbers at each snapshot in `snapshots`, for the histories `nodes` (all by
     default), from `cfrviz.inspector.frame_numbers`: summed over a set, this iteration's regret
     is what vanilla CFR added to the cumulative regret."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -25,8 +26,11 @@ from cfrviz.solvers.base import own_reach_probability, regret_matching
 from cfrviz.tree import GameTree
 
 
+RunCache = Callable[[str, str, str], Run]
+
+
 @pytest.fixture(scope="module")
-def runs() -> dict[tuple[str, str, str], Run]:
+def runs() -> RunCache:
     cache: dict[tuple[str, str, str], Run] = {}
 
     def get(game: str, algorithm: str, updates: str) -> Run:
@@ -35,7 +39,7 @@ def runs() -> dict[tuple[str, str, str], Run]:
             cache[key] = solve(game, algorithm, iterations=60 if game == "leduc" else 300, updates=updates)
         return cache[key]
 
-    return get  # type: ignore[return-value]
+    return get
 
 
 def _all(run: Run) -> dict[str, np.ndarray]:
@@ -44,7 +48,7 @@ def _all(run: Run) -> dict[str, np.ndarray]:
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc"])
 @pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
-def test_this_iterations_regret_is_the_change_of_cumulative_regret(runs, game: str, updates: str) -> None:
+def test_this_iterations_regret_is_the_change_of_cumulative_regret(runs: RunCache, game: str, updates: str) -> None:
     # Vanilla CFR: cumulative_regret[t] = cumulative_regret[t-1] + r^t, where r^t summed over a
     # set's histories is what the inspector calls this iteration's regret.
     run = runs(game, "cfr", updates)
@@ -82,7 +86,7 @@ def _with_updates(run: Run, updates: str) -> Run:
     return replace(run, settings=replace(run.settings, updates=updates))
 
 
-def test_first_iteration_by_hand_simultaneous(runs) -> None:
+def test_first_iteration_by_hand_simultaneous(runs: RunCache) -> None:
     # Iteration 1 plays uniformly. Set "Q k" (player 2 holds Q, player 1 checked): histories
     # JQ k and KQ k, each with opponent-and-chance reach 1/2 * 1/6 = 1/12. Player 2's payoffs:
     # JQ: check +1, bet 1/2 * (+1 fold) + 1/2 * (+2 call) = 1.5; KQ: check -1, bet 1/2 - 1 = -0.5.
@@ -100,7 +104,7 @@ def test_first_iteration_by_hand_simultaneous(runs) -> None:
     np.testing.assert_allclose(numbers["instant_regret"][0, i], [-1 / 24, 1 / 24])
 
 
-def test_first_iteration_by_hand_alternating(runs) -> None:
+def test_first_iteration_by_hand_alternating(runs: RunCache) -> None:
     # Player 1 updates first against uniform play. With K: check is worth
     # 1/2 (+1) + 1/2 (bet, then 1/2 fold -1 + 1/2 call +2 = 0.5) = 0.75, bet 1/2 (+1) + 1/2 (+2)
     # = 1.5, so all regret is on bet and K bets with probability 1 in iteration 2. With J:
@@ -160,7 +164,7 @@ def test_log_spaced_frames_match_a_dense_record(algorithm: str) -> None:
     assert np.isnan(numbers["regret_change"][not_consecutive][:, legal]).all()
 
 
-def test_unknown_update_profile_is_nan_not_a_guess(monkeypatch) -> None:
+def test_unknown_update_profile_is_nan_not_a_guess(monkeypatch: pytest.MonkeyPatch) -> None:
     # A solver whose next strategy is not regret matching on the stored regret (a predictive
     # one) cannot have player 2's alternating update rebuilt where t + 1 is not stored.
     run = solve("kuhn", "cfr", 4000, updates="alternating")
@@ -177,23 +181,27 @@ def test_unknown_update_profile_is_nan_not_a_guess(monkeypatch) -> None:
 def _next_cumulative(algorithm: str, total: np.ndarray, t: np.ndarray) -> np.ndarray:
     """What each algorithm stores after iteration t, given total = cumulative_regret[t-1] + r^t."""
     cls = solver_class(algorithm)
+    alpha, beta, offset = (float(getattr(cls, name, 0.0)) for name in ("alpha", "beta", "discount_offset"))
     if algorithm in ("cfr+", "pcfr+"):
         # CFR+ (Tammelin 2014); predictive CFR+ (Farina, Kroer and Sandholm 2021), whose
         # prediction changes what is played, not what is stored.
-        return np.maximum(total, 0.0)
-    positive = t ** cls.alpha / (t ** cls.alpha + cls.discount_offset)
+        floored: np.ndarray = np.maximum(total, 0.0)
+        return floored
+    positive = t ** alpha / (t ** alpha + offset)
     if algorithm in ("dcfr+", "pdcfr+"):
         # DCFR+ (Xu et al. 2022), PDCFR+ (Xu et al. 2024): floor, then the next discount.
-        return np.maximum(total, 0.0) * positive
+        discounted: np.ndarray = np.maximum(total, 0.0) * positive
+        return discounted
     # Linear and discounted CFR (Brown and Sandholm 2019).
-    negative = t ** cls.beta / (t ** cls.beta + cls.discount_offset)
-    return total * np.where(total >= 0, positive, negative)
+    negative = t ** beta / (t ** beta + offset)
+    scaled: np.ndarray = total * np.where(total >= 0, positive, negative)
+    return scaled
 
 
 @pytest.mark.parametrize("algorithm, updates", [
     ("cfr+", "simultaneous"), ("cfr+", "alternating"), ("pcfr+", "alternating"), ("lcfr", "alternating"),
     ("dcfr", "simultaneous"), ("dcfr", "alternating"), ("dcfr+", "alternating"), ("pdcfr+", "alternating")])
-def test_other_variants_add_this_iterations_regret_then_floor_or_scale(runs, algorithm: str, updates: str) -> None:
+def test_other_variants_add_this_iterations_regret_then_floor_or_scale(runs: RunCache, algorithm: str, updates: str) -> None:
     run = runs("kuhn", algorithm, updates)
     numbers = _all(run)
     legal = run.tree.legal
@@ -205,7 +213,7 @@ def test_other_variants_add_this_iterations_regret_then_floor_or_scale(runs, alg
     assert np.nanmax(np.abs(numbers["instant_regret"] - numbers["regret_change"])) > 1e-3
 
 
-def test_frame_numbers_shapes_and_node_subset(runs) -> None:
+def test_frame_numbers_shapes_and_node_subset(runs: RunCache) -> None:
     run = runs("leduc", "cfr", "alternating")
     tree = run.tree
     frames = [0, 5, run.num_snapshots - 1]
@@ -233,7 +241,7 @@ def test_frame_numbers_shapes_and_node_subset(runs) -> None:
 
 
 @pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
-def test_history_own_reach_is_the_sets_reach(runs, updates: str) -> None:
+def test_history_own_reach_is_the_sets_reach(runs: RunCache, updates: str) -> None:
     # Perfect recall: every history of a set has the same own reach, and it is Run.reach.
     run = runs("leduc", "cfr", updates)
     numbers = _all(run)

@@ -326,18 +326,15 @@ def inspect_node(tree: GameTree, node: int, run: Run | None = None, snapshot: in
 
 def inspection_table(inspection: NodeInspection) -> list[dict[str, object]]:
     """Rows (one per action) of the inspector's table: plain dicts ready for a dataframe."""
+    columns = {"cf value": inspection.counterfactual_value,
+               "set cf value": inspection.infoset_counterfactual_value,
+               "regret at t": inspection.instant_regret, "regret": inspection.cumulative_regret,
+               "current": inspection.current_strategy, "average": inspection.average_strategy}
+    shown = {name: values for name, values in columns.items() if values is not None}
     rows = []
     for k, action in enumerate(inspection.actions):
         row: dict[str, object] = {"action": action}
-        if inspection.counterfactual_value is not None:
-            row["cf value"] = float(inspection.counterfactual_value[k])
-            if inspection.infoset_counterfactual_value is not None:
-                row["set cf value"] = float(inspection.infoset_counterfactual_value[k])
-            if inspection.instant_regret is not None:
-                row["regret at t"] = float(inspection.instant_regret[k])
-            row["regret"] = float(inspection.cumulative_regret[k])
-            row["current"] = float(inspection.current_strategy[k])
-            row["average"] = float(inspection.average_strategy[k])
+        row.update((name, float(values[k])) for name, values in shown.items())
         rows.append(row)
     return rows
 
