@@ -32,6 +32,9 @@ def compile_kernels() -> float:
         game = "rps" if algorithm == "rm" else "kuhn"
         for updates in update_schemes(algorithm):
             cfrviz.solve(game, algorithm, iterations=2, updates=updates, seed=0)
+    from cfrviz.inspector import frame_numbers  # the Game tree page's numbers for every frame
+
+    frame_numbers(cfrviz.solve("kuhn", "cfr", iterations=2, updates="alternating"), [0, 1])
     payoffs = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
     for sampled in (False, True):
         regret_matching_path(payoffs, 2, sampled=sampled)
