@@ -38,9 +38,9 @@ AUTHORS = {"pcfr+": "PCFRPlus", "dcfr+": "DCFRPlus", "pdcfr+": "PDCFRPlus"}
 
 def _liteefg_pcfr_plus(game_name: str, updates: int) -> float:
     """LiteEFG's PCFR+: exploitability of its last iterate after `updates` updates."""
-    import LiteEFG as leg
-    import pyspiel
-    from LiteEFG.baselines import PCFR
+    import LiteEFG as leg  # type: ignore[import-not-found, unused-ignore]
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    from LiteEFG.baselines import PCFR  # type: ignore[import-not-found, unused-ignore]
 
     env = leg.OpenSpielEnv(pyspiel.load_game(game_name), traverse_type="Enumerate", regenerate=False)
     graph = PCFR.graph()
@@ -72,17 +72,17 @@ def _import_authors(root: Path) -> types.ModuleType:
     logger.Logger = Logger  # type: ignore[attr-defined]
     sys.modules["pdcfrplus.utils.logger"] = logger
     sys.path.insert(0, str(root))
-    import pdcfrplus.cfr  # noqa: F401  (the authors' package, from the checkout)
+    import pdcfrplus.cfr  # type: ignore[import-not-found, unused-ignore]  # noqa: F401  (the checkout's package)
 
     return sys.modules["pdcfrplus.cfr"]
 
 
 def _authors_run(cfr: types.ModuleType, cls_name: str, game_name: str, iterations: int) -> tuple[float, float]:
     """(average, last iterate) exploitability of the authors' solver after `iterations` iterations."""
-    import pyspiel
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms import exploitability
-    from pdcfrplus.game.game_config import GameConfig
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    from open_spiel.python import policy  # type: ignore[import-not-found, unused-ignore]
+    from open_spiel.python.algorithms import exploitability  # type: ignore[import-not-found, unused-ignore]
+    from pdcfrplus.game.game_config import GameConfig  # type: ignore[import-not-found, unused-ignore]
 
     config = GameConfig(iterations=iterations, game_name=game_name.split("(")[0])
     if "(" in game_name:

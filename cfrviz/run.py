@@ -11,7 +11,7 @@ import json
 import math
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 import numpy as np
@@ -192,10 +192,10 @@ class Run:
     nodes_touched: np.ndarray
     seconds: np.ndarray
     average_strategy_value: float = math.nan
-    current_exploitability: np.ndarray | None = None
+    current_exploitability: np.ndarray = field(default_factory=lambda: np.empty(0))
 
     def __post_init__(self) -> None:
-        if self.current_exploitability is None:
+        if self.current_exploitability.size == 0 and len(self.iterations) > 0:    # not recorded
             object.__setattr__(self, "current_exploitability", np.full(len(self.iterations), math.nan))
         for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS:
             array = getattr(self, name)
