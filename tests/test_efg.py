@@ -16,12 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfrviz.analysis import expected_value, exploitability
+import cfrviz
 from cfrviz.formats import efg
 from cfrviz.formats.efg import EfgError, bundled_games, load_efg, read_bundled, read_efg
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.lp import solve_lp
-from cfrviz.solvers import solver_class
 from cfrviz.tree import GameTree, build_tree, compile_game
 
 HEADER = 'EFG 2 R "t" { "A" "B" }\n'
@@ -62,17 +61,18 @@ def test_bundled_kuhn_is_the_built_in_kuhn_node_for_node(kuhn_pair: tuple[GameTr
     assert all(k == v for k, v in mapping.items())
 
 
-@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr"])
-def test_bundled_kuhn_gives_the_same_strategies_and_values(kuhn_pair: tuple[GameTree, GameTree],
-                                                           algorithm: str) -> None:
-    built_in, from_file = kuhn_pair
-    solvers = [solver_class(algorithm)(tree, updates="alternating") for tree in (built_in, from_file)]
-    for solver in solvers:
-        solver.iterate(300)
-    (a, b) = (solver.average_strategy() for solver in solvers)
-    np.testing.assert_allclose(b, a, rtol=0, atol=1e-12)
-    assert abs(expected_value(from_file, b) - expected_value(built_in, a)) < 1e-12
-    assert abs(exploitability(from_file, b) - exploitability(built_in, a)) < 1e-12
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "external"])
+def test_bundled_kuhn_gives_the_same_strategies_and_values(algorithm: str) -> None:
+    built_in = cfrviz.solve("kuhn", algorithm, iterations=300, seed=7)
+    from_file = cfrviz.solve("efg:kuhn", algorithm, iterations=300, seed=7)
+    assert from_file.settings.game == "efg" and from_file.tree.game.title == "Kuhn poker"
+    for field in ("average_strategy", "current_strategy", "cumulative_regret"):
+        np.testing.assert_allclose(getattr(from_file, field), getattr(built_in, field), rtol=0, atol=1e-12,
+                                   err_msg=field)
+    assert abs(from_file.average_strategy_value - built_in.average_strategy_value) < 1e-12
+    np.testing.assert_allclose(from_file.exploitability, built_in.exploitability, rtol=0, atol=1e-12)
+    # The exact value both converge to (Kuhn 1950): -1/18, from the sequence-form LP of the file's tree.
+    assert abs(solve_lp(from_file.tree)[0] + 1 / 18) < 1e-12
 
 
 def test_bundled_games_list_titles_and_solve_to_their_published_values() -> None:
@@ -117,6 +117,20 @@ def test_reads_the_format_details() -> None:
     assert tree.infosets[0].actions == ("1", "2")
     assert [r.key for r in tree.infosets] == ["P1:1", "P2:1"]      # names missing: numbered keys
     assert len(set(tree.node_label)) == tree.num_nodes
+
+
+def test_repeated_chance_events_and_outcomes_may_omit_or_repeat_their_description() -> None:
+    text = (HEADER + 'c "" 1 "coin" { "h" 1/2 "t" 1/2 } 0\n'
+            'c "" 2 "die" { "1" 0.5 "2" 0.5 } 0\np "" 1 1 "x" { "a" } 0\nt "" 1 "o" { 1 -1 }\nt "" 2 "p" { 2 -2 }\n'
+            'c "" 2 0\np "" 1 1 0\nt "" 1\nt "" 2 "p" { 2 -2 }\n')
+    tree = build_tree(read_efg(text))
+    assert tree.num_nodes == 9 and tree.num_infosets == 1
+    assert sorted(tree.payoff[tree.actor == TERMINAL].tolist()) == [1.0, 1.0, 2.0, 2.0]
+    with pytest.raises(EfgError, match=r"^Line 7 of the file: chance event 2 is described differently here and on "
+                                        r"line 3\.$"):
+        read_efg(text.replace('c "" 2 0', 'c "" 2 "die" { "1" 0.5 "3" 0.5 } 0'))
+    with pytest.raises(EfgError, match=r"^Line 10 of the file: outcome 2 is described differently here and on line 6"):
+        read_efg(text[:text.rindex('t "" 2')] + 't "" 2 "p" { 3 -3 }\n')
 
 
 def test_constant_sum_is_shifted_to_zero_sum_and_said_so() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.formats.efg import load_efg, read_bundled
 from cfrviz.games import openspiel
@@ -76,6 +77,9 @@ def test_loader_gives_the_saved_tree_and_keeps_information_state_strings(key: st
     # The exact strings OpenSpiel uses, in information-set order, so a strategy can go back to it.
     assert set(game.information_state_strings) == set(ENTRIES[key]["cfr_average_policy"])
     assert game.game_string == ENTRIES[key]["game"] and game.name == "openspiel:" + game.game_string
+    # The whole path a user takes: a link value through the catalog into cfrviz.solve.
+    run = cfrviz.solve("openspiel:" + ENTRIES[key]["game"], "cfr", iterations=ENTRIES[key]["cfr_iterations"])
+    assert run.exploitability[-1] == pytest.approx(ENTRIES[key]["cfr_exploitability"], abs=1e-9)
 
 
 @needs_openspiel
