@@ -14,7 +14,8 @@ import numpy as np
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.formats.efg import MAX_EFG_BYTES
-from cfrviz.run import MAX_STRATEGY_BYTES, Run, parse_strategy_text
+from cfrviz.formats.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text
+from cfrviz.run import Run
 from cfrviz.text import quoted
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.run import Run, read_strategy_file, read_strategy_json, snapshot_schedule
+from cfrviz.formats.strategy_json import read_strategy_file, read_strategy_json
+from cfrviz.run import Run, snapshot_schedule
 
 
 @pytest.fixture(scope="module")

@@ -268,7 +268,7 @@ def test_json_strings_are_never_opened_as_paths(tmp_path: Path, kuhn_run: Run) -
     messages = {refused("upload.json", json.dumps(path).encode()) for path in paths}
     assert messages == {"'upload.json' does not hold a JSON object; upload a strategy exported by cfrviz."}
     # The package's reader takes text as text too: a path string is not JSON, whatever it names.
-    from cfrviz.run import read_strategy_file, read_strategy_json
+    from cfrviz.formats.strategy_json import read_strategy_file, read_strategy_json
 
     for source in (str(real), "/dev/zero"):
         with pytest.raises(ValueError, match="not valid JSON"):
