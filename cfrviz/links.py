@@ -240,3 +240,143 @@ def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str
     if node is not None:
         params["node"] = str(node)
     return params
+
+
+# ---------------------------------------------------------------------------------------------
+# Page-level settings: what a page asks for beyond the sidebar, kept in the link too.
+
+#: Longest free-text token a page setting takes (a game link value, a deal such as "QK").
+MAX_TOKEN_CHARS = 60
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:_.()=,+-")
+
+
+@dataclass(frozen=True)
+class PageSetting:
+    """One setting a page owns, carried in the link as `name`.
+
+    A choice among `options`, several of them (`many`, comma-separated in the link, kept in the
+    options' order), a whole number from `low` to `high` (no options), or with `token` a short
+    plain text the page checks itself (a game link value, a deal).
+    """
+
+    name: str
+    page: str
+    what: str
+    default: str | int | tuple[str, ...]
+    options: tuple[str, ...] = ()
+    many: bool = False
+    low: int = 0
+    high: int = 0
+    token: bool = False
+
+    def parse(self, text: str) -> str | int | tuple[str, ...]:
+        """The value a link's `text` stands for; ValueError with one plain sentence otherwise."""
+        text = text.strip()
+        if self.token:
+            if not text or len(text) > MAX_TOKEN_CHARS or not set(text) <= _TOKEN_CHARS:
+                raise ValueError(f"The {self.what} {quoted(text)} is not one this page knows")
+            return text
+        if self.many:
+            wanted = {part.strip().lower() for part in text.split(",") if part.strip()}
+            chosen = tuple(o for o in self.options if o in wanted)
+            if not chosen or len(chosen) != len(wanted):
+                raise ValueError(f"The {self.what} must be some of {', '.join(self.options)}, not {quoted(text)}")
+            return chosen
+        if self.options:
+            value = text.lower()
+            if value not in self.options:
+                raise ValueError(f"The {self.what} must be one of {', '.join(self.options)}, not {quoted(text)}")
+            return value
+        try:
+            number = parse_whole_number(text)
+        except ValueError:
+            number = self.low - 1
+        if not self.low <= number <= self.high:
+            raise ValueError(f"The {self.what} must be a whole number from {self.low:,} to {self.high:,}, "
+                             f"not {quoted(text)}")
+        return number
+
+    def encode(self, value: str | int | tuple[str, ...]) -> str:
+        """The link text of `value` (the inverse of `parse`)."""
+        if self.many:
+            return ",".join(value)  # type: ignore[arg-type]
+        return str(value)
+
+    def accepts(self, value: object) -> bool:
+        """Whether `value` (from a widget) is a value of this setting."""
+        try:
+            return self.parse(self.encode(value)) == value  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            return False
+
+
+def _compare_algorithms() -> tuple[str, ...]:
+    return tuple(a for a in ALGORITHMS if a != "rm")
+
+
+from cfrviz.games.matrix import PRESETS as _MATRIX_PRESETS  # noqa: E402  (rules only, no cycle)
+from cfrviz.walkthrough import WALKTHROUGH_ALGORITHMS as _WALK_ALGORITHMS  # noqa: E402
+
+#: Every page's own settings. Pages label the options themselves (format_func).
+PAGE_SETTINGS: tuple[PageSetting, ...] = (
+    PageSetting("cmp_algos", "compare", "list of algorithms to compare",
+                tuple(a for a in _compare_algorithms() if a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+", "external")),
+                _compare_algorithms(), many=True),
+    PageSetting("cmp_updates", "compare", "list of update schemes to compare", ("alternating",),
+                UPDATE_SCHEMES, many=True),
+    PageSetting("cmp_iters", "compare", "iterations of the full-traversal algorithms", 1000, low=1, high=100_000),
+    PageSetting("cmp_sampling_iters", "compare", "iterations of the sampling algorithms", 10_000, low=1, high=100_000),
+    PageSetting("rm_game", "regret_matching", "matrix game", "rps", tuple(_MATRIX_PRESETS)),
+    PageSetting("rm_mode", "regret_matching", "opponent", "self", ("self", "fixed")),
+    PageSetting("rm_update", "regret_matching", "kind of update", "expected", ("expected", "sampled")),
+    PageSetting("rm_iters", "regret_matching", "number of iterations", 10_000, low=1, high=100_000),
+    PageSetting("rm_seed", "regret_matching", "seed", 0, low=0, high=MAX_SEED),
+    PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
+    PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", "chance", _WALK_ALGORITHMS),
+    PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", "simultaneous", UPDATE_SCHEMES),
+    PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
+    PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
+    PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),
+    PageSetting("walk_step", "walkthrough", "walkthrough step", 1, low=1, high=1_000_000),
+    PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
+    PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
+    PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
+)
+_SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
+
+
+def page_setting(name: str) -> PageSetting:
+    """The page setting called `name` (KeyError for a name no page uses)."""
+    return _SETTING[name]
+
+
+def parse_page_settings(params: Mapping[str, object]) -> tuple[dict[str, str | int | tuple[str, ...]], tuple[str, ...]]:
+    """The page settings a link carries, and one sentence per value that was left out.
+
+    Only settings present in `params` are returned (the others keep their values). Never raises.
+    """
+    values: dict[str, str | int | tuple[str, ...]] = {}
+    notices: list[str] = []
+    for name, setting in _SETTING.items():
+        if name not in params:
+            continue
+        try:
+            values[name] = setting.parse(_first(params[name]))
+        except ValueError as problem:
+            notices.append(f"{problem}; keeping {setting.encode(setting.default) or 'the default'}.")
+        except Exception:  # a hostile value is still only a bad value
+            notices.append(f"The {setting.what} in the link could not be read; keeping the default.")
+    return values, tuple(notices)
+
+
+def page_params_of(page: str, values: Mapping[str, object]) -> dict[str, str]:
+    """The link parameters of `page`'s own settings that differ from their defaults."""
+    out: dict[str, str] = {}
+    for setting in PAGE_SETTINGS:
+        if setting.page != page or setting.name not in values:
+            continue
+        value = values[setting.name]
+        if value != setting.default and setting.accepts(value):
+            out[setting.name] = setting.encode(value)  # type: ignore[arg-type]
+    return out

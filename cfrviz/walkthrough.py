@@ -394,33 +394,77 @@ def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
     return solver.cumulative_regret.copy(), solver.strategy_sum.copy(), np.array(prediction, dtype=float)
 
 
-def information_set_table(trace: IterationTrace) -> list[dict[str, object]]:
+def information_set_table(trace: IterationTrace, upto: int | None = None) -> list[dict[str, object]]:
     """One row per information set: regret sum, strategy and strategy sum before and after the iteration.
 
     Columns: information set, player, actions, regret before/after (the cumulative regret),
-    strategy, next strategy, strategy sum before/after, changed.
+    strategy, next strategy, strategy sum before/after, changed. With `upto` (a step index) the
+    "after" columns show the sums as they stand after that step: a set not reached yet shows its
+    old values, a set part-way through shows the updates added so far, and where the end of a
+    pass still transforms the regrets (CFR+, LCFR, DCFR and their kin) its values wait ("…").
     """
     tree = trace.tree
     after_strategy = (trace.next_strategy if trace.next_strategy is not None
                       else regret_matching(trace.cumulative_regret_after, tree.legal))
+    regret_after = trace.cumulative_regret_after
+    sum_after = trace.strategy_sum_after
+    pending: set[int] = set()
+    if upto is not None and upto < len(trace.steps) - 1:
+        regret_after, sum_after, pending = _sums_after(trace, upto)
     rows = []
     for i, record in enumerate(tree.infosets):
         n = len(record.actions)
+        waiting = i in pending
 
-        def show(a: np.ndarray) -> str:
-            return " / ".join(f"{v + 0.0:+.4g}" for v in a[i, :n])
+        def show(a: np.ndarray, waits: bool = False) -> str:
+            return "…" if waits else " / ".join(f"{v + 0.0:+.4g}" for v in a[i, :n])
 
         rows.append({
             "information set": record.key,
             "player": record.player + 1,
             "actions": " / ".join(record.actions),
             "regret before": show(trace.cumulative_regret_before),
-            "regret after": show(trace.cumulative_regret_after),
+            "regret after": show(regret_after, waiting),
             "strategy": " / ".join(f"{v:.3g}" for v in trace.strategy[i, :n]),
-            "next strategy": " / ".join(f"{v:.3g}" for v in after_strategy[i, :n]),
+            "next strategy": "…" if upto is not None and upto < len(trace.steps) - 1 and _touched(trace, i)
+            else " / ".join(f"{v:.3g}" for v in after_strategy[i, :n]),
             "strategy sum before": show(trace.strategy_sum_before),
-            "strategy sum after": show(trace.strategy_sum_after),
+            "strategy sum after": show(sum_after),
             "changed": bool(np.any(trace.cumulative_regret_after[i] != trace.cumulative_regret_before[i])
                             or np.any(trace.strategy_sum_after[i] != trace.strategy_sum_before[i])),
         })
     return rows
+
+
+def _touched(trace: IterationTrace, infoset: int) -> bool:
+    return bool(np.any(trace.cumulative_regret_after[infoset] != trace.cumulative_regret_before[infoset])
+                or np.any(trace.strategy_sum_after[infoset] != trace.strategy_sum_before[infoset]))
+
+
+# Vanilla CFR and chance sampling add regrets and nothing else; every other variant clips,
+# discounts or predicts at the end of each pass, so its sums are final only after it.
+_PLAIN_SUMS = ("cfr", "chance")
+
+
+def _sums_after(trace: IterationTrace, upto: int) -> tuple[np.ndarray, np.ndarray, set[int]]:
+    """(cumulative regret [I, A], strategy sum [I, A], sets whose regrets still wait for the end
+    of their pass) after step `upto`, from the updates the steps carry."""
+    tree = trace.tree
+    regret = np.array(trace.cumulative_regret_before, dtype=float)
+    strategy_sum = np.array(trace.strategy_sum_before, dtype=float)
+    for step in trace.steps[:upto + 1]:
+        if step.kind != "return":
+            continue
+        i, n = step.information_set_id, len(step.actions)
+        regret[i, :n] += np.asarray(step.regret_update)
+        strategy_sum[i, :n] += np.asarray(step.strategy_sum_update)
+    pending: set[int] = set()
+    if trace.algorithm not in _PLAIN_SUMS:
+        finished = [s.traverser for s in trace.steps[:upto + 1] if s.kind == "finish"]
+        for i in range(tree.num_infosets):
+            player = int(tree.infoset_player[i])
+            if -1 not in finished and player not in finished:
+                pending.add(i)
+            else:
+                regret[i] = trace.cumulative_regret_after[i]
+    return regret, strategy_sum, pending

@@ -24,7 +24,9 @@ from cfrviz.figures.convergence import STRATEGY_CHOICES
 from cfrviz.run import Run
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
-view = ui.setup_page("Compare algorithms", solve=False)
+view = ui.setup_page(
+    "Compare algorithms", solve=False, page="compare",
+    own_settings="This page follows the sidebar's game and runs its own list of algorithms, chosen below.")
 settings = view.settings
 game = view.choice.catalog_game
 
@@ -74,14 +76,15 @@ if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
 algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a][0],
-                            key=remembered("cmp_algos", [a for a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+",
-                                                                     "external") if a in choices]))
-updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES), key=remembered("cmp_updates", ["alternating"]))
+                            key=remembered("cmp_algos", [a for a in ui.page_value("cmp_algos") if a in choices]))
+updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES),
+                         key=remembered("cmp_updates", list(ui.page_value("cmp_updates"))))
 i1, i2, i3, i4 = st.columns(4)
 iterations = int(i1.number_input(f"Iterations, full traversal (≤ {cap:,})", min_value=1, max_value=cap, step=100,
-                                 key=remembered("cmp_iters", min(1000, cap), cap)))
+                                 key=remembered("cmp_iters", min(int(ui.page_value("cmp_iters")), cap), cap)))
 sampling_iterations = int(i2.number_input(f"Iterations, sampling (≤ {cap:,})", min_value=1, max_value=cap,
-                                          step=1000, key=remembered("cmp_sampling_iters", min(10_000, cap), cap)))
+                                          step=1000, key=remembered("cmp_sampling_iters",
+                                                                    min(int(ui.page_value("cmp_sampling_iters")), cap), cap)))
 seed_count = int(i3.number_input("Seeds per sampling method", min_value=1, max_value=MAX_SEEDS, step=1,
                                  key=remembered("cmp_seeds", len(DEFAULT_SEEDS)),
                                  help="Each sampling method runs with seeds 0, 1, 2, …: the chart shows the "
@@ -99,6 +102,11 @@ with_sidebar = o2.checkbox(f"Also draw the sidebar's run ({ALGORITHMS[settings.a
                            f"{settings.iterations:,} iterations)", key=remembered("cmp_sidebar", True))
 keep("cmp_algos", "cmp_updates", "cmp_iters", "cmp_sampling_iters", "cmp_seeds", "cmp_repeats", "cmp_strategy",
      "cmp_sidebar")
+# The share link carries the comparison (a link opened elsewhere starts from it).
+ui.set_page_value("cmp_algos", tuple(a for a in ui.page_setting("cmp_algos").options if a in algorithms))
+ui.set_page_value("cmp_updates", tuple(u for u in UPDATE_SCHEMES if u in updates))
+ui.set_page_value("cmp_iters", iterations)
+ui.set_page_value("cmp_sampling_iters", sampling_iterations)
 
 if not algorithms or not updates:
     st.info("Pick at least one algorithm and one update scheme.")

@@ -13,7 +13,10 @@ from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, p
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path
 from cfrviz.text import escape_markdown
 
-view = ui.setup_page("Regret matching in a matrix game", solve=False)
+view = ui.setup_page(
+    "Regret matching in a matrix game", solve=False, page="regret_matching",
+    own_settings="This page has its own settings: the matrix game, opponent, iterations and iteration t below. "
+                 "The sidebar's solve is not used here.")
 
 MAX_ITERATIONS = 100_000
 PATH_POINTS = 5_000
@@ -34,7 +37,7 @@ st.markdown(
     "while the **average** strategy settles on the equilibrium — the reason CFR reports the average.")
 
 c1, c2 = st.columns([1, 2])
-preset_key = c1.selectbox("Game", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="rm_preset")
+preset_key = c1.selectbox("Game", list(PRESETS), format_func=lambda k: PRESETS[k].title, **ui.bind("rm_game"))
 preset = PRESETS[preset_key]
 c2.caption(preset.note)
 
@@ -56,15 +59,18 @@ except ValueError as error:
     st.stop()
 
 m1, m2, m3, m4 = st.columns([1.3, 1.2, 1, 1])
-mode = m1.radio("Opponent", ["fixed strategy", "self-play"], key="rm_mode", horizontal=True)
-update = m2.radio("Updates from", ["sampled actions", "expected values"], key="rm_update", horizontal=True,
-                  help="Sampled: one action pair per iteration, as Neller and Lanctot's trainer does. Expected: the opponent's whole mix.")
+mode = m1.radio("Opponent", ["self", "fixed"], horizontal=True, **ui.bind("rm_mode"),
+                format_func={"self": "self-play", "fixed": "fixed strategy"}.get)
+update = m2.radio("Updates from", ["expected", "sampled"], horizontal=True, **ui.bind("rm_update"),
+                  format_func={"expected": "expected values", "sampled": "sampled actions"}.get,
+                  help="Expected: each player answers the other's whole mixed strategy, so self-play circles "
+                       "smoothly. Sampled: one action pair per iteration, as Neller and Lanctot's trainer does.")
 iterations = int(m3.number_input(f"Iterations (≤ {MAX_ITERATIONS:,})", min_value=1, max_value=MAX_ITERATIONS,
-                                 value=10_000, step=1000, key="rm_iters"))
-seed = int(m4.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="rm_seed",
-                           disabled=update == "expected values"))
+                                 step=1000, **ui.bind("rm_iters")))
+seed = int(m4.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, **ui.bind("rm_seed"),
+                           disabled=update == "expected"))
 opponent = None
-if mode == "fixed strategy":
+if mode == "fixed":
     default = TUTORIAL_OPPONENT if len(column_names) == 3 else tuple([1 / len(column_names)] * len(column_names))
     text = st.text_input(f"Player 2's fixed strategy over {', '.join(column_names)}",
                          ", ".join(f"{p:g}" for p in default), key=f"rm_opponent_{len(column_names)}")
@@ -75,8 +81,24 @@ if mode == "fixed strategy":
         st.stop()
 
 path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
-                   None if opponent is None else tuple(opponent.tolist()), update == "sampled actions", seed,
+                   None if opponent is None else tuple(opponent.tolist()), update == "sampled", seed,
                    "simultaneous")
+
+
+def on_t_change() -> None:
+    chosen = int(st.session_state["rm_t_widget"])
+    ui.set_page_value("rm_t", 0 if chosen >= iterations else chosen)
+
+
+# The page's own iteration t (0 in the link: the last one); the figures show the paths up to t.
+kept_t = int(ui.page_value("rm_t"))
+t = iterations if kept_t == 0 or kept_t > iterations else kept_t
+st.session_state["rm_t_widget"] = t
+if iterations > 1:
+    t = int(st.slider("Iteration t", min_value=1, max_value=iterations, key="rm_t_widget", on_change=on_t_change,
+                      help="Drag to watch the strategies move; the link keeps this t."))
+shown = int(np.searchsorted(path.iterations, t, side="right"))
+shown = max(shown, 1)
 row_eq, column_eq, value = matrix_equilibrium(payoffs)
 
 if opponent is None:
@@ -94,9 +116,10 @@ players = [0] if opponent is not None else [0, 1]
 for player in players:
     names = row_names if player == 0 else column_names
     current, average = (path.current_row, path.average_row) if player == 0 else (path.current_column, path.average_column)
+    current, average = current[:shown], average[:shown]
     target, target_name = targets[player]
     last = average[-1]
-    st.markdown(f"**Player {player + 1}** after {iterations:,} iterations, average strategy: "
+    st.markdown(f"**Player {player + 1}** after {int(path.iterations[shown - 1]):,} iterations, average strategy: "
                 + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(names, last)))
     left, right = st.columns(2) if len(names) == 3 else (st.container(), None)
     if len(names) == 3:
@@ -104,6 +127,6 @@ for player in players:
             st.plotly_chart(simplex_figure(current, average, names, target, target_name, player=player),
                             width="stretch", key=f"rm_simplex_{player}")
     with (right if right is not None else left):
-        st.plotly_chart(strategy_lines_figure(path.iterations, current, average, names, target, player=player,
+        st.plotly_chart(strategy_lines_figure(path.iterations[:shown], current, average, names, target, player=player,
                                               target_name=target_name),
                         width="stretch", key=f"rm_lines_{player}")

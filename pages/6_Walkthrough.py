@@ -10,7 +10,10 @@ from cfrviz.solvers import ALGORITHMS, update_schemes
 from cfrviz.walkthrough import (WALKTHROUGH_ALGORITHMS, deal_options, information_set_table,
                                 solver_state_before, trace_iteration)
 
-view = ui.setup_page("Walkthrough of one iteration", solve=False)
+view = ui.setup_page(
+    "Walkthrough of one iteration", solve=False, page="walkthrough",
+    own_settings="This page has its own settings: the game, algorithm, deal, iteration and step below. "
+                 "The sidebar's solve is not used here.")
 
 STEP_KEY = "walk_step"
 TRACE_KEY = "walk_trace_inputs"
@@ -39,53 +42,61 @@ c1, c2, c3, c4, c5 = st.columns([1.1, 1.4, 1.2, 0.9, 1.2])
 # Small extensive-form games only: a step-by-step walk of a big tree would never end.
 walkable = {str(g.link): g for g in catalog.menu() if g.walkthrough and not g.matrix}
 chosen_game = view.choice.catalog_game
-if chosen_game.walkthrough and not chosen_game.matrix:
-    walkable = {str(chosen_game.link or "uploaded"): chosen_game, **walkable}
+if chosen_game.walkthrough and not chosen_game.matrix and chosen_game.link is None:
+    walkable = {"uploaded": chosen_game, **walkable}
 keys = list(walkable)
-if st.session_state.get("walk_game") not in walkable:
-    st.session_state.pop("walk_game", None)
-game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, key="walk_game")
+# Kept values this game cannot take fall back before the widgets are drawn.
+if ui.page_value("walk_game") not in walkable:
+    ui.set_page_value("walk_game", "kuhn" if "kuhn" in walkable else keys[0])
+game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, **ui.bind("walk_game"))
 game = walkable[game_key]
 # Chance sampling samples the deal, so it needs a game that starts with one.
 replayable = [a for a in WALKTHROUGH_ALGORITHMS if a != "chance" or deal_options(game.tree())]
-if st.session_state.get("walk_algo") not in replayable:
-    st.session_state.pop("walk_algo", None)
-algorithm = c2.selectbox("Algorithm", replayable, key="walk_algo",
-                         index=replayable.index("chance") if "chance" in replayable else 0,
-                         format_func=lambda a: ALGORITHMS[a][0])
-updates = c3.radio("Updates", list(update_schemes(algorithm)), key="walk_updates", horizontal=True)
+if ui.page_value("walk_algo") not in replayable:
+    ui.set_page_value("walk_algo", "chance" if "chance" in replayable else replayable[0])
+algorithm = c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a][0], **ui.bind("walk_algo"))
+schemes = list(update_schemes(algorithm))
+if ui.page_value("walk_updates") not in schemes:
+    ui.set_page_value("walk_updates", schemes[0])
+updates = c3.radio("Updates", schemes, horizontal=True, **ui.bind("walk_updates"))
 t_cap = game.walkthrough_iteration_cap
-t = int(c4.number_input("Iteration t", help=f"1 to {t_cap:,}", min_value=1,
-                        max_value=t_cap, value=1, step=1, key="walk_t"))
+ui.set_page_value("walk_t", min(int(ui.page_value("walk_t")), t_cap))
+t = int(c4.number_input("Iteration t", help=f"1 to {t_cap:,}", min_value=1, max_value=t_cap, step=1,
+                        **ui.bind("walk_t")))
 tree = game.tree()
 ui.rules_card(tree.game)
 deal: str | None = None
 seed = 0
 if algorithm == "chance":
-    options = [RANDOM_DEAL, *deal_options(tree)]
-    default_deal = "QK" if "QK" in options else RANDOM_DEAL
-    chosen = c5.selectbox("Deal (player 1, player 2)", options, index=options.index(default_deal),
-                          key="walk_deal", help="Chance sampling walks one deal per iteration.")
-    deal = None if chosen == RANDOM_DEAL else chosen
+    options = ["random", *deal_options(tree)]
+    if ui.page_value("walk_deal") not in options:
+        ui.set_page_value("walk_deal", "QK" if "QK" in options else "random")
+    chosen = c5.selectbox("Deal (player 1, player 2)", options, format_func=lambda d: RANDOM_DEAL if d == "random" else d,
+                          help="Chance sampling walks one deal per iteration.", **ui.bind("walk_deal"))
+    deal = None if chosen == "random" else chosen
     seed = int(st.columns([1, 3])[0].number_input(
-        "Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="walk_seed",
+        "Seed", min_value=0, max_value=ui.MAX_SEED, step=1, **ui.bind("walk_seed"),
         help="Draws the deals of iterations 1 … t − 1, and this one's when the deal is random."))
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
 trace = cached_trace(game.name, game.params, algorithm, updates, seed, t, deal)
 
-# A new trace starts at its first step; buttons move one event at a time.
+# A new trace starts at its first step, unless the session has just opened a link naming a step.
 inputs = (game.name, game.params, algorithm, updates, seed, t, deal)
 if st.session_state.get(TRACE_KEY) != inputs:
+    if st.session_state.get(TRACE_KEY) is not None:
+        ui.set_page_value("walk_step", 1)
     st.session_state[TRACE_KEY] = inputs
-    st.session_state[STEP_KEY] = 0
 last = len(trace.steps) - 1
-step_index = min(max(int(st.session_state.get(STEP_KEY, 0)), 0), last)
+step_index = min(max(int(ui.page_value("walk_step")) - 1, 0), last)
+st.session_state[STEP_KEY] = step_index
 
 
 def move(to: int) -> None:
-    st.session_state[STEP_KEY] = min(max(to, 0), last)
+    step = min(max(to, 0), last)
+    st.session_state[STEP_KEY] = step
+    ui.set_page_value("walk_step", step + 1)
 
 
 def next_return(start: int) -> int:
@@ -142,7 +153,9 @@ if step.kind == "return":
         st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars", config={"displayModeBar": False})
 
 st.subheader("Every information set, before and after this iteration")
-rows = information_set_table(trace)
+st.caption("The *after* columns fill in as the walk goes: a set shows its new sums once the walk has "
+           "returned through it (… where the end of the pass still changes them).")
+rows = information_set_table(trace, upto=step_index)
 only_changed = st.toggle("Only information sets this iteration changes", value=True, key="walk_only_changed")
 shown = [r for r in rows if r["changed"]] if only_changed else rows
 current_key = step.information_set

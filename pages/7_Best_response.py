@@ -10,7 +10,7 @@ from cfrviz.figures.best_response import (best_response_table, best_response_tre
 from cfrviz.figures.tree import deal_cards, is_drawn_whole, tree_part
 from cfrviz.play import known_game_value
 
-view = ui.setup_page("Best response and exploitability")
+view = ui.setup_page("Best response and exploitability", page="best_response")
 run = view.run
 tree = view.tree
 
@@ -36,8 +36,8 @@ st.caption(f"Average strategy after iteration t = {view.t:,} of {view.settings.i
 st.plotly_chart(exploitability_split_figure(value_1, value_2, game_value), width="stretch", key="br_split",
                 config={"displayModeBar": False})
 
-player = st.radio("Best responder", [0, 1], format_func=lambda p: f"player {p + 1}", horizontal=True,
-                  key="br_player")
+player = int(st.radio("Best responder", ["1", "2"], format_func=lambda p: f"player {p}", horizontal=True,
+                      **ui.bind("br_player"))) - 1
 response = responses[player]
 st.subheader(f"Player {player + 1}'s best response")
 st.caption("Gain: how much more the best action earns than the average strategy's own mix at that "

@@ -9,7 +9,7 @@ from cfrviz import catalog, play, ui
 from cfrviz.games import CHANCE
 from cfrviz.figures.play import bot_decision_figure, score_figure
 
-view = ui.setup_page("Play against the strategy")
+view = ui.setup_page("Play against the strategy", page="play")
 tree = view.tree
 
 HAND_KEY = "play_hand"
@@ -30,8 +30,9 @@ ui.iteration_slider(view)
 strategy = view.run.average_strategy[view.snapshot]
 
 c1, c2, c3 = st.columns([2, 1, 1])
-seat_choice = c1.radio("Your seat", ["player 1", "player 2", "alternate"], horizontal=True, key="play_seat")
-seed = int(c2.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, value=0, step=1, key="play_seed"))
+SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
+seat_choice = c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
+seed = int(c2.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, **ui.bind("play_seed")))
 game_value = play.known_game_value(tree)
 
 # A new game or seed starts a new session of hands.
@@ -45,7 +46,7 @@ if st.session_state.get(SESSION_KEY) != session:
 
 def deal() -> None:
     number = len(st.session_state[RESULTS_KEY])
-    seat = play.seat_for_hand(st.session_state["play_seat"], number)
+    seat = play.seat_for_hand(SEATS[ui.page_value("play_seat")], number)
     st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed, number=number)
 
 

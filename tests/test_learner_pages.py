@@ -99,3 +99,73 @@ def test_big_kuhn_decks_explain_t_as_ten():
     at.switch_page("pages/1_Game_tree.py").run()
     assert not at.exception
     assert any("`T` ten" in c.value for c in at.caption)
+
+
+def query(at: AppTest, name: str) -> str | None:
+    value = at.query_params.get(name)
+    return value[-1] if isinstance(value, list) else value
+
+
+def test_page_settings_survive_a_page_switch_and_are_in_the_link():
+    at = start()
+    at.switch_page("pages/4_Compare.py").run()
+    at.multiselect(key="cmp_algos").set_value(["cfr", "cfr+"])
+    at.number_input(key="cmp_iters").set_value(200)
+    at.number_input(key="cmp_sampling_iters").set_value(500).run()
+    assert not at.exception
+    assert query(at, "cmp_algos") == "cfr,cfr+" and query(at, "cmp_iters") == "200"
+    at.switch_page("pages/5_Regret_matching.py").run()
+    at.radio(key="rm_mode").set_value("fixed").run()
+    at.radio(key="rm_update").set_value("sampled").run()
+    assert query(at, "rm_mode") == "fixed" and query(at, "rm_update") == "sampled"
+    assert query(at, "cmp_algos") is None  # a page's link carries its own settings only
+    at.switch_page("pages/8_Play.py").run()
+    at.radio(key="play_seat").set_value("alternate").run()
+    at.switch_page("pages/7_Best_response.py").run()
+    at.radio(key="br_player").set_value("2").run()
+    # Back on each page, the widgets show what was chosen there.
+    at.switch_page("pages/4_Compare.py").run()
+    assert at.multiselect(key="cmp_algos").value == ["cfr", "cfr+"] and at.number_input(key="cmp_iters").value == 200
+    at.switch_page("pages/5_Regret_matching.py").run()
+    assert at.radio(key="rm_mode").value == "fixed" and at.radio(key="rm_update").value == "sampled"
+    at.switch_page("pages/8_Play.py").run()
+    assert at.radio(key="play_seat").value == "alternate" and query(at, "play_seat") == "alternate"
+    at.switch_page("pages/7_Best_response.py").run()
+    assert at.radio(key="br_player").value == "2" and at.subheader[0].value == "Player 2's best response"
+
+
+def test_a_share_link_restores_page_settings_in_a_fresh_session():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("pages/6_Walkthrough.py")
+    for name, value in {"walk_algo": "cfr", "walk_t": "3", "walk_step": "4", "walk_updates": "alternating"}.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="walk_algo").value == "cfr" and at.number_input(key="walk_t").value == 3
+    assert at.radio(key="walk_updates").value == "alternating"
+    assert at.session_state["walk_step"] == 3  # 0-based on the page, 1-based in the link
+    assert "Step 4 of" in "".join(m.value for m in at.markdown)
+
+
+def test_regret_matching_has_its_own_t_and_says_it_has_its_own_settings():
+    at = start()
+    at.switch_page("pages/5_Regret_matching.py").run()
+    assert any("own settings" in i.value for i in at.info)
+    at.slider(key="rm_t_widget").set_value(50).run()
+    assert query(at, "rm_t") == "50"
+    assert any("after 50 iterations" in m.value for m in at.markdown)
+
+
+def test_an_uploaded_run_gets_a_banner_and_the_sidebar_says_it_is_not_in_use():
+    import cfrviz
+
+    run = cfrviz.solve("kuhn", "cfr+", iterations=40)
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state[ui.UPLOAD_KEY] = run
+    at.session_state[ui.UPLOAD_NAME_KEY] = "my_run.npz"
+    at.run()
+    assert not at.exception
+    (banner,) = [i.value for i in at.info if "uploaded run" in i.value]
+    assert "my\\_run\\.npz" in banner and "CFR+" in banner and "40 iterations" in banner
+    assert at.sidebar.selectbox(key="cfrviz_w_algo").disabled
+    assert any("Not in use" in c.value for c in at.sidebar.caption)

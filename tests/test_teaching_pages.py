@@ -69,31 +69,34 @@ def test_payoff_table_rejects_bad_cells_with_a_sentence():
 
 def test_regret_matching_page_fixed_opponent_and_self_play():
     at = open_page("pages/5_Regret_matching.py")
+    # Self-play with expected-value updates is the default: the current strategy circles.
+    assert at.radio(key="rm_mode").value == "self" and at.radio(key="rm_update").value == "expected"
     specs = charts(at)
-    ternary = [t for spec in specs for t in spec["data"] if t["type"] == "scatterternary"]
+    assert len(specs) == 4  # simplex and lines for each player
+    star = [t for spec in specs for t in spec["data"]
+            if t.get("name") == "equilibrium" and t["type"] == "scatterternary"]
+    assert len(star) == 2 and all(abs(v - 1 / 3) < 1e-9 for t in star for v in (t["a"][0], t["b"][0], t["c"][0]))
+    at.radio(key="rm_mode").set_value("fixed").run()
+    at.radio(key="rm_update").set_value("sampled").run()
+    assert not at.exception
+    ternary = [t for spec in charts(at) for t in spec["data"] if t["type"] == "scatterternary"]
     assert ternary, "three actions get a simplex plot"
     # The tutorial trainer's opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
     target = next(t for t in ternary if t["name"] == "best response to player 2")
     assert (target["a"], target["b"], target["c"]) == ([0.0], [1.0], [0.0])
     average = next(t for t in ternary if t["name"] == "last average")
     assert average["b"][0] > 0.9
-    at.radio(key="rm_mode").set_value("self-play").run()
-    assert not at.exception
-    specs = charts(at)
-    assert len(specs) == 4  # simplex and lines for each player
-    star = [t for spec in specs for t in spec["data"]
-            if t.get("name") == "equilibrium" and t["type"] == "scatterternary"]
-    assert len(star) == 2 and all(abs(v - 1 / 3) < 1e-9 for t in star for v in (t["a"][0], t["b"][0], t["c"][0]))
-    at.radio(key="rm_mode").set_value("fixed strategy").run()
     at.text_input(key="rm_opponent_3").set_value("0.5, 0.6, 0.1").run()
-    assert [e.value for e in at.error] == ["The opponent's probabilities must sum to 1; they sum to 1.2."]
+    # Errors are escaped markdown; on screen the backslashes vanish.
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "The opponent's probabilities must sum to 1; they sum to 1.2."]
 
 
 # --------------------------------------------------------------------------------------------
 # Walkthrough
 
 
-def test_walkthrough_page_steps_to_the_seed_example():
+def test_walkthrough_page_steps_to_the_hand_worked_example():
     at = open_page("pages/6_Walkthrough.py")
     assert at.session_state["walk_step"] == 0
     # "Next update" lands on the first return: the hand-worked node Qpb, regret sum +0.25 / -0.25.
@@ -104,12 +107,18 @@ def test_walkthrough_page_steps_to_the_seed_example():
     tree_spec = charts(at)[0]
     path = next(t for t in tree_spec["data"] if t["name"] == "path to this step")
     assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet
-    changed = at.dataframe[-1].value
-    row = changed[changed["information set"] == "K b"].iloc[0]
-    assert row["regret after"] == "-0.75 / +0.75"  # by hand: Kb regret sum -0.75 / +0.75
-    assert changed[changed["player"] == 1]["information set"].tolist() == ["Q", "▶ Q kb"]
+    changed = at.dataframe[-1].value.set_index("information set")
+    # The "after" columns fill in step by step: Q kb is updated, K b not reached yet.
+    assert changed.loc["▶ Q kb", "regret after"] == "+0.25 / -0.25"
+    assert changed.loc["K b", "regret after"] == "+0 / +0"
+    assert changed[changed["player"] == 1].index.tolist() == ["Q", "▶ Q kb"]
     at.button(key="walk_back").click().run()
     assert at.session_state["walk_step"] == 6 and at.subheader[0].value.startswith("Terminal")
+    for _ in range(3):  # Next update x3 from the terminal: Q kb, K k, then K b
+        at.button(key="walk_next_update").click().run()
+    changed = at.dataframe[-1].value.set_index("information set")
+    assert changed.loc["▶ K b", "regret after"] == "-0.75 / +0.75"  # by hand: Kb regret sum -0.75 / +0.75
+    assert at.query_params["walk_step"] in ("13", ["13"])  # the link names the step (1-based)
 
 
 # --------------------------------------------------------------------------------------------

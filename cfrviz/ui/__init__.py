@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, replace
+from typing import Any
 from pathlib import Path
 
 import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
@@ -23,8 +24,8 @@ import streamlit as st
 
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
-from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, parse_query_params, query_params_of,
-                          supported_updates)
+from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, page_params_of, page_setting,
+                          parse_page_settings, parse_query_params, query_params_of, supported_updates)
 from cfrviz.run import Run, RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.catalog import compile_game
@@ -38,6 +39,7 @@ CHOICE_KEY = "cfrviz_choice"
 UPLOAD_KEY = "cfrviz_upload"
 UPLOAD_NAME_KEY = "cfrviz_upload_name"
 _WRITTEN_KEY = "cfrviz_written_params"
+PAGE_SETTINGS_KEY = "cfrviz_page_settings"
 _NOTICE_KEY = "cfrviz_notices"
 _W = "cfrviz_w_"  # prefix of the sidebar widgets' keys
 
@@ -93,6 +95,7 @@ class View:
     choice: Choice
     params: dict[str, str]
     uploaded: bool = False
+    page: str | None = None
 
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
@@ -162,10 +165,12 @@ def _adopt_query_params() -> None:
     if not first_visit and (not current or current == written):
         return
     link = parse_query_params(current)
+    page_values, page_notices = parse_page_settings(current)
     st.session_state[CHOICE_KEY] = link.choice
     st.session_state[T_KEY] = link.t
     st.session_state[NODE_KEY] = link.node
-    st.session_state[_NOTICE_KEY] = link.notices
+    st.session_state[_NOTICE_KEY] = link.notices + page_notices
+    st.session_state[PAGE_SETTINGS_KEY] = {**st.session_state.get(PAGE_SETTINGS_KEY, {}), **page_values}
     if current:
         st.session_state.pop(UPLOAD_KEY, None)
 
@@ -375,13 +380,15 @@ def _adopt_game(filename: str, data: bytes) -> None:
                                      "carry an uploaded game; download the run to keep it.",)
 
 
-def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_settings: str | None = None) -> View:
+def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_settings: str | None = None,
+               page: str | None = None) -> View:
     """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
 
     Returns the `View` every page reads. Malformed query parameters fall back to defaults with
     a visible notice. The page's title is drawn as its header. With `solve=False` the page may
     draw its text first and call `solve_view(view)` afterwards. `own_settings`: a page that
     does not follow the sidebar says so, in this sentence, at its top and in the sidebar.
+    `page` names the page whose own settings (`cfrviz.links.PAGE_SETTINGS`) join the link.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
     _start_warmup()
@@ -415,8 +422,8 @@ def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_sett
     with navigation:
         _navigation(query_params_of(choice, t, node))
 
-    view = View(settings, tree, None, t, 0, node, choice, query_params_of(choice, t, node),
-                uploaded is not None)
+    view = View(settings, tree, None, t, 0, node, choice, _params(choice, t, node, page),
+                uploaded is not None, page)
     if uploaded is not None:
         view = _with_run(view, uploaded)
     elif solve:
@@ -460,10 +467,71 @@ def _with_run(view: View, run: Run) -> View:
     """`view` showing `run`, with t snapped to one of its snapshots (written to the URL)."""
     snapshot = run.snapshot_at(min(view.t, int(run.iterations[-1])))
     t = int(run.iterations[snapshot])
-    params = query_params_of(view.choice, t, view.node)
+    params = _params(view.choice, t, view.node, view.page)
     view = replace(view, run=run, t=t, snapshot=snapshot, params=params)
     _write_view(view)
     return view
+
+
+def _params(choice: Choice, t: int | None, node: int | None, page: str | None) -> dict[str, str]:
+    params = query_params_of(choice, t, node)
+    if page is not None:
+        params.update(page_params_of(page, st.session_state.get(PAGE_SETTINGS_KEY, {})))
+    return params
+
+
+def page_value(name: str) -> Any:
+    """This session's value of a page setting (`cfrviz.links.PAGE_SETTINGS`): from the link, the
+    widget or the default. It survives page switches; widget values do not."""
+    return st.session_state.get(PAGE_SETTINGS_KEY, {}).get(name, page_setting(name).default)
+
+
+def set_page_value(name: str, value: Any) -> None:
+    """Keep a page setting and write it into the current link at once."""
+    setting = page_setting(name)
+    if not setting.accepts(value):
+        return
+    st.session_state.setdefault(PAGE_SETTINGS_KEY, {})[name] = value
+    if st.session_state.get(UPLOAD_KEY) is not None:
+        return
+    written = dict(st.session_state.get(_WRITTEN_KEY) or {})
+    if value == setting.default:
+        written.pop(name, None)
+        if name in st.query_params:
+            del st.query_params[name]
+    else:
+        written[name] = setting.encode(value)
+        st.query_params[name] = written[name]
+    st.session_state[_WRITTEN_KEY] = written
+
+
+def bind(name: str) -> dict[str, Any]:
+    """Keyword arguments that tie a widget to a page setting: `st.radio(..., **ui.bind("rm_mode"))`.
+
+    The widget shows the kept value and its changes are kept (and linked). Give the widget no
+    `value`, `index` or `default` of its own.
+    """
+    setting = page_setting(name)
+    key = name  # the link parameter names the widget too (pages and tests find it by that key)
+    value = page_value(name)
+    st.session_state[key] = list(value) if setting.many else value
+    return {"key": key, "on_change": _on_page_setting, "args": (name, key)}
+
+
+def _on_page_setting(name: str, key: str) -> None:
+    setting = page_setting(name)
+    raw = st.session_state.get(key)
+    if setting.many:
+        value: Any = tuple(o for o in setting.options if o in (raw or ()))
+    elif not setting.options and not setting.token:
+        try:
+            value = int(raw)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return
+    else:
+        value = raw
+    if setting.accepts(value):
+        st.session_state.setdefault(PAGE_SETTINGS_KEY, {})[name] = value
 
 
 def _write_view(view: View) -> None:
