@@ -9,10 +9,12 @@ exact value and exploitability of that average strategy. Every bad argument ends
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import IO, NoReturn, TextIO
 
 import numpy as np
 
@@ -212,6 +214,42 @@ def format_report(run, stream: TextIO) -> None:
               f"{distance_to_equilibrium(average, tree):.4f}", file=stream)
 
 
+def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], None]]]) -> None:
+    """Write each (file, writer) pair, or leave no file behind: every writer fills a temporary file
+    beside its target, and the temporaries are renamed into place only when all are complete.
+
+    An OSError names the target file, not the temporary one (a full disk says which output failed).
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    written: list[tuple[Path, Path]] = []
+    try:
+        for named, write in outputs:
+            try:
+                if named.exists() and not named.is_file():
+                    # A device or pipe (/dev/stdout, /dev/null): written in place, never replaced.
+                    with open(named, "wb") as handle:
+                        write(handle)
+                    continue
+                # A link to a file: the file it points at is replaced, the link stays.
+                target = named.resolve() if named.is_symlink() else named
+                descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                                                         dir=target.parent if str(target.parent) else ".")
+                written.append((Path(temporary), target))
+                with os.fdopen(descriptor, "wb") as handle:
+                    write(handle)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(temporary, 0o666 & ~mask)   # as an ordinary new file would be
+            except OSError as error:
+                raise OSError(error.errno, error.strerror or str(error), str(named)) from None
+        for temporary, target in written:
+            os.replace(temporary, target)
+    finally:
+        for temporary, _ in written:
+            temporary.unlink(missing_ok=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0, or 2 after printing one sentence to stderr)."""
     try:
@@ -225,10 +263,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         algorithm = settings.pop("algorithm")
         run = cfrviz.solve(game, algorithm, **settings)
         format_report(run, sys.stdout)
+        outputs: list[tuple[Path, Callable[[IO[bytes]], None]]] = []
         if args.json is not None:
-            run.export_strategy(args.json)
+            outputs.append((args.json, lambda handle: handle.write(run.export_strategy().encode("utf-8"))))
         if args.out is not None:
-            run.save(args.out)
+            outputs.append((args.out, run.save))
+        write_all_or_none(outputs)
     except ValueError as error:   # UsageError, and bad settings caught by the library itself
         print(f"cfrviz: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -13,6 +13,7 @@ Session-state keys that tests and pages may use:
 """
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from dataclasses import dataclass, replace
@@ -297,10 +298,13 @@ def _share(view: View) -> None:
             st.code(f"{_page_url()}?{urlencode(view.params)}", language=None, wrap_lines=True)
         if view.run is not None:
             try:
-                st.download_button("Download run (.npz)", data=_run_bytes(view.run),
+                # Callables: the bytes are built only when clicked (compressing a Leduc run at the
+                # cap took about 2 s of CPU, which every rerun used to pay).
+                st.download_button("Download run (.npz)", data=functools.partial(_run_bytes, view.run),
                                    file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
                                    mime="application/octet-stream", key=_W + "dl_run")
-                st.download_button("Download average strategy (.json)", data=_strategy_json(view.run),
+                st.download_button("Download average strategy (.json)",
+                                   data=functools.partial(_strategy_json, view.run),
                                    file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
