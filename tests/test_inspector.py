@@ -130,12 +130,13 @@ def test_first_iteration_by_hand_alternating(runs: RunCache) -> None:
     np.testing.assert_allclose(numbers["instant_regret"][0, k], [-0.125, 0.125])
 
 
-@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "lcfr", "dcfr", "chance", "external", "outcome"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "lcfr", "dcfr", "dcfr+", "chance", "external", "outcome", "rm"])
 def test_updated_strategy_is_regret_matching_on_stored_regret(algorithm: str) -> None:
     # What lets the inspector work where snapshots are log-spaced: the strategy player 1
     # plays in iteration t + 1 is regret matching on cumulative_regret[t] as stored.
     assert solver_class(algorithm).next_strategy_from_regret
-    run = solve("kuhn", algorithm, iterations=80, updates="alternating", seed=3)
+    game = "rps" if algorithm == "rm" else "kuhn"
+    run = solve(game, algorithm, iterations=80, updates="alternating", seed=3)
     derived = regret_matching(run.cumulative_regret[:-1], run.tree.legal)
     np.testing.assert_allclose(derived, run.current_strategy[1:], atol=1e-12)
 
