@@ -231,10 +231,18 @@ def parts(tree: GameTree, by: str = "player1", max_leaves: int = MAX_PART_LEAVES
     return out
 
 
+_LEAF_COUNTS: weakref.WeakKeyDictionary[GameTree, np.ndarray] = weakref.WeakKeyDictionary()
+
+
 def _leaf_counts(tree: GameTree) -> np.ndarray:
-    counts: np.ndarray = (tree.actor == TERMINAL).astype(np.int64)
-    for n in range(tree.num_nodes - 1, 0, -1):    # children follow their parent
-        counts[tree.parent[n]] += counts[n]
+    """[N] terminals below each node (a terminal counts itself), summed one depth level at a time."""
+    counts = _LEAF_COUNTS.get(tree)
+    if counts is None:
+        counts = (tree.actor == TERMINAL).astype(np.int64)
+        for depth in range(int(tree.depth.max()), 0, -1):
+            level = np.flatnonzero(tree.depth == depth)
+            np.add.at(counts, tree.parent[level], counts[level])
+        _LEAF_COUNTS[tree] = counts
     return counts
 
 
