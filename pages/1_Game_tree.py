@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import tree_parts, ui
 from cfrviz.figures.tree import ROUND_ONE, choose_part, deal_cards, is_drawn_whole, public_cards, round_one_lines, tree_part
 from cfrviz.ui import timeline
 
@@ -16,7 +16,21 @@ tree = view.tree
 
 nodes = None
 arrangements = (0, 1)
-if not is_drawn_whole(tree):
+if not is_drawn_whole(tree) and not tree_parts.card_view(tree):
+    # No private cards to split by (a game from a file): one subtree at a time, following the selected node.
+    options = tree_parts.parts(tree, "subtree")
+    roots = [int(p.root or 0) for p in options]
+    if view.node is not None and view.node != st.session_state.get("tree_aligned_node"):
+        st.session_state["tree_subtree"] = roots.index(int(tree_parts.part_of(tree, view.node, "subtree").root or 0))
+    st.session_state["tree_aligned_node"] = view.node
+    if st.session_state.get("tree_subtree") not in range(len(options)):
+        st.session_state["tree_subtree"] = 0
+    k = st.selectbox("Part of the tree", range(len(options)), key="tree_subtree",
+                     format_func=lambda k: f"below {tree.node_label[roots[k]]} (node {roots[k]})")
+    nodes = tree_parts.part_nodes(tree, options[k])
+    arrangements = (0,)
+    st.caption(f"{tree.game.title} is too big to draw whole: showing one subtree at a time.")
+elif not is_drawn_whole(tree):
     # The part jumps to a newly selected node (or after a page switch dropped the widgets);
     # otherwise it stays where the user put it. Values are validated before the widgets exist.
     state = st.session_state

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import ui
-from cfrviz.analysis import best_response
+from cfrviz import tree_parts, ui
+from cfrviz.analysis import best_response, exploitability
 from cfrviz.figures.best_response import (best_response_table, best_response_tree_figure,
-                                          best_response_values_over_time, exploitability_split_figure)
-from cfrviz.figures.tree import deal_cards, is_drawn_whole, tree_part
-from cfrviz.play import known_game_value
+                                          best_response_values_over_time, equilibrium_table,
+                                          exploitability_split_figure)
+from cfrviz.figures.tree import is_drawn_whole
+from cfrviz.reference import game_value as reference_value
+from cfrviz.reference import lp_equilibrium, value_source
 
 view = ui.setup_page("Best response and exploitability", page="best_response")
 run = view.run
@@ -23,14 +25,17 @@ ui.iteration_slider(view)
 
 strategy = run.average_strategy[view.snapshot]
 responses = [best_response(tree, strategy, p) for p in (0, 1)]
-game_value = known_game_value(tree)
+game_value = reference_value(tree)
 value_1, value_2 = responses[0].value, responses[1].value
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Exploitability", f"{(value_1 + value_2) / 2:.5f}", help="chips per hand; (BR₁ + BR₂) / 2")
 m2.metric("Player 1's best response earns", f"{value_1:+.5f}")
 m3.metric("Player 2's best response earns", f"{value_2:+.5f}")
-m4.metric("Game value (player 1)", "unknown" if game_value is None else f"{game_value:+.5f}")
+m4.metric("Game value (player 1)", f"{game_value:+.5f}",
+          help="Known from the literature" if value_source(tree) == "known" else
+          "Exact for a matrix game" if value_source(tree) != "linear program" else
+          "Solved exactly by the sequence-form linear program (Koller, Megiddo & von Stengel 1994).")
 st.caption(f"Average strategy after iteration t = {view.t:,} of {view.settings.iterations:,}.")
 
 st.plotly_chart(exploitability_split_figure(value_1, value_2, game_value), width="stretch", key="br_split",
@@ -47,13 +52,28 @@ st.dataframe(best_response_table(tree, strategy, response), hide_index=True, wid
              column_config={"gain": st.column_config.NumberColumn(format="%.5f")})
 nodes = None
 if not is_drawn_whole(tree):
-    cards = deal_cards(tree)
-    private = st.selectbox("Player 1's private card (the tree is drawn one card at a time)", cards,
-                           key="br_private")
-    nodes = tree_part(tree, private)
+    # Card games split by player 1's card (round 2 by line and public card); others by subtree.
+    options = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")
+
+    def part_name(k: int) -> str:
+        part = options[k]
+        return part.label if part.root is None else f"below {tree.node_label[part.root]} (node {part.root})"
+
+    k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)), format_func=part_name,
+                     key="br_part")
+    nodes = tree_parts.part_nodes(tree, options[k])
 st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
                 key="br_tree")
 ui.action_legend(tree.game)
+
+st.subheader("Against an equilibrium")
+equilibrium = lp_equilibrium(tree)
+st.caption(f"One equilibrium of {tree.game.title}, solved exactly by the sequence-form linear program "
+           f"(its exploitability: {exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
+           "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
+           "one; exploitability above says whether it is an equilibrium.")
+st.dataframe(equilibrium_table(tree, strategy, equilibrium, player), hide_index=True, width="stretch",
+             column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
 
 if run.num_snapshots > 1:
     st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),

@@ -64,3 +64,19 @@ def test_bad_game_uploads_are_one_sentence(name: str, data: bytes, fragment: str
     with pytest.raises(ValueError, match=fragment) as error:
         read_game_upload(name, data)
     assert str(error.value).endswith(".") and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("page", ["pages/1_Game_tree.py", "pages/7_Best_response.py", "pages/8_Play.py"])
+def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
+    # 5-card Kuhn written out as an .efg file has 20 deals x 5 ends = 100 terminals, more than a
+    # drawing holds, and no cards the reader knows of: the pages split it into subtrees.
+    from cfrviz.catalog import lookup
+    from cfrviz.formats.efg import write_efg
+
+    game = read_game_upload("kuhn5.efg", write_efg(lookup("kuhn5").tree()).encode())
+    at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    if page == "pages/7_Best_response.py":
+        part = at.selectbox(key="br_part")
+        assert len(part.options) == 20 and part.value == 0     # one subtree per deal

@@ -106,3 +106,26 @@ def best_response_tree_figure(tree: GameTree, strategy: np.ndarray, response: Be
     return tree_figure(tree, response.strategy, nodes=nodes,
                        strategy_name=f"{who}'s best response / the other player's average strategy",
                        title=f"{who.capitalize()}'s best response (thick edges)")
+
+
+def equilibrium_table(tree: GameTree, strategy: np.ndarray, equilibrium: np.ndarray,
+                      player: int) -> list[dict[str, object]]:
+    """One row per information set of `player`: the average strategy beside a reference equilibrium
+    (e.g. the sequence-form LP's), and the largest gap between them, largest gap first.
+
+    An equilibrium need not be unique (Kuhn's α-family), so a gap says "differs from this one",
+    not "is not an equilibrium"; exploitability is the test of that.
+    """
+    rows = []
+    for i, record in enumerate(tree.infosets):
+        if record.player != player:
+            continue
+        n = len(record.actions)
+        rows.append({
+            "information set": record.key,
+            "average strategy": " / ".join(f"{a} {p:.3f}" for a, p in zip(record.actions, strategy[i, :n])),
+            "LP equilibrium": " / ".join(f"{a} {p:.3f}" for a, p in zip(record.actions, equilibrium[i, :n])),
+            "largest gap": float(np.max(np.abs(strategy[i, :n] - equilibrium[i, :n]))),
+        })
+    rows.sort(key=lambda r: (-r["largest gap"], r["information set"]))
+    return rows
