@@ -21,7 +21,13 @@ import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.formats.efg import load_efg, read_bundled
 from cfrviz.games import openspiel
-from cfrviz.games.openspiel import available, information_set_keys, load_openspiel
+from cfrviz.games.openspiel import (
+    available,
+    information_set_keys,
+    load_openspiel,
+    policy_table,
+    tabular_policy,
+)
 from cfrviz.solvers import solver_class
 from cfrviz.tree import GameTree, build_tree
 
@@ -109,3 +115,32 @@ def test_game_strings_are_checked_before_openspiel_sees_them(monkeypatch: pytest
     monkeypatch.setattr(openspiel, "available", lambda: False)
     with pytest.raises(ValueError, match=r"^OpenSpiel is not installed, so 'kuhn_poker' cannot be loaded; "):
         load_openspiel("openspiel:kuhn_poker")
+
+
+@needs_openspiel
+@pytest.mark.parametrize("key", [k for k in ENTRIES if ENTRIES[k]["source"] == "game"])
+def test_openspiel_reads_our_strategies_back(key: str) -> None:
+    # OpenSpiel's own exploitability of the sequence-form LP equilibrium: 0 (up to the LP's tolerance),
+    # and of the uniform strategy: the reference number.
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from cfrviz.lp import solve_lp
+
+    game = load_openspiel(ENTRIES[key]["game"])
+    tree = build_tree(game)
+    uniform_policy = tabular_policy(tree, tree.uniform_strategy())
+    spiel_game = uniform_policy.game
+    uniform = openspiel_exploitability.exploitability(spiel_game, uniform_policy)
+    assert uniform == pytest.approx(ENTRIES[key]["uniform_exploitability"], abs=1e-12)
+    _, equilibrium = solve_lp(tree)
+    assert openspiel_exploitability.exploitability(spiel_game, tabular_policy(tree, equilibrium)) < 1e-9
+    table = policy_table(tree, equilibrium)
+    assert set(table) == set(ENTRIES[key]["cfr_average_policy"])
+
+
+def test_policy_table_needs_an_openspiel_game() -> None:
+    from cfrviz.tree import compile_game
+
+    tree = compile_game("kuhn")
+    with pytest.raises(ValueError, match=r"^Kuhn poker is not an OpenSpiel game, so it has no OpenSpiel policy\.$"):
+        policy_table(tree, tree.uniform_strategy())

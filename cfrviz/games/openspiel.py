@@ -13,10 +13,15 @@ from __future__ import annotations
 import importlib.util
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
+
+if TYPE_CHECKING:
+    from cfrviz.tree import GameTree
 
 #: Most histories (chance, decision and terminal) enumerated from one OpenSpiel game.
 MAX_OPENSPIEL_NODES = 200_000
@@ -26,7 +31,8 @@ PREFIX = "openspiel:"
 # A game name with parameters: liars_dice(numdice=1,dice_sides=3). No quotes, no spaces.
 _GAME_STRING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_=,.()\-]*\))?")
 
-__all__ = ["MAX_OPENSPIEL_NODES", "OpenSpielGame", "available", "information_set_keys", "load_openspiel"]
+__all__ = ["MAX_OPENSPIEL_NODES", "OpenSpielGame", "available", "information_set_keys", "load_openspiel",
+           "policy_table", "tabular_policy"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +47,7 @@ class OpenSpielGame(ExplicitGame):
 
     game_string: str = ""
     information_state_strings: tuple[str, ...] = ()
+    action_ids: tuple[tuple[int, ...], ...] = ()
     turn_based: bool = False
     openspiel_version: str = ""
 
@@ -115,6 +122,7 @@ def _enumerate(pyspiel: Any, game: Any, text: str, cap: int, turn_based: bool) -
     strings: list[str] = []
     set_players: list[int] = []
     set_actions: list[tuple[str, ...]] = []
+    set_action_ids: list[tuple[int, ...]] = []
     set_index: dict[tuple[int, str], int] = {}
     # Depth first with an explicit stack; a node's children get consecutive ids when it is expanded,
     # so every parent's id is below its children's, as `walk_tree` needs.
@@ -159,6 +167,7 @@ def _enumerate(pyspiel: Any, game: Any, text: str, cap: int, turn_based: bool) -
                 strings.append(key_string)
                 set_players.append(player)
                 set_actions.append(labels)
+                set_action_ids.append(tuple(int(a) for a in legal))
             elif set_actions[i] != labels:
                 raise ValueError(f"{text!r} gives one information state of player {player + 1} different actions "
                                  "at different histories.")
@@ -203,7 +212,8 @@ def _enumerate(pyspiel: Any, game: Any, text: str, cap: int, turn_based: bool) -
         name=f"openspiel:{text}", title=text, actor=tuple(actor), children=tuple(children),
         edge_labels=tuple(edge_labels), chance_probabilities=tuple(probabilities), infoset=tuple(infoset),
         infosets=infosets, payoff=payoff, labels=unique_labels(walk.path_labels), description=description,
-        game_string=text, information_state_strings=tuple(strings), turn_based=turn_based,
+        game_string=text, information_state_strings=tuple(strings), action_ids=tuple(set_action_ids),
+        turn_based=turn_based,
         openspiel_version=openspiel_version)
 
 
@@ -226,3 +236,44 @@ def information_set_keys(strings: list[str], players: list[int]) -> list[str]:
     if len(set(keys)) == len(keys):
         return keys
     return [f"P{p + 1}:{i}" for i, p in enumerate(players)]
+
+
+def policy_table(tree: GameTree, strategy: np.ndarray) -> dict[str, list[tuple[int, float]]]:
+    """A strategy [I, A] on the compiled tree of an OpenSpiel game, as OpenSpiel reads policies:
+    information-state string -> [(OpenSpiel action id, probability)], for both players."""
+    game = tree.game
+    if not getattr(game, "game_string", None) or not isinstance(game, OpenSpielGame):
+        raise ValueError(f"{game.title} is not an OpenSpiel game, so it has no OpenSpiel policy.")
+    strategy = np.asarray(strategy, dtype=np.float64)
+    if strategy.shape != tree.legal.shape:
+        raise ValueError(f"A strategy of {game.title} has shape {tree.legal.shape}, not {strategy.shape}.")
+    own = {record.key: j for j, record in enumerate(game.infosets)}
+    table = {}
+    for i, record in enumerate(tree.infosets):
+        j = own[record.key]
+        table[game.information_state_strings[j]] = [(a, float(strategy[i, k]))
+                                                     for k, a in enumerate(game.action_ids[j])]
+    return table
+
+
+def tabular_policy(tree: GameTree, strategy: np.ndarray) -> Any:
+    """The strategy [I, A] as an OpenSpiel `TabularPolicy` of OpenSpiel's own game (needs OpenSpiel)."""
+    table = policy_table(tree, strategy)
+    if not available():
+        raise ValueError("OpenSpiel is not installed, so no OpenSpiel policy can be made; "
+                         "`pip install open_spiel` adds it.")
+    import pyspiel
+    from open_spiel.python import policy as policy_lib
+
+    game = tree.game
+    assert isinstance(game, OpenSpielGame)
+    spiel_game = pyspiel.load_game(game.game_string)
+    if game.turn_based:
+        spiel_game = pyspiel.convert_to_turn_based(spiel_game)
+    policy = policy_lib.TabularPolicy(spiel_game)
+    for state, pairs in table.items():
+        row = policy.policy_for_key(state)
+        row[:] = 0.0
+        for action, probability in pairs:
+            row[action] = probability
+    return policy
