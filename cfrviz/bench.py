@@ -249,31 +249,38 @@ def _liteefg_seconds(leg, spiel, game_name: str, algorithm: str, iterations: int
 
 
 def variant_rows(repeats: int, spiel, leg) -> list[list[str]]:
-    """PCFR+, DCFR+, PDCFR+ beside CFR+ and DCFR: cfrviz vs LiteEFG's C++ graphs, on the same trees."""
+    """PCFR+, DCFR+, PDCFR+ beside CFR, CFR+ and DCFR: cfrviz vs LiteEFG's C++ graphs, on the same trees.
+
+    LiteEFG's exploitability is of the average it reports, which starts at the strategy after the
+    first update (it records the strategy after each update) and, for CFR+ and PCFR+, weights
+    iteration t by t: so it differs from cfrviz's (PCFR+ here averages with weight t^2)."""
     rows = []
     for game, spiel_name, iterations in (("kuhn", "kuhn_poker", 1000),
                                          ("leduc", "leduc_poker(suit_isomorphism=True)", 100)):
         for algorithm in ("cfr", "cfr+", "dcfr", "pcfr+", "dcfr+", "pdcfr+"):
-            cfrviz.solve(game, algorithm, iterations=iterations)          # warm
+            # LiteEFG's CFR graph updates both players at once; every other graph alternates.
+            updates = "simultaneous" if algorithm == "cfr" else "alternating"
+            cfrviz.solve(game, algorithm, iterations=iterations, updates=updates)          # warm
             ours_times, leg_times, last, leg_expl = [], [], None, None
             for _ in range(repeats):
-                last = cfrviz.solve(game, algorithm, iterations=iterations)
+                last = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates)
                 ours_times.append(float(last.seconds[-1]))
                 if leg is not None and spiel is not None and algorithm in LITEEFG_GRAPHS:
                     seconds, leg_expl = _liteefg_seconds(leg, spiel, spiel_name, algorithm, iterations)
                     leg_times.append(seconds)
             ours = statistics.median(ours_times) / iterations
             leg_us = statistics.median(leg_times) / iterations if leg_times else None
-            rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours),
+            name = f"{algorithm} ({updates})" if updates == "simultaneous" else algorithm
+            rows.append([game, name, "cfrviz (numba, snapshots on)", _fmt_us(ours),
                          f"{leg_us / ours:,.1f}x" if leg_us else "n/a",
                          f"{last.exploitability[-1]:.3e} @ {iterations}"])
             if algorithm not in LITEEFG_GRAPHS:
                 continue
             if leg_us:
-                rows.append([game, algorithm, f"LiteEFG C++, {spiel_name}", _fmt_us(leg_us), "1.0x",
+                rows.append([game, name, f"LiteEFG C++, {spiel_name}", _fmt_us(leg_us), "1.0x",
                              f"{leg_expl:.3e} @ {iterations} ({LITEEFG_GRAPHS[algorithm][1]})"])
             else:
-                rows.append([game, algorithm, "LiteEFG C++", "not installed", "n/a", "n/a"])
+                rows.append([game, name, "LiteEFG C++", "not installed", "n/a", "n/a"])
     return rows
 
 

@@ -29,7 +29,7 @@ ALGORITHM_COLORS = {
 #: Dash per update scheme.
 SCHEME_DASH = {"alternating": "solid", "simultaneous": "dash"}
 _SERIES = {"average": ("exploitability", "exploitability_low", "exploitability_high", ""),
-           "current": ("current_exploitability", "current_low", "current_high", ", current strategy")}
+           "current": ("current_exploitability", "current_low", "current_high", " · current")}
 
 
 def algorithm_color(algorithm: str) -> str:
