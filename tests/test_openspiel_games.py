@@ -144,3 +144,19 @@ def test_policy_table_needs_an_openspiel_game() -> None:
     tree = compile_game("kuhn")
     with pytest.raises(ValueError, match=r"^Kuhn poker is not an OpenSpiel game, so it has no OpenSpiel policy\.$"):
         policy_table(tree, tree.uniform_strategy())
+
+
+@needs_openspiel
+@pytest.mark.parametrize("name", ["kuhn", "leduc", "rps"])
+def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
+    import pyspiel
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from cfrviz.formats.efg import write_efg
+    from cfrviz.tree import compile_game
+
+    tree = compile_game(name)
+    spiel_game = pyspiel.load_efg_game(write_efg(tree))
+    theirs = openspiel_exploitability.exploitability(spiel_game, policy_lib.UniformRandomPolicy(spiel_game))
+    assert theirs == pytest.approx(exploitability(tree, tree.uniform_strategy()), abs=1e-12)
