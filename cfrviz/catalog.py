@@ -356,7 +356,8 @@ def _openspiel(game_string: str) -> Game:
         module = importlib.import_module("cfrviz.games.openspiel")
     except ImportError:
         raise ValueError("This cfrviz cannot load OpenSpiel games.") from None
-    return module.load_openspiel(game_string)
+    game: Game = module.load_openspiel(game_string)
+    return game
 
 
 def _recognise_openspiel(game: Game) -> Params | None:

@@ -184,7 +184,7 @@ def build_tree(game: Game) -> GameTree:
     )
 
 
-def compile_game(game, **params) -> GameTree:
+def compile_game(game: object, **params: object) -> GameTree:
     """The GameTree of a game given by catalog name, link value, matrix or rules object.
 
     Kept here for existing callers; names are the catalog's business (`cfrviz.catalog.compile_game`),
@@ -192,4 +192,4 @@ def compile_game(game, **params) -> GameTree:
     """
     from cfrviz.catalog import compile_game as catalog_compile   # the catalog sits above the tree
 
-    return catalog_compile(game, **params)
+    return catalog_compile(game, **params)   # type: ignore[arg-type]

@@ -260,7 +260,7 @@ def test_a_bundled_game_and_the_same_text_are_the_same_tree_but_different_settin
     assert [r.key for r in bundled.tree().infosets] == [r.key for r in uploaded.tree().infosets]
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "cfrviz", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
 

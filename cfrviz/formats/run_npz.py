@@ -12,7 +12,7 @@ import io
 import json
 import os
 import zipfile
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -31,15 +31,15 @@ __all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "load_run", "run_from_arrays", "s
 
 
 
-def save_run(run: Run, path: str | os.PathLike | IO[bytes]) -> None:
+def save_run(run: Run, path: str | os.PathLike[str] | IO[bytes]) -> None:
     """Write `run` as a compressed `.npz` of plain arrays; settings go in as a JSON string."""
-    arrays = {name: np.asarray(getattr(run, name))
+    arrays: dict[str, Any] = {name: np.asarray(getattr(run, name))
               for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS}
     header = json.dumps({"format": RUN_FORMAT, "version": RUN_FORMAT_VERSION})
     np.savez_compressed(path, format=np.array(header), settings=np.array(run.settings.to_json()),
                         average_strategy_value=np.array(float(run.average_strategy_value)), **arrays)
 
-def load_run(source: str | os.PathLike | bytes | IO[bytes]) -> Run:
+def load_run(source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
     """Read a run written by `save_run`, from a path, bytes or a binary file.
 
     Never unpickles. Raises ValueError with a sentence when the file is not a cfrviz run,

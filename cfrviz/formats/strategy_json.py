@@ -30,7 +30,7 @@ __all__ = ["FORMAT_VERSION", "MAX_STRATEGY_BYTES", "STRATEGY_FORMAT", "export_st
 
 
 
-def strategy_document(run: Run, snapshot: int = -1) -> dict:
+def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
     """The strategy-file JSON object of one snapshot of `run` (the last by default); see `export_strategy`."""
     s = range(run.num_snapshots)[snapshot]
     ev = float(run.expected_value[s])
@@ -59,7 +59,7 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict:
         "infosets": infosets,
     }
 
-def export_strategy(run: Run, path: str | os.PathLike | None = None) -> str:
+def export_strategy(run: Run, path: str | os.PathLike[str] | None = None) -> str:
     """The final strategy of `run` as JSON text; also written to `path` when one is given.
 
     Top level: format, version, game, game_params, algorithm, updates, iterations, seed,
@@ -76,7 +76,7 @@ def export_strategy(run: Run, path: str | os.PathLike | None = None) -> str:
             handle.write(text)
     return text
 
-def run_from_strategy_json(document: dict | str | bytes) -> Run:
+def run_from_strategy_json(document: dict[str, Any] | str | bytes) -> Run:
     """A one-snapshot Run from a strategy file (parsed, or JSON text or bytes; never a path),
     validated by `read_strategy_json`.
 
@@ -137,7 +137,7 @@ def parse_strategy_text(text: str | bytes | bytearray) -> Any:
                          max_containers=50_000, max_values=500_000)
 
 
-def read_strategy_file(path: str | os.PathLike | IO) -> dict:
+def read_strategy_file(path: str | os.PathLike[str] | IO[Any]) -> dict[str, Any]:
     """Read and strictly check the strategy file at `path` (or an open text/binary file).
 
     For files the user names (the CLI, scripts). Anything a stranger sends goes through
@@ -154,7 +154,7 @@ def read_strategy_file(path: str | os.PathLike | IO) -> dict:
     return read_strategy_json(content)
 
 
-def read_strategy_json(source: dict | str | bytes | bytearray) -> dict:
+def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict[str, Any]:
     """Read and strictly check a strategy file written by `Run.export_strategy`.
 
     `source` is the parsed object, or the file's JSON text or bytes; a string is always JSON

@@ -102,18 +102,20 @@ class LeducState:
                 left[c] -= 1
         return left
 
-    def _chance_children(self) -> list[tuple[object, float]]:
+    def _chance_children(self) -> list[tuple[tuple[int, int] | int, float]]:
+        """(deal, probability) at the root, else (public card, probability)."""
         left = self._remaining()
         total = sum(left)
+        out: list[tuple[tuple[int, int] | int, float]] = []
         if self.deal is None:
-            out = []
             for i in range(len(left)):
                 for j in range(len(left)):
                     second = left[j] - (i == j)
                     if left[i] and second > 0:
                         out.append(((i, j), left[i] / total * second / (total - 1)))
             return out
-        return [(c, n / total) for c, n in enumerate(left) if n > 0]
+        out.extend((c, n / total) for c, n in enumerate(left) if n > 0)
+        return out
 
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         name = self.game.card_name
@@ -128,7 +130,7 @@ class LeducState:
     def child(self, index: int) -> LeducState:
         if self.actor() == CHANCE:
             outcome, _ = self._chance_children()[index]
-            if self.deal is None:
+            if isinstance(outcome, tuple):
                 return LeducState(self.game, outcome, None, ((),))
             return LeducState(self.game, self.deal, outcome, self.rounds + ((),))
         action = self.legal_actions()[index]

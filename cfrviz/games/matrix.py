@@ -66,8 +66,9 @@ class MatrixGame:
                 raise ValueError(f"The {what} names must all differ.")
 
     @classmethod
-    def from_lists(cls, payoffs, row_names=None, column_names=None, name="matrix",
-                   title="Matrix game") -> MatrixGame:
+    def from_lists(cls, payoffs: Sequence[Sequence[float]], row_names: Sequence[str] | None = None,
+                   column_names: Sequence[str] | None = None, name: str = "matrix",
+                   title: str = "Matrix game") -> MatrixGame:
         """Build from nested lists, naming actions a1, a2, ... and b1, b2, ... when no names are given."""
         try:
             table = tuple(tuple(float(v) if isinstance(v, int) and not isinstance(v, bool) else v
