@@ -1,0 +1,144 @@
+"""Measure the browser timeline in a real browser and print a table (a benchmark, not a test).
+
+    python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
+    python scripts/bench_browser.py --steps 200   # more key steps per case
+
+Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
+(the helpers of tests/conftest.py). Rows:
+  - step to redraw: one key step, from the keydown event until the tree, inspector and cursors are
+    redrawn and laid out (JavaScript, style and layout), and until the next animation frame;
+  - node click to inspector: a real mouse click until the inspector names the node;
+  - server time per rerun: how long Streamlit reports the script as running, for reruns the
+    timeline causes (a node click);
+  - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT, streamlit_server  # noqa: E402
+
+CASES = (
+    ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
+    ("Leduc part, 20,000 iterations", "game=leduc&algo=cfr&iters=20000&updates=simultaneous&node=5"),
+)
+TIMEOUT_MS = 180_000
+
+# Steps the timeline from inside the page: each step is one keydown on the component, timed to the
+# end of its synchronous redraw plus a forced layout, and to the next animation frame.
+STEPS = """async (count) => {
+  const find = (node) => node.querySelector('.tl') ||
+      [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+  const root = find(document);
+  const tree = root.querySelector('.tl-tree svg');
+  root.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home', bubbles: true}));
+  const sync = [], frame = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    root.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+    tree.getBoundingClientRect();
+    root.querySelector('.tl-inspector').getBoundingClientRect();
+    sync.push(performance.now() - start);
+    await new Promise(r => requestAnimationFrame(() => r()));
+    frame.push(performance.now() - start);
+  }
+  return {sync, frame};
+}"""
+
+WATCH_RUNS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__runs = []; let started = null;
+  new MutationObserver(() => {
+    const state = app.getAttribute('data-test-script-state');
+    if (state === 'running') started = performance.now();
+    else if (started !== null) { window.__runs.push(performance.now() - started); started = null; }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def open_tree(page, url: str) -> float:
+    """Go to the Game tree page; return ms from navigation start until the tree is drawn."""
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    return float(page.wait_for_function(
+        """() => { const find = (n) => n.querySelector('.tl-tree svg line') ||
+              [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+            return find(document) ? performance.now() : null; }""", polling="raf", timeout=TIMEOUT_MS).json_value())
+
+
+def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    url = f"{base}/Game_tree?{query}"
+    open_tree(page, url)                     # cold: solves and builds the payload once
+    paint = [open_tree(page, url) for _ in range(3)]
+    timings = page.evaluate(STEPS, steps)
+    # The pause after the last step sends t once; let that rerun finish first.
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    # Node clicks: the inspector answers in the browser, then Streamlit reruns once for the URL.
+    page.evaluate(WATCH_RUNS)
+    nodes = page.locator(".tl-node[data-node]")
+    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
+    clicks = []
+    for node in ids:
+        start = time.perf_counter()
+        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+        page.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=TIMEOUT_MS)
+        clicks.append((time.perf_counter() - start) * 1000)
+        try:
+            page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
+                                   timeout=30_000)
+        except Exception:
+            print(f"{name}: node {node} never reached the URL ({page.url})", file=sys.stderr)
+            raise
+        page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    reruns = page.evaluate("window.__runs")
+    context.close()
+    ms = lambda v: f"{v:.1f} ms"  # noqa: E731
+    return {
+        "case": name,
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "node click→inspector median": ms(statistics.median(clicks)),
+        "server time per rerun median": ms(statistics.median(reruns)) if reruns else "–",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with streamlit_server() as (url, _process), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for name, query in CASES:
+                rows.append(bench_case(browser, url, name, query, args.steps))
+        finally:
+            browser.close()
+    columns = list(rows[0])
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(row[c] for c in columns) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
