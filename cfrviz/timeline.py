@@ -91,7 +91,7 @@ def tree_layout(tree: GameTree, nodes: Sequence[int], arrange_by: int = 0) -> La
     """Left-to-right layered positions of `nodes`: leaves one row apart top to bottom, a parent
     centred on its drawn children, columns by depth with every leaf in the last column (so a
     column of decision nodes holds no terminal between them)."""
-    drawn = sorted(set(int(n) for n in nodes))
+    drawn = sorted({int(n) for n in nodes})
     inside = set(drawn)
     kids: dict[int, list[int]] = {n: [c for c in tree.children(n) if c in inside] for n in drawn}
     roots = [n for n in drawn if int(tree.parent[n]) not in inside]
@@ -302,7 +302,7 @@ def checked_iteration(value: object, iterations: Sequence[int] | np.ndarray) -> 
     if value != int(value):
         return None
     t = int(value)
-    return t if t in set(int(i) for i in iterations) else None
+    return t if t in {int(i) for i in iterations} else None
 
 
 def checked_node(value: object, tree: GameTree) -> int | None:

@@ -8,56 +8,66 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import tree_parts, ui
-from cfrviz.figures.tree import ROUND_ONE, choose_part, deal_cards, is_drawn_whole, public_cards, round_one_lines, tree_part
+from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
 from cfrviz.ui import timeline
 
 view = ui.setup_page("Game tree")
 tree = view.tree
+state = st.session_state
 
 nodes = None
-arrangements = (0, 1)
-if not is_drawn_whole(tree) and not tree_parts.card_view(tree):
-    # No private cards to split by (a game from a file): one subtree at a time, following the selected node.
-    options = tree_parts.parts(tree, "subtree")
-    roots = [int(p.root or 0) for p in options]
-    if view.node is not None and view.node != st.session_state.get("tree_aligned_node"):
-        st.session_state["tree_subtree"] = roots.index(int(tree_parts.part_of(tree, view.node, "subtree").root or 0))
-    st.session_state["tree_aligned_node"] = view.node
-    if st.session_state.get("tree_subtree") not in range(len(options)):
-        st.session_state["tree_subtree"] = 0
-    k = st.selectbox("Part of the tree", range(len(options)), key="tree_subtree",
-                     format_func=lambda k: f"below {tree.node_label[roots[k]]} (node {roots[k]})")
-    nodes = tree_parts.part_nodes(tree, options[k])
-    arrangements = (0,)
-    st.caption(f"{tree.game.title} is too big to draw whole: showing one subtree at a time.")
-elif not is_drawn_whole(tree):
-    # The part jumps to a newly selected node (or after a page switch dropped the widgets);
-    # otherwise it stays where the user put it. Values are validated before the widgets exist.
-    state = st.session_state
-    fresh = view.node != state.get("tree_aligned_node") or state.get("tree_private") is None
-    private, line, public = choose_part(tree, view.node if fresh else None, state.get("tree_private"),
-                                        state.get("tree_line"), state.get("tree_public"))
-    state["tree_aligned_node"] = view.node
-    publics = public_cards(tree)
-    state["tree_private"], state["tree_line"] = private, line
-    state["tree_public"] = public or (publics[0] if publics else None)
-    c1, c2, c3 = st.columns(3)
-    private = c1.selectbox("Player 1's card", deal_cards(tree), key="tree_private")
-    lines = (ROUND_ONE,) + round_one_lines(tree, private)
-    if line not in lines:
-        state["tree_line"] = line = ROUND_ONE
-    if len(lines) > 1:
-        line = c2.selectbox("Betting line", lines, key="tree_line")
-    if line != ROUND_ONE and publics:
-        public = c3.selectbox("Public card", publics, key="tree_public")
-        nodes = tree_part(tree, private, line, public)
-        where = f"after {line} with public card {public}"
+arrangements: tuple[int, ...] = (0, 1) if tree_parts.card_view(tree) else (0,)
+if not is_drawn_whole(tree):
+    # The part jumps to a newly selected node (the view of the player acting there, so its
+    # information set is whole) or after a page switch dropped the widgets; otherwise it stays
+    # where the user put it. Values are checked before the widgets exist.
+    fresh = view.node != state.get("tree_aligned_node") or state.get("tree_by") is None
+    if not tree_parts.card_view(tree):
+        # No private cards to split by (a game from a file): one subtree at a time, following the selected node.
+        options = tree_parts.parts(tree, "subtree")
+        roots = [int(p.root or 0) for p in options]
+        if view.node is not None and fresh:
+            state["tree_subtree"] = roots.index(int(tree_parts.part_of(tree, view.node, "subtree").root or 0))
+        state["tree_aligned_node"], state["tree_by"] = view.node, "subtree"
+        if state.get("tree_subtree") not in range(len(options)):
+            state["tree_subtree"] = 0
+        k = st.selectbox("Part of the tree", range(len(options)), key="tree_subtree",
+                         format_func=lambda k: f"below {tree.node_label[roots[k]]} (node {roots[k]})")
+        part = options[k]
+        arrangements = (0,)
     else:
-        nodes = tree_part(tree, private)
-        where = "round 1" if publics else "every deal"
-    arrangements = (0,)
-    st.caption(f"{tree.game.title} is too big to draw whole: showing the deals where player 1 holds "
-               f"{private}, {where}.")
+        if fresh and view.node is not None:
+            part = tree_parts.part_of(tree, view.node)
+        else:
+            by = state.get("tree_by") if state.get("tree_by") in tree_parts.BY_CARD else "player1"
+            line = state.get("tree_line")
+            part = tree_parts.checked_part(tree, by, state.get("tree_private"),
+                                           None if line in (None, ROUND_ONE) else line, state.get("tree_public"))
+        state["tree_aligned_node"] = view.node
+        state["tree_by"], state["tree_private"] = part.by, part.card
+        state["tree_line"] = part.line or ROUND_ONE
+        c0, c1, c2, c3 = st.columns([1.3, 1, 1, 1])
+        by = c0.radio("Split by the cards of", list(tree_parts.BY_CARD), key="tree_by", horizontal=True,
+                      format_func={"player1": "player 1", "player2": "player 2"}.get,
+                      help="Every information set of that player is drawn whole in its part.")
+        held = tree_parts.cards(tree, by)
+        if state.get("tree_private") not in held:
+            state["tree_private"] = held[0]
+        card = c1.selectbox("Player 1's card" if by == "player1" else "Player 2's card", held, key="tree_private")
+        lines = (ROUND_ONE,) + tree_parts.lines(tree, by, card)
+        if state.get("tree_line") not in lines:
+            state["tree_line"] = ROUND_ONE
+        line = c2.selectbox("Betting line", lines, key="tree_line") if len(lines) > 1 else ROUND_ONE
+        public = None
+        if line != ROUND_ONE:
+            publics = tree_parts.public_cards(tree, by, card, line)
+            if state.get("tree_public") not in publics:
+                state["tree_public"] = part.public if part.public in publics else publics[0]
+            public = c3.selectbox("Public card", publics, key="tree_public")
+        part = tree_parts.Part(by, card=card, line=None if line == ROUND_ONE else line, public=public)
+        arrangements = (tree_parts.BY_CARD[by],)
+    nodes = tree_parts.part_nodes(tree, part).tolist()
+    st.caption(f"{tree.game.title} is too big to draw whole: showing {part.label}.")
 
 timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "

@@ -23,7 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT, streamlit_server  # noqa: E402
+from conftest import (
+    APP_IDLE,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    VIEWPORT,
+    streamlit_server,
+)
 
 CASES = (
     ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
@@ -65,7 +71,7 @@ WATCH_RUNS = """() => {
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def open_tree(page, url: str) -> float:
@@ -107,7 +113,7 @@ def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[st
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     reruns = page.evaluate("window.__runs")
     context.close()
-    ms = lambda v: f"{v:.1f} ms"  # noqa: E731
+    ms = lambda v: f"{v:.1f} ms"
     return {
         "case": name,
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",

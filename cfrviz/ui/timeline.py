@@ -15,8 +15,14 @@ import numpy as np
 import streamlit as st
 
 from cfrviz.run import Run
-from cfrviz.timeline import (build_payload, checked_iteration, checked_node, component_data, encode_payload,
-                             frame_snapshots)
+from cfrviz.timeline import (
+    build_payload,
+    checked_iteration,
+    checked_node,
+    component_data,
+    encode_payload,
+    frame_snapshots,
+)
 from cfrviz.tree import GameTree
 
 _FILES = resources.files("cfrviz.ui")
@@ -28,7 +34,7 @@ _component = st.components.v2.component(
 
 # Encoded payloads by (run, part); a Leduc part is about 1 MB, so keep a handful.
 _CACHE_ENTRIES = 24
-_cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run]] = OrderedDict()
+_cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run | None]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -101,4 +107,5 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
 
 def frames_of(run: Run) -> np.ndarray:
     """The iterations the timeline shows for `run` (for captions and tests)."""
-    return run.iterations[frame_snapshots(run.iterations)]
+    shown: np.ndarray = run.iterations[frame_snapshots(run.iterations)]
+    return shown

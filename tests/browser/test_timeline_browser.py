@@ -10,9 +10,9 @@ import itertools
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from conftest import APP_IDLE, RENDER_TIMEOUT_MS, open_app
 
 import cfrviz
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, open_app
 
 pytestmark = pytest.mark.browser
 
