@@ -266,6 +266,10 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
             st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
                             step=1, key=_W + parameter.name, on_change=_on_sidebar_change, help=parameter.help,
                             disabled=off)
+        if catalog.openspiel_available():
+            st.text_input("Or an OpenSpiel game", key=_W + "openspiel", on_change=_on_openspiel, disabled=off,
+                          placeholder="liars_dice(numdice=1,dice_sides=3)",
+                          help="A two-player zero-sum OpenSpiel game string; the game is enumerated once.")
         st.selectbox("Algorithm", list(algorithms_for(game)),
                      format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change,
                      disabled=off)
@@ -365,13 +369,19 @@ def _on_upload() -> None:
     st.session_state[_NOTICE_KEY] = ()
 
 
-def _adopt_game(filename: str, data: bytes) -> None:
-    """Make an uploaded .efg game the sidebar's game (bounded and checked by `read_game_upload`)."""
+def _on_openspiel() -> None:
+    """Make the typed OpenSpiel game the sidebar's game, or say in one sentence why not."""
+    text = str(st.session_state.get(_W + "openspiel") or "").strip()
+    if not text:
+        return
     try:
-        game = read_game_upload(filename, data)
+        _choose_game(catalog.lookup("openspiel:" + text.removeprefix("openspiel:")))
     except ValueError as error:
         st.session_state[_NOTICE_KEY] = (str(error),)
-        return
+
+
+def _choose_game(game: CatalogGame) -> None:
+    """Switch the sidebar's solve to `game`, keeping what still applies of the other settings."""
     old = _state_choice()
     algorithm = old.algorithm if game.offers(old.algorithm) else game.default_algorithm
     new = supported_updates(Choice(game.name, game.params, algorithm, min(old.iterations, game.app_iteration_cap),
@@ -380,6 +390,17 @@ def _adopt_game(filename: str, data: bytes) -> None:
     st.session_state.pop(UPLOAD_KEY, None)
     st.session_state[T_KEY] = None
     st.session_state[NODE_KEY] = None
+    st.session_state[_NOTICE_KEY] = ()
+
+
+def _adopt_game(filename: str, data: bytes) -> None:
+    """Make an uploaded .efg game the sidebar's game (bounded and checked by `read_game_upload`)."""
+    try:
+        game = read_game_upload(filename, data)
+    except ValueError as error:
+        st.session_state[_NOTICE_KEY] = (str(error),)
+        return
+    _choose_game(game)
     st.session_state[_NOTICE_KEY] = ("Your game is now the sidebar's game on every page. A share link cannot "
                                      "carry an uploaded game; download the run to keep it.",)
 
