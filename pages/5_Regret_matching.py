@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import catalog, ui
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.analysis import best_response_to
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
@@ -18,7 +18,7 @@ view = ui.setup_page(
     own_settings="This page has its own settings: the matrix game, opponent, iterations and iteration t below. "
                  "The sidebar's solve is not used here.")
 
-MAX_ITERATIONS = 100_000
+MAX_ITERATIONS = catalog.lookup("rps").app_iteration_cap   # the catalog's cap for matrix games
 PATH_POINTS = 5_000
 EDITOR_KEY = "rm_editor_"
 

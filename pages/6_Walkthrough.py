@@ -71,7 +71,9 @@ if algorithm == "chance":
     options = ["random", *deal_options(tree)]
     if ui.page_value("walk_deal") not in options:
         ui.set_page_value("walk_deal", "QK" if "QK" in options else "random")
-    chosen = c5.selectbox("Deal (player 1, player 2)", options, format_func=lambda d: RANDOM_DEAL if d == "random" else d,
+    # Card games deal both players' cards at once; any other game's first chance event is named as it is.
+    deal_label = "Deal (player 1, player 2)" if game.parts_by == "private card" else "First chance outcome"
+    chosen = c5.selectbox(deal_label, options, format_func=lambda d: RANDOM_DEAL if d == "random" else d,
                           help="Chance sampling walks one deal per iteration.", **ui.bind("walk_deal"))
     deal = None if chosen == "random" else chosen
     seed = int(st.columns([1, 3])[0].number_input(
