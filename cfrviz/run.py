@@ -43,6 +43,9 @@ _SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy",
                     "expected_value", "exploitability", "nodes_touched", "seconds")
 #: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
 _OPTIONAL_FIELDS = ("current_exploitability",)
+#: Every array name a saved run may hold.
+RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS
+                       + _OPTIONAL_FIELDS)
 
 
 @dataclass(frozen=True)

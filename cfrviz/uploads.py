@@ -15,7 +15,7 @@ from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.formats.efg import MAX_EFG_BYTES
 from cfrviz.formats.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text
-from cfrviz.run import Run
+from cfrviz.run import RUN_ARRAYS, Run
 from cfrviz.text import quoted
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).
@@ -76,6 +76,9 @@ def _read_npz(name: str, data: bytes) -> Run:
     for member in members:
         if not member.filename.endswith(".npy"):
             raise ValueError(f"{name} contains {quoted(member.filename)}, which is not a numpy array.")
+        if member.filename[:-4] not in RUN_ARRAYS:
+            # Refused before anything is unpacked: a run has only these arrays.
+            raise ValueError(f"{name} holds an array {quoted(member.filename[:-4])} that no cfrviz run has.")
         if member.flag_bits & 0x1:
             # Reading an encrypted member asks for a password (zipfile raises RuntimeError).
             raise ValueError(f"{name} is encrypted; upload the run as cfrviz saved it.")
