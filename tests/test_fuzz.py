@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import cfrviz
 from cfrviz.run import Run
 from cfrviz.uploads import read_upload
+from test_markup import unescaped_markup
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_FILES = (
@@ -58,8 +59,19 @@ def _small_or_garbage(upper: int) -> st.SearchStrategy[str]:
     )
 
 
+# Strangers' links: digits that are not ASCII (str.isdigit() accepts them, int() may not) and
+# markdown that Streamlit would render (links, images, colour, LaTeX, emphasis, icons, HTML).
+HOSTILE = st.one_of(
+    st.text(alphabet=st.characters(categories=("Nd", "No", "Nl")), min_size=1, max_size=8),
+    st.sampled_from(["kuhn³", "kuhn①", "kuhn١٢", "kuhn" + "9" * 5000, "１２", "𝟏𝟎", "[x](https://example.org/)",
+                     "![x](http://host/x.png)", ":red[x]", "$x^2$", "**b**", "_i_", "`c`", ":material/home:",
+                     "www.example.org", "<img src=x>"]),
+)
+
+
 def _param(values: st.SearchStrategy[str]) -> st.SearchStrategy[str | list[str]]:
     # A repeated key arrives as a list of values.
+    values = st.one_of(values, HOSTILE)
     return st.one_of(values, st.lists(values, min_size=1, max_size=3))
 
 
@@ -99,6 +111,8 @@ def test_every_page_exists() -> None:
 def test_any_query_parameters_render_without_exception(page: str, query: dict) -> None:
     at = _run_page(page, query)
     assert not at.exception, [e.value for e in at.exception]
+    for element in (*at.warning, *at.error):
+        assert not unescaped_markup(str(element.value)), f"{page} renders link text as markup: {element.value!r}"
 
 
 @pytest.mark.skipif(not (ROOT / "app.py").exists(), reason="app.py not written yet")
