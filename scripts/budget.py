@@ -75,8 +75,7 @@ def main() -> None:
     # Warm-up: compile and load every kernel once, as the server does at start-up.
     for algorithm in ALGORITHMS:
         if algorithm != "rm":
-            cfrviz.solve("kuhn", algorithm, iterations=3,
-                         updates="alternating" if algorithm in ("external", "outcome") else "simultaneous")
+            cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
 
     # A link or a click that asks for a new solve: the app's iteration cap, the costliest algorithms.
     worst: dict[str, tuple[float, float, str]] = {}

@@ -142,3 +142,35 @@ def test_twenty_sessions_keep_their_own_numbers_and_memory_settles(browser) -> N
     growth = rss[-1] - rss[1]
     assert growth < max(0.25 * rss[1], 150.0), f"server RSS keeps growing: {rss}"
 
+
+
+@pytest.mark.browser
+def test_server_memory_after_distinct_leduc_solves_at_the_cap(browser) -> None:
+    # Reports the server's resident memory (the budget itself is the deploy's): one session asks
+    # for every algorithm on Leduc at the app's cap, then for all of them again one iteration
+    # short, so every request is a new solve. Reference: the solve cache keeps at most 8 runs,
+    # so the second round replaces cached runs instead of adding to them.
+    from cfrviz import catalog
+
+    cap = catalog.lookup("leduc").app_iteration_cap
+    algorithms = [a for a in ALGORITHMS if a != "rm"]
+    rss: list[float] = []
+    with streamlit_server() as (url, process):
+        rss.append(_rss_megabytes(process.pid))
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        try:
+            for iterations in (cap, cap - 1):
+                for algorithm in algorithms:
+                    query = urlencode({"game": "leduc", "algo": algorithm, "iters": str(iterations),
+                                       "updates": "alternating", "seed": "0"})
+                    page.goto(f"{url}/Convergence?{query}", timeout=LOAD_TIMEOUT_MS)
+                    _wait_heading(page, "Convergence")
+                    _metric(page, iterations)
+                    _no_exception(page, f"leduc {algorithm} x {iterations}")  # type: ignore[arg-type]
+                rss.append(_rss_megabytes(process.pid))
+        finally:
+            context.close()
+    print(f"server RSS: idle {rss[0]:.0f} MB; after {len(algorithms)} distinct Leduc solves at the cap "
+          f"({cap:,} iterations) {rss[1]:.0f} MB; after {len(algorithms)} more {rss[2]:.0f} MB")
+    assert rss[2] - rss[1] < max(0.25 * rss[1], 150.0), f"server RSS keeps growing: {rss}"
