@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import plotly.graph_objects as go
@@ -68,7 +69,7 @@ def tree_part(tree: GameTree, private: str | None = None, line: str | None = Non
 def tree_layout(tree: GameTree, nodes: Sequence[int] | None = None) -> dict[int, tuple[float, float]]:
     """Top-down layered positions {node: (x, y)}: leaves one unit apart left to right, a parent
     centred over its drawn children, y = -depth."""
-    drawn = set(range(tree.num_nodes)) if nodes is None else set(int(n) for n in nodes)
+    drawn = set(range(tree.num_nodes)) if nodes is None else {int(n) for n in nodes}
     position: dict[int, tuple[float, float]] = {}
     next_leaf = 0.0
     roots = sorted(n for n in drawn if int(tree.parent[n]) not in drawn)
@@ -139,7 +140,7 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
     meta {infoset, nodes}); edge labels; the selection highlight; then one marker trace per
     kind of node (chance, player 1, player 2, terminal) with node ids as customdata.
     """
-    drawn = sorted(range(tree.num_nodes)) if nodes is None else sorted(set(int(n) for n in nodes))
+    drawn = sorted(range(tree.num_nodes)) if nodes is None else sorted({int(n) for n in nodes})
     position = tree_layout(tree, drawn)
     drawn_set = set(drawn)
     traces: list[go.BaseTraceType] = []
@@ -176,7 +177,7 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
             continue
         xs, ys = [], []
         span = 0.0
-        for a, b in zip(members[:-1], members[1:]):
+        for a, b in pairwise(members):
             (x0, y0), (x1, y1) = position[a], position[b]
             span = max(span, abs(x1 - x0))
             ax, ay = _arc(x0, y0, x1, y1, bow=_link_bow(abs(x1 - x0)))
