@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz import links
+from cfrviz import cli, links
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import ALGORITHMS, solver_class
 from cfrviz.solvers.cfr import (
@@ -211,3 +211,17 @@ def test_links_carry_the_new_algorithms_even_with_a_typed_plus(algorithm: str) -
     # Typed by hand, '+' decodes to a space: "dcfr+" must not quietly become DCFR.
     typed = links.parse_query_params(dict(parse_qsl(f"game=kuhn&algo={algorithm}")))
     assert typed.choice.algorithm == algorithm
+
+
+@pytest.mark.parametrize("algorithm", ["pcfr+", "dcfr+", "pdcfr+"])
+def test_the_cli_solves_and_exports_the_new_algorithms(algorithm: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Reference: cfrviz.solve with the same settings (the CLI is a front end to it).
+    out = tmp_path / "strategy.json"
+    assert cli.main(["solve", "kuhn", "--algorithm", algorithm, "--iterations", "200", "--json", str(out)]) == 0
+    document = json.loads(out.read_text())
+    run = cfrviz.solve("kuhn", algorithm, iterations=200)
+    assert (document["algorithm"], document["updates"]) == (algorithm, "alternating")
+    assert document["exploitability"] == run.exploitability[-1]
+    assert document["current_exploitability"] == run.current_exploitability[-1]
+    assert "exploitability" in capsys.readouterr().out
