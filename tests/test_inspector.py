@@ -377,3 +377,18 @@ def test_own_reach_of_any_strategy_is_the_path_product(seed: int, game: str) -> 
     for i in rng.choice(tree.num_infosets, size=min(12, tree.num_infosets), replace=False):
         for node in tree.nodes_of(int(i)):
             assert reach[i] == pytest.approx(_path_product(tree, strategy, int(node)), abs=1e-15)
+
+
+def test_the_timeline_payload_carries_these_numbers() -> None:
+    # The browser shows what cfrviz.inspector computes: the issue's case, player 2's set "Q k"
+    # at iteration 123 of alternating CFR on Kuhn, regret [0, -0.0848] (not -0.0910).
+    from cfrviz.timeline import build_payload
+
+    run = solve("kuhn", "cfr", 1000, updates="alternating")
+    payload = build_payload(run.tree, run, include=run.snapshot_at(123))
+    f = payload["frames"].index(123)
+    k = next(j for j, entry in enumerate(payload["sets"]) if entry["key"] == "Q k")
+    assert payload["instantRegret"][f][k] == pytest.approx([0.0, -0.0848], abs=1e-4)
+    node = payload["nodes"]["id"].index(17)
+    numbers = frame_numbers(run, [run.snapshot_at(123)], nodes=[17])
+    assert payload["othersReach"][f][node] == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=1e-4)
