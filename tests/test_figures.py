@@ -169,7 +169,10 @@ def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
 def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
     # Reference: Kuhn's value for player 1 is -1/18 (Kuhn 1950).
     fig = spec(value_figure(kuhn_run))
-    assert any(abs(s.get("y0", 0) + 1 / 18) < 1e-12 for s in fig["layout"]["shapes"])
+    (line,) = [t for t in fig["data"] if t["name"].startswith("game value")]
+    assert all(abs(y + 1 / 18) < 1e-12 for y in array(line["y"]))
+    # Named in the legend, never written on the plot where the curves run.
+    assert not fig["layout"].get("annotations")
     names = [t["name"] for t in fig["data"]]
     assert any("exact" in n for n in names) and any("running mean" in n for n in names)
 
@@ -187,13 +190,33 @@ def test_playback_has_frames_buttons_and_its_own_slider(kuhn_run):
 
 def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
     # Reference: for "K b" (player 2 holds K facing a bet) the aggressive action is call.
-    fig = spec(aggression_heatmap(kuhn_run))
+    fig = spec(aggression_heatmap(kuhn_run, t=50))
     heat = fig["data"][0]
     z = array(heat["z"])
-    assert z.shape == (kuhn_run.tree.num_infosets, kuhn_run.num_snapshots)
-    row = heat["y"].index("K b (player 2)")
+    groups, labels = heat["y"]
+    assert z.shape == (kuhn_run.tree.num_infosets, len(array(heat["x"])))
+    row = labels.index("K b")
+    assert groups[row] == "player 2, K"
     i = kuhn_run.tree.infoset_index("K b")
     assert z[row, -1] == pytest.approx(kuhn_run.average_strategy[-1, i, 1])
+    # Grouped by player, then card in deal order (J, Q, K): player 1's sets first.
+    assert groups[:6] == ["player 1, J"] * 2 + ["player 1, Q"] * 2 + ["player 1, K"] * 2
+    # Columns on a log axis.
+    assert fig["layout"]["xaxis"]["type"] == "log"
+    x = array(heat["x"])
+    assert x[0] == 1 and x[-1] == kuhn_run.iterations[-1] and np.all(np.diff(x) > 0)
+    assert fig["layout"]["shapes"][0]["x0"] == 50
+    # Thinned columns are spaced evenly in log(iteration): over iterations 1..10,000 each of
+    # the first 50 keeps its column and each later decade still gets about a hundred, where even
+    # spacing would give [100, 1,000) only 27.
+    from cfrviz.figures.evolution import log_spaced_snapshots
+
+    picks = log_spaced_snapshots(np.arange(1, 10_001))
+    assert len(picks) <= 300 and picks[0] == 0 and picks[-1] == 9_999
+    shown = picks + 1
+    assert set(range(1, 51)) <= set(shown.tolist())
+    assert np.count_nonzero((shown >= 100) & (shown < 1000)) >= 60
+    assert np.count_nonzero(shown >= 1000) >= 60
 
 
 def test_infoset_curves_mark_t_and_refuse_an_empty_choice(kuhn_run):

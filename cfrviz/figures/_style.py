@@ -25,9 +25,34 @@ def action_color(index: int) -> str:
     return ACTION_COLORS[index % len(ACTION_COLORS)]
 
 
+#: Longest title line: about what fits a 390 px wide phone screen at the title's font size.
+TITLE_LINE_CHARS = 44
+
+
+def wrap_title(text: str, width: int = TITLE_LINE_CHARS) -> str:
+    """`text` broken into lines of at most `width` characters at spaces (plotly never wraps).
+
+    >>> wrap_title("Exploitability of the average strategy against iterations", 30)
+    'Exploitability of the average<br>strategy against iterations'
+    """
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
 def base_layout(**extra) -> dict:
-    """Layout keys every figure shares (white background, compact margins)."""
+    """Layout keys every figure shares (white background, compact margins, titles that fit a phone)."""
     layout = {"template": "plotly_white", "font": FONT, "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
               "hoverlabel": {"font_size": 12}}
     layout.update(extra)
+    title = layout.get("title")
+    if isinstance(title, str) and "<br>" not in title and len(title) > TITLE_LINE_CHARS:
+        layout["title"] = wrap_title(title)
+        margin = dict(layout["margin"])
+        margin["t"] = max(int(margin.get("t", 50)), 50) + 20 * layout["title"].count("<br>")
+        layout["margin"] = margin
     return layout

@@ -44,29 +44,33 @@ def exploitability_split_figure(value_1: float, value_2: float, game_value: floa
     since the V's cancel (NashConv / 2). Without V the bars are the raw values.
     """
     exploitability = (value_1 + value_2) / 2.0
-    names = [f"{PLAYER_NAMES[0]}'s best response", f"{PLAYER_NAMES[1]}'s best response"]
+    players = [f"{PLAYER_NAMES[0]}'s best response", f"{PLAYER_NAMES[1]}'s best response"]
     colors = [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]]
     if game_value is not None and math.isfinite(game_value):
         bases = [game_value, -game_value]
         bars = [value_1 - game_value, value_2 + game_value]
-        text = [f"earns {v:+.4f} = equilibrium {b:+.4f} + gain {g:.4f}"
+        text = [f"earns {v:+.4f}<br>= equilibrium {b:+.4f} + gain {g:.4f}"
                 for v, b, g in zip((value_1, value_2), bases, bars)]
         axis = "gain over the equilibrium value (chips per hand)"
     else:
         bars = [value_1, value_2]
         text = [f"earns {v:+.4f}" for v in bars]
         axis = "best-response value (chips per hand)"
-    fig = go.Figure(go.Bar(y=names, x=bars, orientation="h", marker_color=colors, text=text,
-                           textposition="outside", cliponaxis=False, hoverinfo="skip", showlegend=False))
-    fig.add_vline(x=exploitability, line_dash="dash", line_color="#333333",
-                  annotation_text=f"exploitability {exploitability:.4f}", annotation_position="top")
+    # What each best response earns is part of its row's label, not text on the bars, so nothing
+    # sits on the bars or on the exploitability line.
+    names = [f"<b>{who}</b><br>{line}" for who, line in zip(players, text)]
+    fig = go.Figure(go.Bar(y=names, x=bars, orientation="h", marker_color=colors, hoverinfo="skip",
+                           showlegend=False))
+    fig.add_trace(go.Scatter(x=[exploitability, exploitability], y=[names[0], names[1]], mode="lines",
+                             name=f"exploitability {exploitability:.4f}", hoverinfo="skip",
+                             line={"dash": "dash", "color": "#333333"}))
     top = max(max(bars), exploitability, 1e-9)
     low = min(min(bars), 0.0)
     fig.update_layout(**base_layout(
-        height=230, title=f"Exploitability = mean of the two gains = {exploitability:.5f} chips/hand",
-        margin={"l": 150, "r": 30, "t": 60, "b": 50}))
-    # Room on the right for the outside labels.
-    fig.update_xaxes(title=axis, range=[low - 0.05 * (top - low), top + 1.6 * (top - low)], zeroline=True)
+        height=260, title=f"Exploitability = mean of the two gains = {exploitability:.5f} chips/hand",
+        legend={"orientation": "h", "y": -0.45, "x": 0}, margin={"l": 20, "r": 20, "t": 70, "b": 60}))
+    fig.update_yaxes(automargin=True)
+    fig.update_xaxes(title=axis, range=[low - 0.05 * (top - low), top + 0.1 * (top - low)], zeroline=True)
     return fig
 
 
@@ -89,9 +93,10 @@ def best_response_values_over_time(tree: GameTree, iterations: Sequence[int], st
                                  line={"color": ACTOR_STYLE[p]["color"], "width": 2}))
         if game_value is not None and math.isfinite(game_value):
             target = game_value if p == 0 else -game_value
-            fig.add_hline(y=target, line_dash="dot", line_color=ACTOR_STYLE[p]["color"],
-                          annotation_text=f"{PLAYER_NAMES[p]}'s equilibrium value {target:+.4f}",
-                          annotation_position="top right" if p == 1 else "bottom right")
+            # In the legend rather than on the line, which the curve approaches.
+            fig.add_trace(go.Scatter(x=[iterations[0], iterations[-1]], y=[target, target], mode="lines",
+                                     name=f"{PLAYER_NAMES[p]}'s equilibrium value {target:+.4f}", hoverinfo="skip",
+                                     line={"dash": "dot", "color": ACTOR_STYLE[p]["color"]}))
     fig.update_layout(**base_layout(height=340, title="Best-response values against the average strategy",
                                     legend={"orientation": "h", "y": -0.25}))
     fig.update_xaxes(type="log", title="iteration")

@@ -110,8 +110,10 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
         hovertemplate="iteration %{x}<br>%{y:.5f} chips/hand<extra></extra>"))
     value = game_value(run)
     if value is not None:
-        fig.add_hline(y=value, line={"color": "#009E73", "width": 2},
-                      annotation_text=f"game value {value:.4f}", annotation_position="bottom right")
+        # Named in the legend: a label on the line would sit on the curves that approach it.
+        fig.add_trace(go.Scatter(x=[run.iterations[0], run.iterations[-1]], y=[value, value], mode="lines",
+                                 name=f"game value {value:.4f}", line={"color": "#009E73", "width": 2},
+                                 hoverinfo="skip"))
     if t is not None:
         fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})
     span = run.iterations[-1] / run.iterations[0]

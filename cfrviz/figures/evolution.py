@@ -147,41 +147,84 @@ def aggressive_mask(run: Run) -> np.ndarray:
     return mask
 
 
-def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:
-    """Heat map of every information set (rows) × snapshot iterations (columns).
+def log_spaced_snapshots(iterations: np.ndarray, most: int = MAX_HEATMAP_COLUMNS) -> np.ndarray:
+    """At most `most` snapshot indices, evenly spaced in log(iteration): CFR moves most early, so the
+    early iterations keep their columns. The first and last snapshots are always kept."""
+    count = len(iterations)
+    if count <= most:
+        return np.arange(count)
 
-    Poker: colour = probability of the aggressive action (bet, call or raise). Games without
-    such actions (matrix games): one row per information set and action, colour = its probability.
+    def picks(n: int) -> np.ndarray:
+        wanted = np.geomspace(float(max(iterations[0], 1)), float(iterations[-1]), n)
+        chosen = np.searchsorted(iterations, wanted, side="left").clip(0, count - 1)
+        return np.unique(np.concatenate([[0], chosen, [count - 1]])).astype(np.int64)
+
+    # Early on, log spacing asks for the same snapshot many times: ask for more points until
+    # `most` distinct ones remain (bisection on the number asked for).
+    low, high = most, count
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(picks(middle)) <= most:
+            low = middle
+        else:
+            high = middle - 1
+    return picks(low)
+
+
+def grouped_rows(run: Run) -> list[int]:
+    """Information sets ordered by player, then private card (in deal order), then key."""
+    tree = run.tree
+    card_order: dict[object, int] = {}
+    for record in tree.infosets:
+        card_order.setdefault(record.private, len(card_order))
+    return sorted(range(tree.num_infosets), key=lambda i: (tree.infosets[i].player,
+                                                           card_order[tree.infosets[i].private],
+                                                           len(tree.infosets[i].key), tree.infosets[i].key))
+
+
+def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:
+    """Heat map of every information set (rows) × iterations (columns, log-spaced on a log axis).
+
+    Rows are grouped by player, then by private card. Poker: colour = probability of the
+    aggressive action (bet, call or raise). Games without such actions (matrix games): one row
+    per information set and action, colour = its probability.
     """
     strategy = run.average_strategy if kind == "average" else run.current_strategy       # [T, I, A]
-    picks = thin(run.num_snapshots, MAX_HEATMAP_COLUMNS)
-    columns = [f"{int(run.iterations[s]):,}" for s in picks]
+    picks = log_spaced_snapshots(run.iterations)
+    columns = run.iterations[picks].astype(float)
     mask = aggressive_mask(run)
     tree = run.tree
+    order = grouped_rows(run)
+    groups: list[str] = []
+    labels: list[str] = []
     if mask.any():
-        z = np.einsum("tia,ia->it", strategy[picks], mask.astype(float))                  # [I, T']
-        rows = [infoset_title(run, i) for i in range(tree.num_infosets)]
+        z = np.einsum("tia,ia->it", strategy[picks], mask.astype(float))[order]           # [I, T']
+        for i in order:
+            record = tree.infosets[i]
+            groups.append(f"{PLAYER_NAMES[record.player]}, {record.private}" if record.private
+                          else PLAYER_NAMES[record.player])
+            labels.append(record.key)
         colour_title = "P(bet, call<br>or raise)"
     else:
-        rows, series = [], []
-        for i, record in enumerate(tree.infosets):
+        series = []
+        for i in order:
+            record = tree.infosets[i]
             for a, name in enumerate(record.actions):
-                rows.append(f"{PLAYER_NAMES[record.player]}: {name}")
+                groups.append(PLAYER_NAMES[record.player])
+                labels.append(name)
                 series.append(strategy[picks, i, a])
         z = np.array(series)
         colour_title = "probability"
     fig = go.Figure(go.Heatmap(
-        z=z, x=columns, y=rows, zmin=0.0, zmax=1.0, colorscale="Viridis",
+        z=z, x=columns, y=[groups, labels], zmin=0.0, zmax=1.0, colorscale="Viridis",
         colorbar={"title": {"text": colour_title}, "len": 320, "lenmode": "pixels", "y": 1.0, "yanchor": "top"},
-        hovertemplate="%{y}<br>iteration %{x}<br>p = %{z:.3f}<extra></extra>"))
+        hovertemplate="%{y}<br>iteration %{x:,}<br>p = %{z:.3f}<extra></extra>"))
     if t is not None:
-        s = run.snapshot_at(t)
-        column = int(np.searchsorted(picks, s, side="right") - 1)
-        fig.add_vline(x=max(column, 0), line={"color": "white", "width": 2, "dash": "dot"})
+        fig.add_vline(x=float(max(t, 1)), line={"color": "white", "width": 2, "dash": "dot"})
     fig.update_layout(**base_layout(
-        title=f"{kind.capitalize()} strategy of every information set over the iterations",
+        title=f"{kind.capitalize()} strategy of every set",
         # Big games (Leduc's 288 sets) get thin rows; plotly thins the row labels itself.
-        height=max(320, 140 + max(4, min(20, 1600 // len(rows))) * len(rows)),
-        xaxis={"title": "iteration (snapshots)", "type": "category", "nticks": 12},
-        yaxis={"autorange": "reversed", "automargin": True}))
+        height=max(320, 140 + max(4, min(20, 1600 // len(labels))) * len(labels)),
+        xaxis={"title": "iteration (log scale)", "type": "log"},
+        yaxis={"autorange": "reversed", "automargin": True, "type": "multicategory"}))
     return fig

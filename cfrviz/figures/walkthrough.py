@@ -78,8 +78,11 @@ def step_figure(step: Step) -> go.Figure:
     fig.add_trace(go.Bar(x=actions, y=list(step.regret_update), name="added to cumulative regret",
                          marker_color=colors, marker_pattern_shape="/", opacity=0.6,
                          text=[f"{u:+.3g}" for u in step.regret_update], textposition="outside"))
-    fig.add_hline(y=step.node_utility, line_dash="dash", line_color="#333333",
-                  annotation_text=f"node utility {step.node_utility:+.3g}", annotation_position="bottom right")
+    # The node utility is a line across the bars, named in the legend (a label on it would cover a bar).
+    fig.add_trace(go.Scatter(x=[-0.5, len(actions) - 0.5], y=[step.node_utility] * 2, mode="lines",
+                             name=f"node utility {step.node_utility:+.3g}", hoverinfo="skip",
+                             line={"dash": "dash", "color": "#333333"}, xaxis="x2"))
+    fig.update_layout(xaxis2={"overlaying": "x", "range": [-0.5, len(actions) - 0.5], "visible": False})
     who = PLAYER_NAMES[step.player] if step.player in (0, 1) else "player 1"
     fig.update_layout(**base_layout(height=300, barmode="group",
                                     title=f"{step.information_set}: utilities for {who}",

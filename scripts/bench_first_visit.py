@@ -1,0 +1,116 @@
+"""How long a first visitor waits on a freshly started server: text first, then the first Kuhn solve.
+
+For each case a new `streamlit run app.py` starts on a free port with its own numba cache folder,
+and one headless Chromium visit to a page measures, from `page.goto`:
+  - text:  the page's title is visible (the layout and text are drawn),
+  - solve: the page's first chart is drawn (the default 1,000-iteration Kuhn solve is shown).
+
+Cases: "cold cache" (an empty numba cache: every kernel compiles in this process) and "warm cache"
+(the cache filled beforehand by `python -m cfrviz.warmup`, as a deploy does at build time).
+
+    python scripts/bench_first_visit.py [--runs 2] [--page /Convergence]
+
+Prints a markdown table. The machine's load changes the numbers; run it when it is quiet.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PAGES = {"/": "counterfactual regret minimization, visible", "/Convergence": "Convergence",
+         "/Evolution": "Evolution", "/Game_tree": "Game tree"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_healthy(port: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as answer:
+                if answer.read().decode().strip() == "ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the server did not answer /_stcore/health")
+
+
+def visit(page_path: str, cache_dir: str, browser) -> tuple[float, float]:
+    """(seconds to text, seconds to the first chart) of one first visit to a new server."""
+    port = free_port()
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_healthy(port)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        start = time.perf_counter()
+        page.goto(f"http://127.0.0.1:{port}{page_path}")
+        page.get_by_text(PAGES[page_path], exact=False).first.wait_for(state="visible", timeout=120_000)
+        text = time.perf_counter() - start
+        page.locator(".js-plotly-plot, [data-testid='stCustomComponentV1'], svg.main-svg").first.wait_for(
+            state="visible", timeout=180_000)
+        solve = time.perf_counter() - start
+        page.close()
+        return text, solve
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--page", default="/", choices=sorted(PAGES))
+    args = parser.parse_args()
+    rows = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for case in ("cold cache", "warm cache"):
+            texts, solves = [], []
+            for _ in range(args.runs):
+                with tempfile.TemporaryDirectory(prefix="cfrviz_numba_") as cache_dir:
+                    if case == "warm cache":
+                        subprocess.run([sys.executable, "-m", "cfrviz.warmup"], cwd=ROOT, check=True,
+                                       env={**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)},
+                                       stdout=subprocess.DEVNULL)
+                    text, solve = visit(args.page, cache_dir, browser)
+                texts.append(text)
+                solves.append(solve)
+            rows.append((case, texts, solves))
+        browser.close()
+    print(f"First visit to {args.page} on a freshly started server ({args.runs} runs each, seconds):\n")
+    print("| numba cache | text shown (median, max) | first Kuhn solve shown (median, max) |")
+    print("|---|---|---|")
+    for case, texts, solves in rows:
+        print(f"| {case} | {statistics.median(texts):.1f}, {max(texts):.1f} | "
+              f"{statistics.median(solves):.1f}, {max(solves):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
