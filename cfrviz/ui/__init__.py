@@ -28,6 +28,7 @@ from cfrviz.catalog import CatalogGame
 from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, page_params_of, page_setting,
                           parse_page_settings, parse_query_params, query_params_of, supported_updates)
 from cfrviz.run import Run, RunSettings
+from cfrviz.run_cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.catalog import compile_game
 from cfrviz.text import escape_markdown
@@ -130,28 +131,48 @@ def _warm() -> None:
 _PROGRESS_COST = 20_000_000
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+#: Per-process budget for solved runs shared by every session (README, "Memory and CPU budget"):
+#: the snapshot arrays of at most this many bytes and runs, and this many solves at once.
+#: The compiled kernels hold the GIL, so a second solve at once would only take turns with the
+#: first while holding another run's worth of memory.
+RUN_CACHE_BYTES = 100_000_000
+RUN_CACHE_ENTRIES = 24
+CONCURRENT_SOLVES = 1
+
+
+@st.cache_resource(show_spinner=False)
+def shared_runs() -> RunCache:
+    """The process's one run cache: every session gets the same read-only `Run` for the same solve."""
+    return RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
+
+
 def cached_solve(game: str, game_params: tuple, algorithm: str, iterations: int, updates: str,
                  seed: int) -> Run:
-    """`cfrviz.solve` on plain values, shared by every session; shows a progress bar when slow."""
+    """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
+
+    The run is shared with other sessions: read it, never write into it (its arrays are read-only).
+    """
     import cfrviz
 
-    bar = None
-    if float(compile_game(game, **dict(game_params)).num_nodes) * iterations >= _PROGRESS_COST:
-        # Created inside the cached function so a cache hit can replay it harmlessly.
-        bar = st.progress(0.0, text=f"Solving {iterations:,} iterations…")
+    def solve() -> Run:
+        bar = None
+        if float(compile_game(game, **dict(game_params)).num_nodes) * iterations >= _PROGRESS_COST:
+            bar = st.progress(0.0, text=f"Solving {iterations:,} iterations…")
 
-    def progress(fraction: float) -> None:
-        if bar is None:
-            return
-        fraction = min(max(float(fraction), 0.0), 1.0)
-        bar.progress(fraction, text=f"Solving… {fraction:.0%}")
+        def progress(fraction: float) -> None:
+            if bar is None:
+                return
+            fraction = min(max(float(fraction), 0.0), 1.0)
+            bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
-    run = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
-                       progress=progress, **dict(game_params))
-    if bar is not None:
-        bar.empty()
-    return run
+        run = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
+                           progress=progress, **dict(game_params))
+        if bar is not None:
+            bar.empty()
+        return run
+
+    key = (game, tuple(game_params), algorithm, int(iterations), updates, int(seed))
+    return shared_runs().get(key, solve)
 
 
 def _state_choice() -> Choice:

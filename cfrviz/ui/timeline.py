@@ -39,8 +39,8 @@ _lock = threading.Lock()
 
 
 def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:
-    # cached_solve hands every rerun a fresh copy of the run, so solved runs are known by their
-    # settings; an uploaded run lives in the session, so its identity is enough.
+    # Solved runs are known by their settings (the shared cache may drop and re-solve one); an
+    # uploaded run lives in the session, so its identity is enough.
     if uploaded:
         return ("upload", id(run))
     return ("solve", run.settings, run.num_snapshots, int(run.iterations[-1]))
@@ -59,7 +59,9 @@ def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, 
             return hit[0], hit[1]
     payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include))
     with _lock:
-        _cache[key] = (payload_id, body, run)  # holding the run keeps id(run) from being reused
+        # Holding an uploaded run keeps id(run) from being reused; a solved run is not held, so
+        # the shared run cache alone decides how many runs stay in memory.
+        _cache[key] = (payload_id, body, run if uploaded else None)
         while len(_cache) > _CACHE_ENTRIES:
             _cache.popitem(last=False)
     return payload_id, body

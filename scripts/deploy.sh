@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Every step the Dockerfile runs, in one script, so CI runs the same steps on a fresh virtual
+# environment (scripts/deploy_check.sh). Run from anywhere:
+#   bash scripts/deploy.sh install   # the pinned app set (requirements.txt) into $PYTHON's environment
+#   bash scripts/deploy.sh warm      # compile every numba kernel into $NUMBA_CACHE_DIR ahead of visitors
+#   bash scripts/deploy.sh serve     # the app with the deployed settings on $ADDRESS:$PORT (0.0.0.0:8501)
+# PYTHON (default python3), ADDRESS, PORT and NUMBA_CACHE_DIR may be set by the caller.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+# warm and serve must agree on where compiled kernels live; the image's user owns this folder.
+export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba-cache}"
+# Per-process memory budget (README, "Memory and CPU budget"): few malloc arenas for Streamlit's
+# many session threads, and large arrays (runs) handed back to the system when they are freed.
+# CFRVIZ_MALLOC_DEFAULTS=1 keeps glibc's own settings (to measure the difference).
+if [ -z "${CFRVIZ_MALLOC_DEFAULTS:-}" ]; then
+  export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+  export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}"
+fi
+export PYTHONUNBUFFERED=1
+
+case "${1:-}" in
+  install)
+    "$PYTHON" -m pip install --no-cache-dir --disable-pip-version-check -q -r requirements.txt
+    ;;
+  warm)
+    mkdir -p "$NUMBA_CACHE_DIR"
+    "$PYTHON" -m cfrviz.warmup
+    ;;
+  serve)
+    # .streamlit/config.toml holds the rest (upload cap, XSRF protection, no error details).
+    exec "$PYTHON" -m streamlit run app.py \
+      --server.address "${ADDRESS:-0.0.0.0}" \
+      --server.port "${PORT:-8501}" \
+      --server.headless true \
+      --server.fileWatcherType none \
+      --server.runOnSave false \
+      --browser.gatherUsageStats false
+    ;;
+  *)
+    echo "usage: bash scripts/deploy.sh install|warm|serve" >&2
+    exit 2
+    ;;
+esac
