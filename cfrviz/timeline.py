@@ -259,6 +259,9 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "iterations": int(run.iterations[-1]),
         "frames": [int(run.iterations[s]) for s in snapshots],
         "exploitability": _rounded(run.exploitability[pick], 8),
+        "currentExploitability": (_rounded(run.current_exploitability[pick], 8)
+                                  if len(run.current_exploitability) == run.num_snapshots
+                                  and np.isfinite(run.current_exploitability).all() else None),
         "value": _rounded(run.value[pick], 6),
         "expectedValue": _rounded(run.expected_value[pick], 6),
         "current": per_set(run.current_strategy),

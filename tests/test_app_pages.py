@@ -142,13 +142,14 @@ def test_convergence_for_leduc_explains_the_missing_closed_form():
 
 
 def test_evolution_for_leduc_animates_only_the_chosen_sets():
-    # Reference: Leduc has 288 information sets (tests/test_games.py); playback keeps to the chosen ones.
+    # Reference: Leduc has 288 information sets (tests/test_games.py); the timeline keeps to the chosen ones.
     at = start(game="leduc", iters="200")
     at.switch_page("pages/2_Evolution.py").run()
     assert not at.exception
     at.multiselect(key="evolution_infosets").set_value(["Q", "K"]).run()
-    playback = next(f for f in charts(at) if f.get("frames"))
-    assert [bar["y"] for bar in playback["data"]][0] == ["Q (player 1)", "K (player 1)"]
+    header, payload = timeline(at)
+    assert header["mode"] == "sets" and header["focus"] == ["Q", "K"]
+    assert [s["key"] for s in payload["sets"]] == ["Q", "K"]
 
 
 def test_leduc_part_follows_a_new_node_but_keeps_the_users_choice():

@@ -33,6 +33,7 @@ const fmt = (x, digits = 4) => (x === null || x === undefined || Number.isNaN(x)
   : (Math.abs(x) < 0.5 * 10 ** -digits ? (0).toFixed(digits) : x.toFixed(digits)).replace("-", "−");
 const prob = (p) => p >= 0.995 ? "1" : p.toFixed(2).replace(/^0/, "");
 const thousands = (t) => t.toLocaleString("en-US");
+const sci = (x) => x.toExponential(2).replace(/e([+-])(\d)$/, "e$10$2");  // as Python's :.2e
 
 class Timeline {
   constructor(root, header, body) {
@@ -44,6 +45,7 @@ class Timeline {
     this.f = Math.max(0, this.frames.length - 1);
     this.kind = header.kind === "current" ? "current" : "average";
     this.log = !!header.log;
+    this.focus = header.focus || [];
     this.layout = 0;
     this.selected = -1;
     this.hovered = -1;
@@ -108,7 +110,7 @@ class Timeline {
         label.appendChild(document.createTextNode(" " + text));
         input.addEventListener("change", () => { this.kind = value; this.sparksChanged(); this.draw(); });
       };
-      options.appendChild(document.createTextNode("width: "));
+      options.appendChild(document.createTextNode(this.mode === "tree" ? "edge width: " : "strategy: "));
       radio("average", "average strategy");
       radio("current", "current");
     }
@@ -218,6 +220,11 @@ class Timeline {
         this.f = this.nearest(h.t);
         this.sentT = this.frames[this.f];
       }
+    }
+    const focus = h.focus || [];
+    if (JSON.stringify(focus) !== JSON.stringify(this.focus)) {
+      this.focus = focus;
+      if (this.mode !== "tree" && this.width) this.buildCharts();
     }
     const node = h.node === null || h.node === undefined ? -1 : (this.local.get(h.node) ?? -2);
     if (node !== this.headerNode) {
@@ -530,7 +537,7 @@ class Timeline {
     this.cursors.push({ line, x0, w });
   }
 
-  sparksChanged() { this.inspected = null; this.drawExploitability(); if (this.mode === "charts") this.buildCharts(); }
+  sparksChanged() { this.inspected = null; this.drawExploitability(); if (this.mode !== "tree" && this.width) this.buildCharts(); }
 
   drawExploitability() {
     const e = this.b.exploitability, svg = this.exp;
@@ -560,7 +567,7 @@ class Timeline {
     }
   }
 
-  // ---------------------------------------------------------------- charts mode
+  // ---------------------------------------------------------------- charts and sets modes
   buildCharts() {
     const b = this.b, box = this.main;
     box.replaceChildren();
@@ -568,29 +575,24 @@ class Timeline {
     this.chartCells = [];
     if (this.frames.length < 1) return;
     const card = (title) => { const c = el("div", { class: "tl-card" }, box); el("h5", {}, c, title); return c; };
-    const line = (c, values, logY, label) => {
+    const chart = (c, lines, logY, label) => {
       const W = Math.min(520, Math.max(260, Math.floor(this.width / 2) - 40)), H = 110, x0 = 6, w = W - 12;
       const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": label }, c);
-      const v = values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x);
-      const lo = Math.min(...v), hi = Math.max(...v) + 1e-12;
-      const pts = v.map((y, f) => `${(x0 + this.axis(this.frames[f]) * w).toFixed(1)},${(H - 6 - (y - lo) / (hi - lo) * (H - 12)).toFixed(1)}`);
-      el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: "#0072B2", "stroke-width": 2 }, svg);
+      const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
+      const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
+      ys.forEach((v, j) => {
+        const pts = v.map((y, f) => `${(x0 + this.axis(this.frames[f]) * w).toFixed(1)},${(H - 6 - (y - lo) / (hi - lo) * (H - 12)).toFixed(1)}`);
+        el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: lines[j][1], "stroke-width": 2,
+                             "stroke-dasharray": lines[j][2] || "none" }, svg);
+      });
       this.cursors.push({ line: el("svg:line", { y1: 0, y2: H, stroke: "#E69F00", "stroke-width": 2 }, svg), x0, w });
     };
-    if (b.exploitability) {
-      const c = card("Exploitability of the average strategy (chips/hand)");
-      const m = el("div", { class: "tl-metric", "data-testid": "timeline-exploitability" }, c);
-      this.chartCells.push(() => { m.textContent = b.exploitability[this.f].toExponential(2); });
-      line(c, b.exploitability, true, "exploitability, log scale");
-    }
-    if (b.expectedValue) {
-      const c = card("Running mean of player 1's value (chips/hand)");
-      const m = el("div", { class: "tl-metric" }, c);
-      this.chartCells.push(() => { m.textContent = fmt(b.expectedValue[this.f]); });
-      line(c, b.expectedValue, false, "running mean value");
-    }
+    const metric = (c, text, testid) => {
+      const m = el("div", { class: "tl-metric", "data-testid": testid }, c);
+      this.chartCells.push(() => { m.textContent = text(); });
+    };
     if (this.mode === "sets" && b.sets.length) {
-      const c = card(`Strategy at t (${this.kind}) of the chosen information sets`);
+      const c = card("Strategy at t of each information set (bar widths: probability of each action)");
       const grid = el("div", { class: "tl-bars" }, c);
       for (let s = 0; s < b.sets.length; s++) {
         el("span", {}, grid, `${b.sets[s].key} (${b.players[b.sets[s].player]})`);
@@ -601,6 +603,31 @@ class Timeline {
           parts.forEach((span, j) => { span.style.width = `${(100 * p[j]).toFixed(1)}%`; span.title = `${b.sets[s].actions[j]} ${prob(p[j])}`; });
         });
       }
+      const legend = el("div", { class: "tl-note" }, c);
+      const letters = new Map();
+      b.sets.forEach((set) => set.actions.forEach((a, j) => { if (!letters.has(j)) letters.set(j, []); if (!letters.get(j).includes(a)) letters.get(j).push(a); }));
+      for (const [j, names] of letters) { const s = el("span", { style: "margin-right:12px" }, legend); s.innerHTML = `<b style="color:${b.colors.actions[j]}">■</b> `; s.append(names.join(" / ")); }
+      for (const key of this.focus || []) {
+        const s = b.sets.findIndex((set) => set.key === key);
+        if (s < 0) continue;
+        const c2 = card(`${key} (${b.players[b.sets[s].player]})`);
+        this.spark(c2, `${this.kind} strategy`, this.kind, s, [0, 1]);
+        this.spark(c2, "cumulative regret", "regret", s, null);
+      }
+    }
+    if (b.exploitability) {
+      const c = card("Exploitability (chips/hand, log scale)");
+      metric(c, () => `${sci(b.exploitability[this.f])} average` +
+        (b.currentExploitability ? ` · ${sci(b.currentExploitability[this.f])} current` : ""), "timeline-exploitability");
+      const lines = [[b.exploitability, "#0072B2"]];
+      if (b.currentExploitability) lines.push([b.currentExploitability, "#D55E00", "5 4"]);
+      chart(c, lines, true, "exploitability over the iterations");
+      if (b.currentExploitability) el("div", { class: "tl-note" }, c, "solid: average strategy · dashed: current strategy (last iterate)");
+    }
+    if (b.expectedValue && this.mode === "charts") {
+      const c = card("Running mean of player 1's value (chips/hand)");
+      metric(c, () => fmt(b.expectedValue[this.f]), "timeline-value");
+      chart(c, [[b.expectedValue, "#0072B2"]], false, "running mean value");
     }
   }
 

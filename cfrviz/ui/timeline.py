@@ -82,9 +82,10 @@ def _on_node(key: str, tree: GameTree, node_key: str) -> None:
 
 
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
-          arrangements: Sequence[int] = (0,)) -> None:
+          arrangements: Sequence[int] = (0,), focus: Sequence[str] = ()) -> None:
     """Draw the timeline for `view` (a `cfrviz.ui.View`): the tree part `nodes` with its inspector
-    ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets").
+    ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
+    curves for the information sets named in `focus`).
 
     Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`.
     """
@@ -99,7 +100,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
             include = shown
     payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
                                      arrangements=arrangements, include=include)
-    header = {"t": view.t, "node": view.node, "mode": mode}
+    header = {"t": view.t, "node": view.node, "mode": mode, "focus": list(focus)}
     iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
     tree = view.tree
     _component(key=key, data=component_data(payload_id, body, header),

@@ -154,3 +154,37 @@ def test_tree_labels_are_legible_and_never_overlap_at_1280(page, app_url: str, q
         assert len(boxes) >= 30, boxes
         assert min(b["size"] for b in boxes) >= 14
         assert overlaps(boxes) == []
+
+
+def test_evolution_plays_on_the_same_timeline_and_pausing_shares_t(page, app_url: str) -> None:
+    # Reference: the timeline plays in the browser; the shared t (URL) moves only when playback pauses.
+    open_app(page, f"{app_url}/Evolution?{KUHN}&t=3")
+    page.locator(".tl-bars").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    assert t_label(page) == 3
+    page.evaluate(WATCH_RUNS)
+    play = page.get_by_role("button", name="Play or pause (space)").first
+    play.click()
+    page.wait_for_function(
+        """() => { const find = (n) => n.querySelector('[data-testid="timeline-t"]') ||
+              [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+            const label = find(document); return label && /= (\\d+)/.exec(label.textContent)[1] > 20; }""",
+        timeout=RENDER_TIMEOUT_MS)
+    assert page.evaluate("window.__scriptRuns") == 0 and url_query(page)["t"] == "3"
+    play.click()
+    paused = t_label(page)
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('t') === '{paused}'",
+                           timeout=RENDER_TIMEOUT_MS)
+
+
+def test_convergence_cursor_follows_the_timeline(page, app_url: str) -> None:
+    # Reference: the run solved here; the card shows its exploitability at the timeline's t.
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    open_app(page, f"{app_url}/Convergence?{KUHN}&t=50")
+    card = page.get_by_test_id("timeline-exploitability").first
+    card.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    page.evaluate(WATCH_RUNS)
+    page.locator(".tl-slider").first.focus()
+    page.keyboard.press("Home")
+    assert t_label(page) == 1 and page.evaluate("window.__scriptRuns") == 0
+    assert card.inner_text().split()[0] == f"{run.exploitability[0]:.2e}"
+    page.get_by_text("Exploitability at iteration 1").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
