@@ -246,3 +246,19 @@ def test_written_files_read_back_to_the_same_tree(name: str) -> None:
                                                                      for r in tree.infosets]
     # Kuhn's deal is written as six exact sixths, not as 0.16666666666666666.
     assert name != "kuhn" or '"JQ" 1/6 "JK" 1/6' in text
+
+
+def test_a_strangers_names_are_kept_as_plain_text() -> None:
+    # Markdown, HTML and LaTeX in names would reach captions and figure titles; they are dropped.
+    text = ('EFG 2 R "<b>*Big*</b> $x$ [link](http://e.x)\n`code`" { "P_1" "P~2" }\n'
+            '"# Heading\n- item <script>alert(1)</script>"\n'
+            'p "**node**" 1 1 "{set}" { "a*b" "c\\\\d" } 0\nt "" 1 "o" { 1 -1 }\nt "" 2 "p" { -1 1 }\n')
+    game = read_efg(text)
+    assert game.title == "bBig/b x link(http://e.x) code"
+    assert game.players == ("P_1", "P2")
+    assert game.comment == "Heading\nitem scriptalert(1)/script"
+    assert game.labels[0] == "node" and game.infosets[0].key == "set"
+    assert game.infosets[0].actions == ("ab", "cd")
+    assert game.text == text              # the file itself is kept as given, for saving runs
+    long_title = read_efg(text.replace("<b>*Big*</b>", "x" * 300)).title
+    assert len(long_title) == 100 and long_title.endswith("…")

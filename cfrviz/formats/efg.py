@@ -11,7 +11,10 @@ A repeated information set, event or outcome may omit its description, or repeat
 exactly. Outcome 0 is none. Outcomes at inner nodes add to the payoffs below them.
 
 Everything is read exactly (chance probabilities and payoffs as fractions), checked, and
-turned into an `ExplicitGame`. What CFR here cannot solve is refused with one sentence
+turned into an `ExplicitGame`. Names (title, players, nodes, sets, actions, outcomes) are kept
+as plain one-line text: characters that mean something to Markdown, HTML or LaTeX
+(`` ` * [ ] < > $ ~ \\ { } ``) and control characters are dropped, and long names cut
+(the file's own text stays in `EfgGame.text`). What CFR here cannot solve is refused with one sentence
 naming the line: more or fewer than two players, payoffs that are not constant-sum,
 chance probabilities that do not sum to 1, an information set whose actions differ
 between its nodes, a player who forgets (no perfect recall: CFR's guarantees need it),
@@ -155,6 +158,24 @@ def _shown(text: str, most: int = 40) -> str:
     return flat if len(flat) <= most else flat[:most - 1] + "…"
 
 
+# Characters that make links, HTML, LaTeX or code where labels are shown; a stranger's file keeps
+# its names as plain text without them. (Underscores stay: inside words they are no emphasis.)
+_MARKUP = str.maketrans("", "", "`*[]<>$~\\{}")
+
+
+def _label(text: str, most: int) -> str:
+    """A name from the file as cfrviz keeps it: plain one-line text, at most `most` characters."""
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text.translate(_MARKUP)).split())
+    return flat if len(flat) <= most else flat[:most - 1] + "…"
+
+
+def _comment(text: str) -> str:
+    """The file's comment as plain text: lines kept, markup and line-leading list or heading marks dropped."""
+    lines = [_label(line, 2_000).lstrip("#>-+= ") for line in text.splitlines()]
+    kept = "\n".join(lines).strip()
+    return kept if len(kept) <= 2_000 else kept[:1_999] + "…"
+
+
 def _plain(fraction: Fraction) -> str:
     return str(fraction.numerator) if fraction.denominator == 1 else f"{fraction.numerator}/{fraction.denominator}"
 
@@ -241,12 +262,12 @@ class _Parser:
         letter = self.take("word", "the letter R")
         if letter.text not in ("R", "D"):
             raise self.fail(letter.line, f"expected the letter R after 'EFG 2', found '{letter.text}'.")
-        title = self.take("string", "the game's title in quotes").text
+        title = _label(self.take("string", "the game's title in quotes").text, 100)
         opened = self.open_list()
         names: list[str] = []
         while not self.close_or_none():
             self.list_item("string", "a player's name in quotes", opened)
-            names.append(self.take("string", "a player's name").text)
+            names.append(_label(self.take("string", "a player's name").text, 40))
         if len(names) != 2:
             raise self.fail(opened, f"the game lists {len(names)} player{'s' if len(names) != 1 else ''}; "
                                     "cfrviz solves two-player games only.")
@@ -254,7 +275,7 @@ class _Parser:
         comment = ""
         token = self.peek()
         if token is not None and token.kind == "string":
-            comment = self.take("string", "the comment").text
+            comment = _comment(self.take("string", "the comment").text)
         return title, comment
 
     # nodes ---------------------------------------------------------------------------------
@@ -266,12 +287,12 @@ class _Parser:
                 raise self.fail(line, f"information set {number} of player {player + 1} is used before its "
                                       "actions are listed.")
             return known
-        name = self.take("string", "the information set's name").text
+        name = _label(self.take("string", "the information set's name").text, 300)
         opened = self.open_list()
         actions: list[str] = []
         while not self.close_or_none():
             self.list_item("string", "an action name in quotes", opened)
-            actions.append(self.take("string", "an action name").text)
+            actions.append(_label(self.take("string", "an action name").text, 60))
         declared = _InfosetDeclaration(name, self.named(actions, line, "an action"), (), line, number)
         if known is None:
             if not actions:
@@ -308,13 +329,13 @@ class _Parser:
             if known is None:
                 raise self.fail(line, f"chance event {number} is used before its outcomes are listed.")
             return known
-        name = self.take("string", "the chance event's name").text
+        name = _label(self.take("string", "the chance event's name").text, 60)
         opened = self.open_list()
         labels: list[str] = []
         probabilities: list[Fraction] = []
         while not self.close_or_none():
             self.list_item("string", "a chance outcome's name in quotes", opened)
-            labels.append(self.take("string", "a chance outcome's name").text)
+            labels.append(_label(self.take("string", "a chance outcome's name").text, 60))
             p = self.number("the chance outcome's probability")
             if p < 0:
                 raise self.fail(line, f"the chance probability {_plain(p)} is negative.")
@@ -354,7 +375,7 @@ class _Parser:
             if known is None:
                 raise self.fail(line, f"outcome {number} is used before its payoffs are given.")
             return (known[1][0], known[1][1])
-        name = self.take("string", "the outcome's name").text
+        name = _label(self.take("string", "the outcome's name").text, 60)
         opened = self.open_list()
         payoffs: list[Fraction] = []
         while not self.close_or_none():
@@ -394,7 +415,7 @@ class _Parser:
                 raise self.fail(token.line, f"the tree has more than {MAX_EFG_NODES:,} nodes, more than cfrviz "
                                             "draws or solves interactively.")
             self.at += 1
-            name = self.take("string", "the node's name in quotes (\"\" for none)").text
+            name = _label(self.take("string", "the node's name in quotes (\"\" for none)").text, 60)
             kind, line = token.text, token.line
             width = 0
             if kind == "c":
@@ -548,7 +569,7 @@ def read_efg(text: str | bytes, *, source: str = "the file", name: str | None = 
     ...                 'p "" 1 1 "" { "H" "T" } 0 '
     ...                 'p "" 2 1 "" { "h" "t" } 0 t "" 1 "win" { 1 -1 } t "" 2 "lose" { -1 1 } '
     ...                 'p "" 2 1 "" { "h" "t" } 0 t "" 2 t "" 1')
-    >>> game.name, len(game.infosets), game.payoff[3]
+    >>> game.name, len(game.infosets), game.payoff[2]
     ('matching-pennies', 2, 1.0)
     """
     source = _shown(source, 80)
