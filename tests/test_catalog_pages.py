@@ -80,3 +80,18 @@ def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
     if page == "pages/7_Best_response.py":
         part = at.selectbox(key="br_part")
         assert len(part.options) == 20 and part.value == 0     # one subtree per deal
+
+
+def test_play_a_hand_of_an_uploaded_game() -> None:
+    # Myerson's card game: chance draws red or black, the human (player 1) raises or folds at their
+    # information set, the bot answers from the average strategy; every hand ends within two moves.
+    game = read_game_upload("my game.efg", UPLOADED)
+    at = _open("pages/8_Play.py", choice=Choice(game.name, game.params, "cfr+", 300))
+    at.button(key="play_deal").click().run()
+    assert any("Your information set" in m.value for m in at.markdown)
+    at.button(key="play_action_fold").click().run()
+    assert not at.exception, at.exception
+    # Folding shows the card: red wins the pot of 1 for player 1, black loses it (Myerson's rules).
+    assert at.success and "The hand ends at" in at.success[0].value
+    assert "win 1 chip." in at.success[0].value or "lose 1 chip." in at.success[0].value
+    assert {m.label: m.value for m in at.metric}["Hands played"] == "1"
