@@ -26,6 +26,8 @@ from cfrviz.tree import GameTree
 
 #: Trees whose solution is kept.
 CACHE_SIZE = 16
+#: Seconds HiGHS may spend on one of the two LPs before cfrviz gives up with a sentence.
+TIME_LIMIT = 60.0
 #: A player's realization weight of an information set at or below this counts as "never reached by own play".
 UNREACHED = 1e-12
 
@@ -116,7 +118,7 @@ def _constraints(tree: GameTree, form: SequenceForm, player: int) -> object:
     return sparse.csr_matrix((vals, (rows, cols)), shape=(len(sets) + 1, form.num_sequences[player]))
 
 
-def _maximin(payoff: object, own: object, other: object) -> tuple[float, np.ndarray]:
+def _maximin(payoff: object, own: object, other: object, title: str) -> tuple[float, np.ndarray]:
     """max_x min_y x^T M y over realization plans own x = e, other y = f: (value, x)."""
     from scipy import sparse
     from scipy.optimize import linprog
@@ -132,7 +134,11 @@ def _maximin(payoff: object, own: object, other: object) -> tuple[float, np.ndar
     bounds = [(0.0, None)] * own_sequences + [(None, None)] * other_rows
     result = linprog(objective, A_ub=upper, b_ub=np.zeros(upper.shape[0]), A_eq=equal, b_eq=right,
                      bounds=bounds, method="highs",
-                     options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+                     options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10,
+                              "time_limit": TIME_LIMIT})
+    if result.status == 1:
+        raise ValueError(f"The exact value of {title} was not found within {TIME_LIMIT:g} s (the sequence-form "
+                         "LP is too big to solve here).")
     if result.status != 0:
         raise ValueError(f"The sequence-form LP was not solved: {result.message}")
     return float(-result.fun) + 0.0, np.asarray(result.x[:own_sequences])   # + 0.0: no -0.0
@@ -156,9 +162,9 @@ def _solve(tree: GameTree) -> Equilibrium:
     form = sequence_form(tree)
     first = _constraints(tree, form, PLAYER_1)
     second = _constraints(tree, form, PLAYER_2)
-    value, x = _maximin(form.payoff, first, second)
+    value, x = _maximin(form.payoff, first, second, tree.game.title)
     # Player 2 maximises -x^T A y: the same program with the matrix negated and transposed.
-    negated_value, y = _maximin(-form.payoff.T, second, first)          # type: ignore[attr-defined]
+    negated_value, y = _maximin(-form.payoff.T, second, first, tree.game.title)   # type: ignore[attr-defined]
     strategy = _behaviour(tree, form, (x, y))
     return Equilibrium(value, strategy, -negated_value, time.perf_counter() - clock)
 

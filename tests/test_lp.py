@@ -90,3 +90,11 @@ def test_cache_is_per_tree_bounded_and_shared_across_threads(monkeypatch: pytest
     for other in others:
         lp_equilibrium(other)
     assert len(lp._cache) == 2 and tree not in lp._cache
+
+
+def test_an_lp_over_its_time_limit_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lp, "TIME_LIMIT", 1e-6)
+    fresh = build_tree(compile_game("leduc").game)       # a tree the cache has not seen
+    with pytest.raises(ValueError, match=r"^The exact value of Leduc poker was not found within 1e-06 s "):
+        lp_equilibrium(fresh)
+    assert fresh not in lp._cache
