@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+import numpy as np
+
 from cfrviz.formats import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game
@@ -479,6 +481,28 @@ def of_game(game: Game) -> CatalogGame:
 def of_tree(tree: GameTree) -> CatalogGame:
     """The catalog game of a compiled tree."""
     return of_game(tree.game)
+
+
+def restorable(tree: GameTree) -> tuple[GameTree, CatalogGame]:
+    """`tree` and its catalog game, written as an .efg game when no entry knows it, so that a run of a
+    game given as a Python object can be saved and reloaded. The .efg copy is used only when it
+    compiles to the same tree (histories, information sets, actions, chance and payoffs); otherwise
+    the game stays "custom" (solvable, not rebuildable)."""
+    found = of_tree(tree)
+    if found.entry.name != "custom":
+        return tree, found
+    try:
+        written = get("efg", text=efg.write_efg(tree))
+    except ValueError:
+        return tree, found
+    copy = written.tree()
+    same = (copy.num_nodes == tree.num_nodes
+            and [r.key for r in copy.infosets] == [r.key for r in tree.infosets]
+            and [r.actions for r in copy.infosets] == [r.actions for r in tree.infosets]
+            and all(np.array_equal(getattr(copy, a), getattr(tree, a)) for a in ("parent", "actor", "infoset"))
+            and np.allclose(copy.chance_probability, tree.chance_probability, rtol=0.0, atol=1e-15)
+            and np.allclose(copy.payoff, tree.payoff, rtol=0.0, atol=1e-12))
+    return (copy, written) if same else (tree, found)
 
 
 def bundled_games() -> dict[str, str]:

@@ -33,7 +33,7 @@ def _resolve_tree(game: object, game_params: dict) -> tuple[GameTree, catalog.Ca
     if isinstance(game, GameTree):
         if game_params:
             raise ValueError("Game parameters apply only when a game is given by name.")
-        return game, catalog.of_tree(game)
+        return catalog.restorable(game)
     if not isinstance(game, str) and not hasattr(game, "initial_state"):
         try:
             game = [[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
@@ -41,8 +41,8 @@ def _resolve_tree(game: object, game_params: dict) -> tuple[GameTree, catalog.Ca
         except TypeError:
             raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
                              "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
-    tree = catalog.compile_game(game, **game_params)   # type: ignore[arg-type]
-    return tree, catalog.of_tree(tree)
+    # A game no catalog entry knows is solved as its .efg copy when that is the same tree, so its runs reload.
+    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -62,7 +62,8 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
     payoffs=..., row_names=..., column_names=...), a link value ("kuhn5", "efg:<bundled name>",
     "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix, any object with
-    the `cfrviz.games.Game` members, or a compiled GameTree. algorithm: a key of
+    the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog entry knows is
+    recorded as its .efg copy (checked to compile to the same tree), so its run saves and reloads. algorithm: a key of
     `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
     (every iteration up to 1,000, then log-spaced, at most 2,000), "all", or a stride.
     progress: called with the fraction done, at most about 100 times.

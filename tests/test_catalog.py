@@ -204,15 +204,23 @@ class CoinGame:
         return _CoinState()
 
 
-def test_any_game_object_is_solved_but_cannot_be_rebuilt_from_settings() -> None:
+def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
     game: Game = CoinGame()   # mypy checks that the class satisfies the protocol
     run = cfrviz.solve(game, "cfr+", iterations=200)
     # By hand: player 1 calls the coin (+1) whatever player 2 does, and player 2 can do no better
     # than a fair guess (-1/2 on average): the value is 1/2.
     assert run.average_strategy_value == pytest.approx(0.5, abs=1e-3)
-    assert run.settings.game == "custom"
+    # The game is kept as its .efg text, so the run reloads without the Python class.
+    assert run.settings.game == "efg" and run.tree.game.title == "Coin call"
+    run.save(tmp_path / "coin.npz")
+    again = Run.load(tmp_path / "coin.npz")
+    assert [r.key for r in again.tree.infosets] == ["p1 H", "p1 T", "p2"]
+    assert np.array_equal(again.average_strategy, run.average_strategy)
+    # A game no entry knows and that is not written out stays "custom": it cannot be rebuilt.
+    custom = catalog.of_game(game)
+    assert custom.name == "custom"
     with pytest.raises(ValueError, match="cannot be rebuilt"):
-        run.settings.build_tree()
+        RunSettings(custom.name, custom.params, "cfr", 1, "simultaneous", 0).build_tree()
 
 
 def test_no_game_name_comparisons_outside_games_and_the_catalog() -> None:
