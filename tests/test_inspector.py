@@ -25,7 +25,6 @@ from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import own_reach_probability, regret_matching
 from cfrviz.tree import GameTree
 
-
 RunCache = Callable[[str, str, str], Run]
 
 

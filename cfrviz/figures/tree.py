@@ -105,7 +105,7 @@ def edge_width(probability: float | None) -> float:
     return 1.5 if probability is None else 0.6 + 7.0 * probability
 
 
-def _arc(x0: float, y0: float, x1: float, y1: float, bow: float, steps: int = 16) -> tuple[list, list]:
+def _arc(x0: float, y0: float, x1: float, y1: float, bow: float, steps: int = 16) -> tuple[list[float], list[float]]:
     """A quadratic curve from (x0, y0) to (x1, y1) bowing down by `bow`, so links of one
     information set do not run through the nodes between them."""
     s = np.linspace(0.0, 1.0, steps)
@@ -170,7 +170,7 @@ def tree_figure(tree: GameTree, strategy: np.ndarray | None = None, *, nodes: It
         label_text.append(f"{label}\u2002" if left else f"\u2002{label}")
         label_side.append("middle left" if left else "middle right")
 
-    selected_set = None if selected is None else int(tree.infoset[selected])
+    selected_set = -1 if selected is None else int(tree.infoset[selected])   # -1: no set selected
     for i in range(tree.num_infosets):
         members = [int(n) for n in tree.nodes_of(i) if int(n) in drawn_set]
         if len(members) < 2:
