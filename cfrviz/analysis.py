@@ -42,7 +42,7 @@ _ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _reach_pass(nodes, chance_probability, strategy, reach):
+def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.ndarray, reach: np.ndarray) -> None:
     """Fill reach [N, 3]: player 1's, player 2's and chance's reach probability of every node."""
     n_nodes = nodes.shape[1]
     reach[0, 0] = 1.0
@@ -65,8 +65,9 @@ def _reach_pass(nodes, chance_probability, strategy, reach):
 
 
 @njit(cache=True)
-def _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value, action_value,
-                    best_action):
+def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                    strategy: np.ndarray, reach: np.ndarray, value: np.ndarray, action_value: np.ndarray,
+                    best_action: np.ndarray) -> tuple[float, float]:
     """Both players' best-response values against `strategy`, in one bottom-up pass.
 
     `reach` [N, 3] must already hold the profile's reach probabilities. Fills `value` [N, 2]
@@ -123,7 +124,8 @@ def _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, 
 
 
 @njit(cache=True)
-def _nash_conv_one(nodes, chance_probability, payoff, levels, strategy):
+def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                   strategy: np.ndarray) -> float:
     """NashConv of one profile [I, A]."""
     n_nodes = nodes.shape[1]
     reach = np.empty((n_nodes, 3))
@@ -137,7 +139,8 @@ def _nash_conv_one(nodes, chance_probability, payoff, levels, strategy):
 
 
 @njit(cache=True)
-def _nash_conv_many(nodes, chance_probability, payoff, levels, strategies):
+def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                    strategies: np.ndarray) -> np.ndarray:
     """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
     n_nodes = nodes.shape[1]
     reach = np.empty((n_nodes, 3))
@@ -155,7 +158,8 @@ def _nash_conv_many(nodes, chance_probability, payoff, levels, strategies):
 
 
 @njit(cache=True)
-def _profile_values(nodes, chance_probability, payoff, strategy, value, action_value):
+def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
+                    value: np.ndarray, action_value: np.ndarray) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
     acting player's value of each child at decision nodes (zero elsewhere)."""
     action_value[:, :] = 0.0
@@ -438,8 +442,8 @@ def closest_alpha(strategy: np.ndarray, tree: GameTree | None = None) -> float:
             slope = s1 - sign * s2
             if slope != 0.0:
                 candidates.append(((p1 - c1) - sign * (p2 - c2)) / slope)
-    candidates = [min(max(a, 0.0), ALPHA_MAX) for a in candidates]
-    return min(candidates, key=lambda a: (_alpha_deviation(array, tree, a), a))
+    candidates = [min(max(float(a), 0.0), ALPHA_MAX) for a in candidates]
+    return float(min(candidates, key=lambda a: (_alpha_deviation(array, tree, a), a)))
 
 
 def distance_to_equilibrium(strategy: np.ndarray, tree: GameTree | None = None) -> float:
@@ -456,7 +460,7 @@ def distance_to_equilibrium(strategy: np.ndarray, tree: GameTree | None = None) 
 # Matrix games
 
 
-def _payoff_matrix(payoffs) -> np.ndarray:
+def _payoff_matrix(payoffs: object) -> np.ndarray:
     if isinstance(payoffs, MatrixGame):
         payoffs = payoffs.payoffs
     try:
@@ -470,7 +474,7 @@ def _payoff_matrix(payoffs) -> np.ndarray:
     return matrix
 
 
-def matrix_equilibrium(payoffs) -> tuple[np.ndarray, np.ndarray, float]:
+def matrix_equilibrium(payoffs: object) -> tuple[np.ndarray, np.ndarray, float]:
     """An exact equilibrium (row strategy [m], column strategy [n], value) of a zero-sum matrix game.
 
     `payoffs` [m, n] are the row player's. Every extreme pair of optimal strategies solves the

@@ -7,6 +7,7 @@ Information sets are numbered in order of first appearance.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +57,7 @@ class GameTree:
 
     @property
     def max_actions(self) -> int:
-        return self.legal.shape[1]
+        return int(self.legal.shape[1])
 
     @property
     def num_decision_nodes(self) -> int:
@@ -83,9 +84,10 @@ class GameTree:
 
     def uniform_strategy(self) -> np.ndarray:
         """[I, A] uniform over legal actions, zero on illegal ones."""
-        return self.legal / self.num_actions[:, None]
+        uniform: np.ndarray = self.legal / self.num_actions[:, None]
+        return uniform
 
-    def to_networkx(self):
+    def to_networkx(self) -> Any:
         """A networkx DiGraph of the tree.
 
         Tree edges carry kind="action", the action or chance label, and the action index.
@@ -162,7 +164,7 @@ def build_tree(game: Game) -> GameTree:
         legal[i, :len(r.actions)] = True
     starts = np.cumsum([0] + [len(m) for m in members]).astype(np.int64)
 
-    def frozen(values, dtype):
+    def frozen(values: Any, dtype: Any) -> np.ndarray:
         a = np.asarray(values, dtype=dtype)
         a.setflags(write=False)
         return a
@@ -190,6 +192,6 @@ def compile_game(game: object, **params: object) -> GameTree:
     Kept here for existing callers; names are the catalog's business (`cfrviz.catalog.compile_game`),
     which compiles each catalog game once per process.
     """
-    from cfrviz.catalog import compile_game as catalog_compile   # the catalog sits above the tree
+    from cfrviz.catalog import compile_game as catalog_compile  # the catalog sits above the tree
 
     return catalog_compile(game, **params)   # type: ignore[arg-type]

@@ -126,9 +126,10 @@ def main() -> int:
     # A plain SIGTERM would skip the `finally` that stops the server.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     sys.path.insert(0, str(ROOT))
-    from cfrviz.catalog import lookup
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
+
+    from cfrviz.catalog import lookup
 
     cap = lookup("leduc").app_iteration_cap
     port = free_port()
