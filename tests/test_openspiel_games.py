@@ -160,3 +160,45 @@ def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
     spiel_game = pyspiel.load_efg_game(write_efg(tree))
     theirs = openspiel_exploitability.exploitability(spiel_game, policy_lib.UniformRandomPolicy(spiel_game))
     assert theirs == pytest.approx(exploitability(tree, tree.uniform_strategy()), abs=1e-12)
+
+
+@needs_openspiel
+def test_strategy_files_of_openspiel_games_carry_openspiel_names_and_read_back() -> None:
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from cfrviz.formats.strategy_json import export_strategy, read_strategy_json, run_from_strategy_json
+
+    key = "game:goofspiel(num_cards=3,imp_info=True,points_order=descending)"
+    run = cfrviz.solve("openspiel:" + ENTRIES[key]["game"], "cfr", iterations=ENTRIES[key]["cfr_iterations"])
+    document = json.loads(export_strategy(run))
+    assert read_strategy_json(document) == document
+    again = run_from_strategy_json(document)
+    np.testing.assert_array_equal(again.average_strategy[-1], run.average_strategy[-1])
+    # OpenSpiel reads the file with nothing from cfrviz: its strings and action ids are enough.
+    game = load_openspiel(ENTRIES[key]["game"])
+    import pyspiel
+
+    spiel_game = pyspiel.convert_to_turn_based(pyspiel.load_game(game.game_string))
+    policy = policy_lib.TabularPolicy(spiel_game)
+    for entry in document["infosets"]:
+        row = policy.policy_for_key(entry["information_state_string"])
+        row[:] = 0.0
+        row[entry["openspiel_actions"]] = entry["average_strategy"]
+    assert openspiel_exploitability.exploitability(spiel_game, policy) == pytest.approx(
+        ENTRIES[key]["cfr_exploitability"], abs=1e-9)
+    forged = json.loads(json.dumps(document))
+    forged["infosets"][0]["openspiel_actions"] = forged["infosets"][0]["openspiel_actions"][::-1]
+    with pytest.raises(ValueError, match=r"do not match the game's information-state string and action ids\.$"):
+        read_strategy_json(forged)
+
+
+def test_only_openspiel_games_have_openspiel_names_in_strategy_files() -> None:
+    from cfrviz.formats.strategy_json import export_strategy, read_strategy_json
+
+    document = json.loads(export_strategy(cfrviz.solve("kuhn", "cfr", iterations=10)))
+    assert "information_state_string" not in document["infosets"][0]
+    document["infosets"][0]["information_state_string"] = "0"
+    document["infosets"][0]["openspiel_actions"] = [0, 1]
+    with pytest.raises(ValueError, match=r"^The OpenSpiel names of 'J' do not match the game's"):
+        read_strategy_json(document)

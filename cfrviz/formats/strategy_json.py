@@ -4,7 +4,9 @@ Written by `export_strategy`, read back by `read_strategy_json` (a document, or 
 bytes: a string is always JSON text, never a path) and `read_strategy_file` (a path the user
 names). Parsing is bounded (`cfrviz.safe_json`), and every field is checked against the game
 the document names; unknown fields are refused. An information set's key is the game's own
-(for an OpenSpiel game, its information-state string), so other tools can read strategies back.
+(for an OpenSpiel game, its information-state string, or a one-line form of a multi-line one); an
+OpenSpiel game's sets also carry `information_state_string` (exact) and `openspiel_actions` (OpenSpiel's
+action ids, in the order of `actions`), so OpenSpiel can read strategies back.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from cfrviz.games.openspiel import openspiel_records
 from cfrviz.run import PROBABILITY_TOLERANCE, Run, RunSettings, frozen_value
 from cfrviz.safe_json import loads_bounded
 from cfrviz.solvers.base import own_reach_probability
@@ -34,6 +37,7 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
     """The strategy-file JSON object of one snapshot of `run` (the last by default); see `export_strategy`."""
     s = range(run.num_snapshots)[snapshot]
     ev = float(run.expected_value[s])
+    openspiel = openspiel_records(run.tree)
     infosets = []
     for i, record in enumerate(run.tree.infosets):
         k = len(record.actions)
@@ -44,6 +48,10 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
             "current_strategy": [float(x) for x in run.current_strategy[s, i, :k]],
             "cumulative_regret": [float(x) for x in run.cumulative_regret[s, i, :k]],
         })
+        if openspiel is not None:
+            # OpenSpiel's own names for the set and its actions, so OpenSpiel can read the strategy back.
+            infosets[-1]["information_state_string"] = openspiel[i][0]
+            infosets[-1]["openspiel_actions"] = list(openspiel[i][1])
     game, params = run.settings.game, dict(run.settings.game_params)
     avg_value = run.average_strategy_value if s == run.num_snapshots - 1 else math.nan
     return {
@@ -68,7 +76,8 @@ def export_strategy(run: Run, path: str | os.PathLike[str] | None = None) -> str
     exploitability (chips per hand) of the average strategy, current_exploitability (of
     the current strategy, or null) and infosets: one object per information set with
     key, player (0 or 1), private, public (or null), history (action names), actions,
-    average_strategy, current_strategy and cumulative_regret (one number per action).
+    average_strategy, current_strategy and cumulative_regret (one number per action); for an
+    OpenSpiel game also information_state_string and openspiel_actions (OpenSpiel's names).
     """
     text = json.dumps(strategy_document(run), indent=1)
     if path is not None:
@@ -127,7 +136,9 @@ _STRATEGY_FIELDS = ("format", "version", "game", "game_params", "algorithm", "up
 #: Fields older strategy files may lack.
 _STRATEGY_OPTIONAL = ("current_exploitability",)
 _INFOSET_FIELDS = ("key", "player", "private", "public", "history", "actions", "average_strategy",
-                   "current_strategy", "cumulative_regret")
+                   "current_strategy", "cumulative_regret", "information_state_string", "openspiel_actions")
+#: Per-set fields only an OpenSpiel game's file has (and must have right).
+_OPENSPIEL_FIELDS = ("information_state_string", "openspiel_actions")
 
 
 def parse_strategy_text(text: str | bytes | bytearray) -> Any:
@@ -199,6 +210,7 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
     if not isinstance(doc["infosets"], list):
         raise ValueError("The strategy file's infosets must be a list.")
     seen: set[str] = set()
+    openspiel = openspiel_records(tree)
     for entry in doc["infosets"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
             raise ValueError("Every entry of infosets must be an object with a text key.")
@@ -222,6 +234,12 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
             if np.any(row < -PROBABILITY_TOLERANCE) or abs(row.sum() - 1.0) > PROBABILITY_TOLERANCE:
                 raise ValueError(f"The {name} of {quoted(key)} must be probabilities summing to 1.")
         _number_list(entry.get("cumulative_regret"), k, f"The cumulative_regret of {quoted(key)}")
+        if any(field in entry for field in _OPENSPIEL_FIELDS):
+            expected = openspiel[i] if openspiel is not None else None
+            if expected is None or (entry.get("information_state_string"), entry.get("openspiel_actions")) != (
+                    expected[0], list(expected[1])):
+                raise ValueError(f"The OpenSpiel names of {quoted(key)} do not match the game's "
+                                 "information-state string and action ids.")
     if len(seen) != tree.num_infosets:
         absent = next(r.key for r in tree.infosets if r.key not in seen)
         raise ValueError(f"The strategy file lacks the information set {absent!r}.")

@@ -32,7 +32,7 @@ PREFIX = "openspiel:"
 _GAME_STRING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_=,.()\-]*\))?")
 
 __all__ = ["MAX_OPENSPIEL_NODES", "OpenSpielGame", "available", "information_set_keys", "load_openspiel",
-           "policy_table", "tabular_policy"]
+           "openspiel_records", "policy_table", "tabular_policy"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,22 +238,27 @@ def information_set_keys(strings: list[str], players: list[int]) -> list[str]:
     return [f"P{p + 1}:{i}" for i, p in enumerate(players)]
 
 
+def openspiel_records(tree: GameTree) -> list[tuple[str, tuple[int, ...]]] | None:
+    """Per information set of `tree` (tree order): OpenSpiel's information-state string and the
+    OpenSpiel action ids of its actions; None when the tree is not an OpenSpiel game's."""
+    game = tree.game
+    if not isinstance(game, OpenSpielGame) or not game.information_state_strings:
+        return None
+    own = {record.key: j for j, record in enumerate(game.infosets)}
+    return [(game.information_state_strings[own[r.key]], game.action_ids[own[r.key]]) for r in tree.infosets]
+
+
 def policy_table(tree: GameTree, strategy: np.ndarray) -> dict[str, list[tuple[int, float]]]:
     """A strategy [I, A] on the compiled tree of an OpenSpiel game, as OpenSpiel reads policies:
     information-state string -> [(OpenSpiel action id, probability)], for both players."""
-    game = tree.game
-    if not getattr(game, "game_string", None) or not isinstance(game, OpenSpielGame):
-        raise ValueError(f"{game.title} is not an OpenSpiel game, so it has no OpenSpiel policy.")
+    records = openspiel_records(tree)
+    if records is None:
+        raise ValueError(f"{tree.game.title} is not an OpenSpiel game, so it has no OpenSpiel policy.")
     strategy = np.asarray(strategy, dtype=np.float64)
     if strategy.shape != tree.legal.shape:
-        raise ValueError(f"A strategy of {game.title} has shape {tree.legal.shape}, not {strategy.shape}.")
-    own = {record.key: j for j, record in enumerate(game.infosets)}
-    table = {}
-    for i, record in enumerate(tree.infosets):
-        j = own[record.key]
-        table[game.information_state_strings[j]] = [(a, float(strategy[i, k]))
-                                                     for k, a in enumerate(game.action_ids[j])]
-    return table
+        raise ValueError(f"A strategy of {tree.game.title} has shape {tree.legal.shape}, not {strategy.shape}.")
+    return {state: [(a, float(strategy[i, k])) for k, a in enumerate(ids)]
+            for i, (state, ids) in enumerate(records)}
 
 
 def tabular_policy(tree: GameTree, strategy: np.ndarray) -> Any:
