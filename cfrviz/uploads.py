@@ -6,8 +6,10 @@ Nothing here unpickles: object arrays are refused by reading the .npy header, be
 from __future__ import annotations
 
 import io
+import logging
 import math
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -54,8 +56,14 @@ def read_upload(filename: str, data: bytes) -> Run:
     # Run.load and Run.from_strategy_json check shapes, finiteness and distributions themselves.
     try:
         return _read_npz(name, data) if suffix == "npz" else _read_json(name, data)
-    except (MemoryError, RecursionError, OverflowError, RuntimeError, NotImplementedError):
-        # Every known way is checked above; this keeps an unforeseen one a sentence, not a traceback.
+    except (MemoryError, RecursionError, OverflowError, RuntimeError, NotImplementedError, zlib.error):
+        raise ValueError(f"{name} could not be read; upload a run saved by cfrviz.") from None
+    except ValueError:
+        raise
+    except Exception:
+        # Every known way is checked above; an unforeseen one is logged for the server's
+        # operator and stays a sentence, not a traceback, for the visitor.
+        logging.getLogger(__name__).exception("unexpected error reading an upload")
         raise ValueError(f"{name} could not be read; upload a run saved by cfrviz.") from None
 
 
@@ -90,7 +98,8 @@ def _read_npz(name: str, data: bytes) -> Run:
                 else:
                     shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
                 header_bytes = stream.tell()
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, NotImplementedError, RuntimeError):
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, KeyError, NotImplementedError,
+                RuntimeError):
             raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
         if dtype.hasobject:
             # Object arrays can only be read by unpickling, which could run any code.
@@ -106,11 +115,11 @@ def _read_npz(name: str, data: bytes) -> Run:
     try:
         if archive.testzip() is not None:
             raise zipfile.BadZipFile
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError):
         raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
     try:
         return Run.load(io.BytesIO(data))
-    except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile, OverflowError):
+    except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile, zlib.error, OverflowError):
         raise ValueError(f"{name} is not a run saved by cfrviz (arrays are missing or malformed).") from None
 
 
