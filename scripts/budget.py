@@ -1,8 +1,9 @@
 """The most CPU time and memory one click, one link and one upload can cost the shared server.
 
-Each scenario runs in this process after a warm-up (compiled kernels loaded, as on a server that
-has started), and is measured as CPU seconds (`time.process_time`, every thread) and peak resident
-growth (Linux: VmHWM after resetting it through /proc/self/clear_refs, minus VmRSS before).
+Every scenario runs in a fresh child process after a warm-up (compiled kernels loaded and the
+data it needs prepared, as on a server that has started), so memory freed by one scenario is not
+reused by the next. It is measured as CPU seconds (`time.process_time`, all threads) and peak
+resident growth (Linux: VmHWM after resetting it through /proc/self/clear_refs, minus VmRSS before).
 
     python scripts/budget.py            # every scenario (a few minutes on 2 shared cores)
     python scripts/budget.py --quick    # one algorithm per solver family
@@ -15,20 +16,14 @@ import argparse
 import gc
 import io
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import cfrviz  # noqa: E402
-from cfrviz import catalog, links  # noqa: E402
-from cfrviz.analysis import matrix_equilibrium  # noqa: E402
-from cfrviz.solvers import ALGORITHMS  # noqa: E402
-from cfrviz.uploads import MAX_UNPACKED_BYTES, read_upload  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 
 def _status(field: str) -> int:
@@ -38,121 +33,145 @@ def _status(field: str) -> int:
     raise KeyError(field)
 
 
-def measure(action: Callable[[], object]) -> tuple[float, float, object]:
+def _measure(action: Callable[[], object]) -> tuple[float, float, object]:
     """(CPU seconds, peak resident growth in MB, result) of one call."""
     gc.collect()
     Path("/proc/self/clear_refs").write_text("5")
     before = _status("VmRSS")
     start = time.process_time()
     result = action()
-    seconds = time.process_time() - start
-    return seconds, (_status("VmHWM") - before) / 2**20, result
+    return time.process_time() - start, (_status("VmHWM") - before) / 2**20, result
 
 
-def _solves(quick: bool) -> list[tuple[str, str, dict, int]]:
-    algorithms = ["cfr", "dcfr", "pdcfr+", "outcome"] if quick else [a for a in ALGORITHMS if a != "rm"]
-    rows = []
-    for link in ("leduc", "kuhn13"):
-        game = catalog.lookup(link)
-        for algorithm in algorithms:
-            if algorithm in ALGORITHMS and game.offers(algorithm):
-                rows.append((link, algorithm, dict(game.params), game.app_iteration_cap))
-    return rows
+def _leduc_run_bytes():
+    import cfrviz
+    from cfrviz import catalog
 
-
-def _hard_matrix() -> np.ndarray:
-    """A 10 x 10 game whose equilibrium support is small, so support enumeration tries most sizes."""
-    rng = np.random.default_rng(7)
-    return np.round(rng.normal(size=(10, 10)) * 10) + np.diag(np.full(10, 40.0)) * (rng.random(10) < 0.5)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one algorithm per solver family")
-    args = parser.parse_args()
-    rows: list[tuple[str, str, float, float]] = []
-
-    # Warm-up: compile and load every kernel once, as the server does at start-up.
-    for algorithm in ALGORITHMS:
-        if algorithm != "rm":
-            cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
-
-    # A link or a click that asks for a new solve: the app's iteration cap, the costliest algorithms.
-    worst: dict[str, tuple[float, float, str]] = {}
-    for link, algorithm, params, cap in _solves(args.quick):
-        updates = "alternating"
-        seconds, peak, run = measure(lambda: cfrviz.solve(link.rstrip("0123456789"), algorithm, iterations=cap,
-                                                          updates=updates, **params))
-        print(f"  solve {link} {algorithm} x {cap:,}: {seconds:.2f} s CPU, peak +{peak:.0f} MB, "
-              f"run {run.nbytes / 1e6:.1f} MB", file=sys.stderr)
-        if link not in worst or seconds > worst[link][0]:
-            worst[link] = (seconds, max(peak, worst.get(link, (0, 0, ""))[1]), algorithm)
-        else:
-            worst[link] = (worst[link][0], max(peak, worst[link][1]), worst[link][2])
-    for link, (seconds, peak, algorithm) in worst.items():
-        cap = catalog.lookup(link).app_iteration_cap
-        rows.append(("link or click", f"new solve, {link} at the cap ({cap:,} iterations; slowest: {algorithm})",
-                     seconds, peak))
-    leduc_run = cfrviz.solve("leduc", "dcfr", iterations=catalog.lookup("leduc").app_iteration_cap)
-
-    # Evolution: 8 chosen Leduc information sets (the cap), curves + playback + heat map.
-    from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
-
-    chosen = list(range(0, leduc_run.tree.num_infosets, leduc_run.tree.num_infosets // 8))[:8]
-    t = int(leduc_run.iterations[-1])
-    seconds, peak, _ = measure(lambda: (infoset_curves_figure(leduc_run, chosen, t).to_json(),
-                                        strategy_playback_figure(leduc_run, kind="average", start=0,
-                                                                 infosets=chosen).to_json(),
-                                        aggression_heatmap(leduc_run, kind="average", t=t).to_json()))
-    rows.append(("click", "Evolution rerun, 8 Leduc information sets (the cap), figures built", seconds, peak))
-
-    # Convergence / Best response on a 10 x 10 matrix game: the exact equilibrium, first and cached.
-    matrix = _hard_matrix()
-    seconds, peak, _ = measure(lambda: matrix_equilibrium(matrix))
-    rows.append(("click", "10 x 10 matrix equilibrium, first time", seconds, peak))
-    seconds, peak, _ = measure(lambda: matrix_equilibrium(matrix))
-    rows.append(("click", "10 x 10 matrix equilibrium, remembered", seconds, peak))
-
-    # Download: built only on click; this is that click's cost.
-    seconds, peak, data = measure(lambda: (lambda b: (leduc_run.save(b), b.getvalue())[1])(io.BytesIO()))
-    rows.append(("click", f"download the Leduc run at the cap (.npz, {len(data) / 1e6:.1f} MB)", seconds, peak))
-
-    # A link: parsing alone, every parameter hostile (the solve it asks for is counted above).
-    hostile = {"game": "kuhn" + "9" * 5000, "algo": "[x](https://example.org/)", "iters": "１２" * 100,
-               "updates": "$x$" * 1000, "seed": "9" * 5000, "t": "③", "node": "<img>" * 1000}
-    seconds, peak, _ = measure(lambda: [links.parse_query_params(hostile) for _ in range(100)])
-    rows.append(("link", "parsing a hostile link (all 7 parameters), per link", seconds / 100, peak))
-
-    # Uploads: the largest legitimate run, and the worst files the checks let through to parsing.
-    seconds, peak, _ = measure(lambda: read_upload("leduc.npz", data))
-    rows.append(("upload", f"the Leduc run at the cap ({len(data) / 1e6:.1f} MB .npz), read and checked",
-                 seconds, peak))
-    bomb = io.BytesIO()
-    np.savez_compressed(bomb, iterations=np.zeros((MAX_UNPACKED_BYTES - 1_000_000) // 8))
-    seconds, peak, message = measure(lambda: _refused("bomb.npz", bomb.getvalue()))
-    rows.append(("upload", f"a {len(bomb.getvalue()) / 1e6:.1f} MB .npz unpacking to just under "
-                 f"{MAX_UNPACKED_BYTES / 1e6:.0f} MB ({message[:40]}…)", seconds, peak))
-    strings = b"[" + b'"abcdefgh",' * 450_000 + b"1]"
-    seconds, peak, _ = measure(lambda: _refused("s.json", strings))
-    rows.append(("upload", f"a {len(strings) / 1e6:.1f} MB .json of 450,000 strings (under every count)",
-                 seconds, peak))
-    junk = b"[" + b"[]," * 15_000_000 + b"[]]"
-    seconds, peak, _ = measure(lambda: _refused("s.json", junk))
-    rows.append(("upload", f"a {len(junk) / 1e6:.0f} MB .json of empty lists (refused by size)", seconds, peak))
-
-    print("| Kind | What | CPU s | Peak memory MB |")
-    print("|---|---|---:|---:|")
-    for kind, what, seconds, peak in rows:
-        print(f"| {kind} | {what} | {seconds:.2f} | {peak:.0f} |")
-    print(json.dumps({"machine_cpus": __import__("os").cpu_count()}), file=sys.stderr)
+    run = cfrviz.solve("leduc", "dcfr", iterations=catalog.lookup("leduc").app_iteration_cap, updates="alternating")
+    buffer = io.BytesIO()
+    run.save(buffer)
+    return run, buffer.getvalue()
 
 
 def _refused(name: str, data: bytes) -> str:
+    from cfrviz.uploads import read_upload
+
     try:
         read_upload(name, data)
     except ValueError as error:
         return str(error)
     return "read"
+
+
+def scenario(name: str) -> dict:
+    """Prepare, then measure one scenario; returns its table row."""
+    import numpy as np
+
+    import cfrviz
+    from cfrviz import catalog
+    from cfrviz.solvers import ALGORITHMS
+
+    for algorithm in ALGORITHMS:   # warm-up: every kernel loaded, as at server start-up
+        if algorithm != "rm":
+            cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
+    kind, _, rest = name.partition(":")
+    if kind == "solve":
+        link, algorithm = rest.split("/")
+        game = catalog.lookup(link)
+        cap = game.app_iteration_cap
+        seconds, peak, run = _measure(lambda: cfrviz.solve(game.name, algorithm, iterations=cap,
+                                                           updates="alternating", **dict(game.params)))
+        return {"kind": "link or click", "what": f"new solve: {link}, {algorithm}, {cap:,} iterations (the cap); "
+                f"run {run.nbytes / 1e6:.0f} MB", "seconds": seconds, "peak": peak}
+    if kind == "evolution":
+        from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
+
+        run, _ = _leduc_run_bytes()
+        chosen = list(range(0, run.tree.num_infosets, run.tree.num_infosets // 8))[:8]
+        t = int(run.iterations[-1])
+        seconds, peak, _ = _measure(lambda: (
+            infoset_curves_figure(run, chosen, t).to_json(),
+            strategy_playback_figure(run, kind="average", start=0, infosets=chosen).to_json(),
+            aggression_heatmap(run, kind="average", t=t).to_json()))
+        return {"kind": "click", "what": "Evolution rerun: 8 Leduc information sets (the cap) at the cap, figures built",
+                "seconds": seconds, "peak": peak}
+    if kind == "matrix":
+        from cfrviz.analysis import matrix_equilibrium
+
+        rng = np.random.default_rng(int(rest))
+        matrix = np.round(rng.normal(size=(10, 10)) * 10)
+        seconds, peak, _ = _measure(lambda: matrix_equilibrium(matrix))
+        again, _, _ = _measure(lambda: matrix_equilibrium(matrix))
+        return {"kind": "click", "what": f"10 x 10 matrix game's exact equilibrium (random payoffs, seed {rest}); "
+                f"remembered afterwards: {again * 1000:.1f} ms", "seconds": seconds, "peak": peak}
+    if kind == "download":
+        run, _ = _leduc_run_bytes()
+        seconds, peak, data = _measure(lambda: (lambda b: (run.save(b), b.getvalue())[1])(io.BytesIO()))
+        return {"kind": "click", "what": f"download button clicked: the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz)",
+                "seconds": seconds, "peak": peak}
+    if kind == "link":
+        from cfrviz import links
+
+        hostile = {"game": "kuhn" + "9" * 5000, "algo": "[x](https://example.org/)", "iters": "１２" * 100,
+                   "updates": "$x$" * 1000, "seed": "9" * 5000, "t": "③", "node": "<img>" * 1000}
+        seconds, peak, _ = _measure(lambda: [links.parse_query_params(hostile) for _ in range(100)])
+        return {"kind": "link", "what": "parsing a hostile link, all 7 parameters bad (the solve it asks for: above)",
+                "seconds": seconds / 100, "peak": peak}
+    if kind == "upload":
+        from cfrviz.uploads import MAX_UNPACKED_BYTES
+
+        if rest == "run":
+            _, data = _leduc_run_bytes()
+            seconds, peak, message = _measure(lambda: _refused("leduc.npz", data))
+            assert message == "read", message
+            what = f"the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz), read and checked"
+        elif rest == "bomb":
+            buffer = io.BytesIO()
+            np.savez_compressed(buffer, cumulative_regret=np.zeros((MAX_UNPACKED_BYTES - 1_000_000) // 8))
+            data = buffer.getvalue()
+            seconds, peak, message = _measure(lambda: _refused("bomb.npz", data))
+            what = (f"a {len(data) / 1e6:.1f} MB .npz unpacking to {MAX_UNPACKED_BYTES / 1e6 - 1:.0f} MB "
+                    f"of zeros, refused: \"{message[:60]}…\"")
+        elif rest == "strings":
+            data = b"[" + b'"abcdefgh",' * 450_000 + b"1]"
+            seconds, peak, message = _measure(lambda: _refused("s.json", data))
+            what = f"a {len(data) / 1e6:.1f} MB .json of 450,000 strings (under every count), refused after parsing"
+        else:
+            data = b"[" + b"[]," * 15_000_000 + b"[]]"
+            seconds, peak, message = _measure(lambda: _refused("s.json", data))
+            what = f"a {len(data) / 1e6:.0f} MB .json of empty lists, refused by its size"
+        return {"kind": "upload", "what": what, "seconds": seconds, "peak": peak}
+    raise SystemExit(f"unknown scenario {name!r}")
+
+
+def scenarios(quick: bool) -> list[str]:
+    from cfrviz.solvers import ALGORITHMS
+
+    algorithms = ["cfr", "dcfr", "pdcfr+", "outcome"] if quick else [a for a in ALGORITHMS if a != "rm"]
+    names = [f"solve:{link}/{a}" for link in ("leduc", "kuhn13") for a in algorithms]
+    names += ["evolution:", "matrix:1", "matrix:2", "matrix:3", "download:", "link:",
+              "upload:run", "upload:bomb", "upload:strings", "upload:junk"]
+    return names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one algorithm per solver family")
+    parser.add_argument("--scenario", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.scenario:
+        print(json.dumps(scenario(args.scenario)))
+        return
+    print("| Kind | What | CPU s | Peak memory MB |")
+    print("|---|---|---:|---:|")
+    for name in scenarios(args.quick):
+        result = subprocess.run([sys.executable, __file__, "--scenario", name], capture_output=True, text=True,
+                                cwd=ROOT, check=False)
+        if result.returncode != 0:
+            print(f"| {name} | failed: {result.stderr.strip().splitlines()[-1][:120]} | | |", flush=True)
+            continue
+        row = json.loads(result.stdout.strip().splitlines()[-1])
+        print(f"| {row['kind']} | {row['what']} | {row['seconds']:.2f} | {row['peak']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
