@@ -128,6 +128,8 @@ class Entry:
     linkable: bool = True
     description: str = ""
     label_suffix: str = ""
+    #: Parameters that change how the tree is dealt, not the game (its value and equilibria stay).
+    same_game: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Entry({self.name!r})"
@@ -201,11 +203,12 @@ class CatalogGame:
 
     @property
     def is_default(self) -> bool:
-        return not self.params
+        """Whether this is the entry's game at its default parameters (or dealt another way only)."""
+        return all(name in self.entry.same_game for name, _ in self.params)
 
     @property
     def known_value(self) -> float | None:
-        """Player 1's value from the literature (or exact for a matrix game preset), else None."""
+        """Player 1's value from the literature (Kuhn with 3 cards, Leduc, rock-paper-scissors), else None."""
         return self.entry.known_value if self.is_default else None
 
     @property
@@ -387,7 +390,7 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
                                 help="Deal the six cards one by one instead of by rank (same game, bigger tree)."),),
           # Leduc 50k vanilla CFR took 1.9 / 11.5 s: capped at 20k to stay near a second.
           app_iteration_cap=20_000, cli_iteration_cap=1_000_000,
-          known_value=-0.0856064, parts_by="private card",
+          known_value=-0.0856064, parts_by="private card", same_game=("suits",),
           description="Southey et al. (2005): six cards, two betting rounds, one public card."),
     Entry("rps", "Rock-paper-scissors", rock_paper_scissors, _recognise_rps,
           app_iteration_cap=100_000, cli_iteration_cap=10_000_000, known_value=0.0, matrix=True,

@@ -140,6 +140,8 @@ def test_capabilities_follow_the_parameters() -> None:
     kuhn, kuhn5, rps = catalog.lookup("kuhn"), catalog.lookup("kuhn5"), catalog.lookup("rps")
     assert kuhn.alpha_family and not kuhn5.alpha_family and not rps.alpha_family
     assert kuhn5.known_value is None
+    # Dealing Leduc's suits one by one is the same game (Southey et al. 2005): the same value.
+    assert catalog.get("leduc", suits=True).known_value == catalog.lookup("leduc").known_value == -0.0856064
     assert not kuhn.offers("rm") and rps.offers("rm") and kuhn.offers("cfr") and rps.offers("cfr")
     assert kuhn.parts_by == "private card" and rps.parts_by == "subtree"
     # Caps: the measured ones (links/CLI before the catalog) and the size-derived rule for the rest.
