@@ -391,3 +391,13 @@ def test_the_timeline_payload_carries_these_numbers() -> None:
     node = payload["nodes"]["id"].index(17)
     numbers = frame_numbers(run, [run.snapshot_at(123)], nodes=[17])
     assert payload["othersReach"][f][node] == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=1e-4)
+
+
+@pytest.mark.parametrize("game, params", [("kuhn", {"cards": 6}), ("leduc", {"suits": True})])
+def test_identity_holds_on_other_decks(game: str, params: dict[str, object]) -> None:
+    # The same identity as above on a bigger Kuhn deck and on Leduc dealt with suits (whose
+    # information sets ignore suits, so each holds up to 10 histories).
+    run = solve(game, "cfr", iterations=12, updates="alternating", **params)
+    numbers = _all(run)
+    legal = run.tree.legal
+    np.testing.assert_allclose(numbers["instant_regret"][:, legal], numbers["regret_change"][:, legal], atol=1e-12)
