@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -31,7 +32,8 @@ TIME_LIMIT = 60.0
 #: A player's realization weight of an information set at or below this counts as "never reached by own play".
 UNREACHED = 1e-12
 
-__all__ = ["CACHE_SIZE", "Equilibrium", "SequenceForm", "lp_equilibrium", "sequence_form", "solve_lp"]
+__all__ = ["CACHE_SIZE", "TIME_LIMIT", "Equilibrium", "SequenceForm", "cached", "lp_equilibrium", "sequence_form",
+           "solve_lp"]
 
 
 @dataclass(frozen=True)
@@ -169,20 +171,31 @@ def _solve(tree: GameTree) -> Equilibrium:
     return Equilibrium(value, strategy, -negated_value, time.perf_counter() - clock)
 
 
-_cache: OrderedDict[GameTree, Equilibrium] = OrderedDict()
+# id(tree) -> (weak reference to the tree, its solution): a cached solution never keeps a tree alive
+# (many sessions share one server; trees of uploaded games come and go).
+_cache: OrderedDict[int, tuple[weakref.ref[GameTree], Equilibrium]] = OrderedDict()
 _lock = threading.Lock()
+
+
+def cached(tree: GameTree) -> Equilibrium | None:
+    """The cached solution of `tree`, if there is one."""
+    with _lock:
+        entry = _cache.get(id(tree))
+        if entry is None or entry[0]() is not tree:
+            return None
+        _cache.move_to_end(id(tree))
+        return entry[1]
 
 
 def lp_equilibrium(tree: GameTree) -> Equilibrium:
     """The sequence-form LP's value and equilibrium of `tree`, computed once per tree (LRU of CACHE_SIZE)."""
-    with _lock:
-        if tree in _cache:
-            _cache.move_to_end(tree)
-            return _cache[tree]
+    found = cached(tree)
+    if found is not None:
+        return found
     result = _solve(tree)      # outside the lock: a slow solve must not hold up other trees
     with _lock:
-        _cache[tree] = result
-        _cache.move_to_end(tree)
+        _cache[id(tree)] = (weakref.ref(tree), result)
+        _cache.move_to_end(id(tree))
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return result

@@ -7,8 +7,10 @@ is 0 and its unique equilibrium uniform. An equilibrium has exploitability 0, he
 """
 from __future__ import annotations
 
+import gc
 import threading
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -89,7 +91,12 @@ def test_cache_is_per_tree_bounded_and_shared_across_threads(monkeypatch: pytest
     others = [build_tree(compile_game("kuhn").game) for _ in range(3)]
     for other in others:
         lp_equilibrium(other)
-    assert len(lp._cache) == 2 and tree not in lp._cache
+    assert len(lp._cache) == 2 and lp.cached(tree) is None and lp.cached(others[-1]) is not None
+    # The cache holds trees weakly: a tree nobody uses any more is not kept alive by its solution.
+    probe = weakref.ref(others[-1])
+    del others, other
+    gc.collect()
+    assert probe() is None
 
 
 def test_an_lp_over_its_time_limit_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,4 +104,4 @@ def test_an_lp_over_its_time_limit_is_one_sentence(monkeypatch: pytest.MonkeyPat
     fresh = build_tree(compile_game("leduc").game)       # a tree the cache has not seen
     with pytest.raises(ValueError, match=r"^The exact value of Leduc poker was not found within 1e-06 s "):
         lp_equilibrium(fresh)
-    assert fresh not in lp._cache
+    assert lp.cached(fresh) is None
