@@ -262,3 +262,11 @@ def test_a_strangers_names_are_kept_as_plain_text() -> None:
     assert game.text == text              # the file itself is kept as given, for saving runs
     long_title = read_efg(text.replace("<b>*Big*</b>", "x" * 300)).title
     assert len(long_title) == 100 and long_title.endswith("…")
+
+
+def test_windows_line_ends_and_a_byte_order_mark_read_the_same() -> None:
+    text = read_bundled("kuhn").text
+    game = read_efg(("\ufeff" + text.replace("\n", "\r\n")).encode("utf-8"))
+    assert game.payoff == read_bundled("kuhn").payoff and game.labels == read_bundled("kuhn").labels
+    with pytest.raises(EfgError, match=r"^Line 4 of the file: the chance probabilities here sum to 41/42, not"):
+        read_efg(text.replace("\n", "\r\n").replace('1/6 "JK"', '1/7 "JK"'))

@@ -261,7 +261,7 @@ class _Parser:
             raise self.fail(line, f"only version 2 of the .efg format is read, not {version}.")
         letter = self.take("word", "the letter R")
         if letter.text not in ("R", "D"):
-            raise self.fail(letter.line, f"expected the letter R after 'EFG 2', found '{letter.text}'.")
+            raise self.fail(letter.line, f"expected the letter R after 'EFG 2', found '{_shown(letter.text, 20)}'.")
         title = _label(self.take("string", "the game's title in quotes").text, 100)
         opened = self.open_list()
         names: list[str] = []
