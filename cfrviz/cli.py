@@ -200,9 +200,10 @@ def format_report(run, stream: TextIO) -> None:
     from cfrviz.reference import game_value, value_source
 
     game = catalog.of_tree(tree)
-    source = value_source(tree)
-    note = (f" ({game.title}'s value is {game_value(tree):.7g}"
-            + (", from the sequence-form linear program)" if source == "linear program" else ")"))
+    source, exact = value_source(tree), game_value(tree)
+    note = "" if exact is None else (f" ({game.title}'s value is {exact:.7g}"
+                                     + (", from the sequence-form linear program)" if source == "linear program"
+                                        else ")"))
     print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
     print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
           file=stream)

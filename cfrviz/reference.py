@@ -15,15 +15,18 @@ from cfrviz.lp import solve_lp
 from cfrviz.tree import GameTree
 
 
-def game_value(tree: GameTree) -> float:
+def game_value(tree: GameTree) -> float | None:
     """Player 1's value of the game in chips per hand: known, exact (matrix games) or from the LP
-    (computed once per tree)."""
+    (computed once per tree); None when the LP finds no answer within its time limit."""
     game = catalog.of_tree(tree)
     if game.known_value is not None:
         return game.known_value
     if game.matrix:
         return float(matrix_equilibrium(tree.game.payoffs)[2])   # type: ignore[attr-defined]
-    return solve_lp(tree)[0]
+    try:
+        return solve_lp(tree)[0]
+    except ValueError:   # the LP's time limit: too big to solve exactly while a page waits
+        return None
 
 
 def value_source(tree: GameTree) -> str:
@@ -53,6 +56,10 @@ def known_equilibria(tree: GameTree) -> tuple[np.ndarray, np.ndarray, str] | Non
     return None
 
 
-def lp_equilibrium(tree: GameTree) -> np.ndarray:
-    """[I, A] an equilibrium from the sequence-form LP (one of possibly many), both players' parts."""
-    return solve_lp(tree)[1]
+def lp_equilibrium(tree: GameTree) -> np.ndarray | None:
+    """[I, A] an equilibrium from the sequence-form LP (one of possibly many), both players' parts;
+    None when the LP finds no answer within its time limit."""
+    try:
+        return solve_lp(tree)[1]
+    except ValueError:
+        return None

@@ -32,7 +32,7 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("Exploitability", f"{(value_1 + value_2) / 2:.5f}", help="chips per hand; (BR₁ + BR₂) / 2")
 m2.metric("Player 1's best response earns", f"{value_1:+.5f}")
 m3.metric("Player 2's best response earns", f"{value_2:+.5f}")
-m4.metric("Game value (player 1)", f"{game_value:+.5f}",
+m4.metric("Game value (player 1)", "unknown" if game_value is None else f"{game_value:+.5f}",
           help="Known from the literature" if value_source(tree) == "known" else
           "Exact for a matrix game" if value_source(tree) != "linear program" else
           "Solved exactly by the sequence-form linear program (Koller, Megiddo & von Stengel 1994).")
@@ -68,12 +68,16 @@ ui.action_legend(tree.game)
 
 st.subheader("Against an equilibrium")
 equilibrium = lp_equilibrium(tree)
-st.caption(f"One equilibrium of {tree.game.title}, solved exactly by the sequence-form linear program "
-           f"(its exploitability: {exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
-           "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
-           "one; exploitability above says whether it is an equilibrium.")
-st.dataframe(equilibrium_table(tree, strategy, equilibrium, player), hide_index=True, width="stretch",
-             column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
+if equilibrium is None:
+    st.info(f"The linear program found no exact equilibrium of {tree.game.title} within its time limit; "
+            "exploitability above is the measure of how close the average strategy is.")
+else:
+    st.caption(f"One equilibrium of {tree.game.title}, solved exactly by the sequence-form linear program "
+               f"(its exploitability: {exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
+               "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
+               "one; exploitability above says whether it is an equilibrium.")
+    st.dataframe(equilibrium_table(tree, strategy, equilibrium, player), hide_index=True, width="stretch",
+                 column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
 
 if run.num_snapshots > 1:
     st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),
