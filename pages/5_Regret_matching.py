@@ -25,10 +25,11 @@ EDITOR_KEY = "rm_editor_"
 
 @st.cache_data(max_entries=16, show_spinner="Running regret matching…")
 def cached_path(payoffs: tuple, iterations: int, opponent: tuple | None, sampled: bool, seed: int,
-                updates: str):
+                updates: str, start_regret: tuple | None = None):
     every = max(1, iterations // PATH_POINTS)
     return regret_matching_path(np.array(payoffs), iterations, opponent=None if opponent is None else
-                                np.array(opponent), sampled=sampled, seed=seed, updates=updates, every=every)
+                                np.array(opponent), sampled=sampled, seed=seed, updates=updates, every=every,
+                                start_regret=start_regret)
 
 
 st.markdown(
@@ -80,9 +81,19 @@ if mode == "fixed":
         ui.error(str(error))
         st.stop()
 
+start_regret = None
+if opponent is None and update == "expected":
+    # Expected-value self-play from uniform play stays put whenever uniform is an equilibrium (as in
+    # rock-paper-scissors), so both players start leaning: player 1 on the first row, player 2 on the
+    # second column.
+    start_regret = (tuple(1.0 if r == 0 else 0.0 for r in range(len(row_names))),
+                    tuple(1.0 if c == 1 else 0.0 for c in range(len(column_names))))
+    st.caption(f"Self-play with expected values starts with player 1 playing {escape_markdown(row_names[0])} "
+               f"and player 2 playing {escape_markdown(column_names[1])} (one unit of regret each), away from "
+               "the equilibrium, so you can watch the current strategies circle.")
 path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
                    None if opponent is None else tuple(opponent.tolist()), update == "sampled", seed,
-                   "simultaneous")
+                   "simultaneous", start_regret)
 
 
 def on_t_change() -> None:

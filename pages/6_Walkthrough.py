@@ -38,7 +38,7 @@ st.markdown(
     "worked example: chance sampling, as in Neller and Lanctot's Kuhn trainer, deals Q against K from a "
     "uniform start.")
 
-c1, c2, c3, c4, c5 = st.columns([1.1, 1.4, 1.2, 0.9, 1.2])
+c1, c2, c3, c4, c5 = st.columns([1.1, 1.7, 1.2, 0.8, 1.1])
 # Small extensive-form games only: a step-by-step walk of a big tree would never end.
 walkable = {str(g.link): g for g in catalog.menu() if g.walkthrough and not g.matrix}
 chosen_game = view.choice.catalog_game
@@ -145,12 +145,15 @@ if step.kind == "return":
             "strategy": list(step.strategy),
             "utility": list(step.action_utility),
             "regret": list(step.regret),
-            f"Δ regret sum ({step.counterfactual_weight:.3g} × regret)": list(step.regret_update),
-            f"Δ strategy sum ({step.strategy_weight:.3g} × strategy)": list(step.strategy_sum_update),
-        }, hide_index=True, width="stretch")
-        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}. The regret update is "
-                   "weighted by the opponent's and chance's reach (over the sampling probability for chance "
-                   "sampling); the strategy sum by the player's own reach.")
+            "Δ regret sum": list(step.regret_update),
+            "Δ strategy sum": list(step.strategy_sum_update),
+        }, hide_index=True, width="stretch", column_config={
+            "Δ regret sum": st.column_config.NumberColumn(help=f"{step.counterfactual_weight:.3g} × regret"),
+            "Δ strategy sum": st.column_config.NumberColumn(help=f"{step.strategy_weight:.3g} × strategy")})
+        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}. Δ regret sum = "
+                   f"{step.counterfactual_weight:.3g} × regret: the opponent's and chance's reach (over the "
+                   f"sampling probability for chance sampling). Δ strategy sum = {step.strategy_weight:.3g} × "
+                   "strategy: the player's own reach.")
     with bars:
         st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars", config={"displayModeBar": False})
 
@@ -161,6 +164,10 @@ rows = information_set_table(trace, upto=step_index)
 only_changed = st.toggle("Only information sets this iteration changes", value=True, key="walk_only_changed")
 shown = [r for r in rows if r["changed"]] if only_changed else rows
 current_key = step.information_set
+narrow = st.column_config.TextColumn(width="small")
 st.dataframe([{**{k: v for k, v in r.items() if k != "changed"},
                "information set": ("▶ " if r["information set"] == current_key else "") + r["information set"]}
-              for r in shown], hide_index=True, width="stretch")
+              for r in shown], hide_index=True, width="stretch",
+             column_config={"player": st.column_config.NumberColumn(width="small"), "actions": narrow,
+                            "strategy": narrow, "strategy sum before": st.column_config.TextColumn("Σ strategy before"),
+                            "strategy sum after": st.column_config.TextColumn("Σ strategy after")})

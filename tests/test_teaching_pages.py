@@ -103,7 +103,7 @@ def test_walkthrough_page_steps_to_the_hand_worked_example():
     at.button(key="walk_next_update").click().run()
     assert at.subheader[0].value == "Return · QK kb"
     table = at.dataframe[0].value
-    assert list(table["Δ regret sum (0.5 × regret)"]) == [0.25, -0.25]
+    assert list(table["Δ regret sum"]) == [0.25, -0.25]  # 0.5 x regret (the caption names the weight)
     tree_spec = charts(at)[0]
     path = next(t for t in tree_spec["data"] if t["name"] == "path to this step")
     assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet

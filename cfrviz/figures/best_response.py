@@ -60,16 +60,16 @@ def exploitability_split_figure(value_1: float, value_2: float, game_value: floa
     # sits on the bars or on the exploitability line.
     names = [f"<b>{who}</b><br>{line}" for who, line in zip(players, text)]
     fig = go.Figure(go.Bar(y=names, x=bars, orientation="h", marker_color=colors, hoverinfo="skip",
-                           showlegend=False))
+                           showlegend=False, width=0.5))
     fig.add_trace(go.Scatter(x=[exploitability, exploitability], y=[names[0], names[1]], mode="lines",
                              name=f"exploitability {exploitability:.4f}", hoverinfo="skip",
                              line={"dash": "dash", "color": "#333333"}))
     top = max(max(bars), exploitability, 1e-9)
     low = min(min(bars), 0.0)
     fig.update_layout(**base_layout(
-        height=260, title=f"Exploitability = mean of the two gains = {exploitability:.5f} chips/hand",
+        height=330, title=f"Exploitability = mean of the two gains = {exploitability:.5f} chips/hand",
         legend={"orientation": "h", "y": -0.45, "x": 0}, margin={"l": 20, "r": 20, "t": 70, "b": 60}))
-    fig.update_yaxes(automargin=True)
+    fig.update_yaxes(automargin=True, autorange="reversed")  # player 1 on top
     fig.update_xaxes(title=axis, range=[low - 0.05 * (top - low), top + 0.1 * (top - low)], zeroline=True)
     return fig
 

@@ -52,8 +52,9 @@ def simplex_figure(current: np.ndarray, average: np.ndarray, names: Sequence[str
                                                                   "line": {"color": "#333333", "width": 1}}))
     fig.update_layout(**base_layout(
         height=460, title=f"{PLAYER_NAMES[player].capitalize()}'s strategy on the simplex",
-        ternary={"aaxis": {"title": a, "min": 0}, "baxis": {"title": b, "min": 0},
-                 "caxis": {"title": c, "min": 0}, "sum": 1},
+        # Corner names only: tick numbers at the corners would collide with them.
+        ternary={axis: {"title": {"text": f"<b>{name}</b>"}, "min": 0, "showticklabels": False, "ticks": ""}
+                 for axis, name in (("aaxis", a), ("baxis", b), ("caxis", c))} | {"sum": 1},
         legend={"orientation": "h", "y": -0.12}, margin={"l": 50, "r": 50, "t": 70, "b": 40}))
     return fig
 

@@ -5,30 +5,35 @@ import plotly.graph_objects as go
 
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, action_color, base_layout
 from cfrviz.figures.tree import tree_figure, tree_layout
+from cfrviz.games import CHANCE
 from cfrviz.walkthrough import IterationTrace, Step
 
-# More nodes than this are cut down to the deal (root child) that holds the current node.
-MAX_DRAWN_NODES = 120
+# More nodes than this are cut down to the betting round being walked.
+MAX_DRAWN_NODES = 60  # all of Kuhn (55 nodes) stays whole
 
 
 def shown_nodes(trace: IterationTrace, step: Step) -> list[int]:
-    """Node ids to draw for a step: every node the iteration touches, or, in a big tree,
-    the root and the part under the deal that holds the step's node."""
+    """Node ids to draw for a step: every node the iteration touches, or, in a big tree, the
+    betting round being walked: the path from the root down to the round's start (the deal, or the
+    chance node that opened the round) and the touched nodes of that round, with the chance nodes
+    that end it as leaves."""
     tree = trace.tree
     touched = sorted({s.node for s in trace.steps if s.kind != "finish"} | {0})
     if len(touched) <= MAX_DRAWN_NODES:
         return touched
     if step.node == 0:
         return [0] + [c for c in tree.children(0) if c in set(touched)]
-    deal = step.node
-    while int(tree.parent[deal]) > 0:
-        deal = int(tree.parent[deal])
-    keep = {0, deal}
+    path = [step.node]
+    while int(tree.parent[path[-1]]) >= 0:
+        path.append(int(tree.parent[path[-1]]))
+    # The round's start: the nearest chance node at or above the step (the root aside), else the deal.
+    start = next((m for m in path[:-1] if int(tree.actor[m]) == CHANCE), path[-2])
+    keep = set(path[path.index(start):])
     for n in touched:
-        m = n
-        while m > deal:
+        m = int(tree.parent[n])
+        while m > start and int(tree.actor[m]) != CHANCE:
             m = int(tree.parent[m])
-        if m == deal:
+        if m == start:
             keep.add(n)
     return sorted(keep)
 

@@ -243,14 +243,17 @@ class RegretMatchingPath:
 
 
 def regret_matching_path(payoffs, iterations: int, opponent=None, sampled: bool = False, seed: int = 0,
-                         updates: str = "simultaneous", every: int = 1) -> RegretMatchingPath:
+                         updates: str = "simultaneous", every: int = 1,
+                         start_regret=None) -> RegretMatchingPath:
     """Run regret matching on a payoff matrix and return the strategies of every `every`-th iteration.
 
     `payoffs` [R, C] are player 1's. `opponent` is player 2's fixed strategy [C] (e.g.
     `TUTORIAL_OPPONENT` in rock-paper-scissors), or None for self-play. `sampled=True` updates
     regrets from one sampled pair of actions per iteration, as the tutorial trainer does; False uses the
     expected payoff against the opponent's mixed strategy. `updates` "alternating" lets
-    player 2 answer player 1's updated strategy (self-play only).
+    player 2 answer player 1's updated strategy (self-play only). `start_regret` is
+    (player 1 [R], player 2 [C]) cumulative regrets to start from instead of zero: expected-value
+    self-play started at an equilibrium (uniform, in rock-paper-scissors) never moves.
 
     >>> path = regret_matching_path([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], 3)
     >>> path.average_row[-1].round(3).tolist()
@@ -271,8 +274,18 @@ def regret_matching_path(payoffs, iterations: int, opponent=None, sampled: bool 
     column_arrays = [np.zeros((points, columns)) for _ in range(3)]
     value = np.zeros(points)
     rng = np.random.Generator(np.random.PCG64(seed))
+    regret_row, regret_column = np.zeros(rows), np.zeros(columns)
+    if start_regret is not None:
+        try:
+            regret_row = np.array(start_regret[0], dtype=float).reshape(rows)
+            regret_column = np.array(start_regret[1], dtype=float).reshape(columns)
+        except (TypeError, ValueError, IndexError):
+            raise ValueError(f"The starting regrets must be {rows} numbers for player 1 and {columns} "
+                             "for player 2.") from None
+        if not (np.all(np.isfinite(regret_row)) and np.all(np.isfinite(regret_column))):
+            raise ValueError("The starting regrets must be finite numbers.")
     matrix_regret_matching_kernel(
-        table, np.zeros(rows), np.zeros(columns), np.zeros(rows), np.zeros(columns), fixed,
+        table, regret_row, regret_column, np.zeros(rows), np.zeros(columns), fixed,
         bool(sampled), alternating, iterations, rng, np.zeros(rows), np.zeros(columns), every, 0,
         row_arrays[0], column_arrays[0], row_arrays[1], column_arrays[1], row_arrays[2], column_arrays[2],
         value)

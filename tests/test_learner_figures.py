@@ -1,0 +1,64 @@
+"""Figures that tell their story: legible Leduc walkthroughs, simplex corners, self-play that moves.
+
+References: hand counts of Leduc's betting rounds (at most 2 bets or raises per round: 9 betting
+lines, 17 histories per round under one deal or public card); Hart and Mas-Colell 2000 for regret
+matching (expected-value self-play from an equilibrium stays there).
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from cfrviz.catalog import compile_game
+from cfrviz.figures.simplex import simplex_figure
+from cfrviz.figures.walkthrough import shown_nodes
+from cfrviz.games import CHANCE
+from cfrviz.solvers.matrix import regret_matching_path
+from cfrviz.walkthrough import solver_state_before, trace_iteration
+
+RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
+
+
+def test_a_leduc_walkthrough_draws_only_the_round_being_walked():
+    tree = compile_game("leduc")
+    regret, strategy_sum, prediction = solver_state_before(tree, "chance", "simultaneous", 0, 1)
+    trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="chance",
+                            updates="simultaneous", iteration=1, deal="QK", rng=np.random.default_rng([0, 1]))
+    for step in trace.steps:
+        nodes = shown_nodes(trace, step)
+        assert step.node in nodes and 0 in nodes
+        # One round of betting: its 17 histories at most, the path above it and the chance nodes below.
+        assert len(nodes) <= 25, (step.index, len(nodes))
+        # Never two rounds at once: no drawn node has a drawn chance node strictly between it and
+        # the drawn round's start.
+        below_chance = [n for n in nodes if n != 0 and int(tree.actor[int(tree.parent[n])]) == CHANCE]
+        assert len(below_chance) <= 3
+
+
+def test_kuhn_walkthroughs_stay_whole():
+    tree = compile_game("kuhn")
+    regret, strategy_sum, prediction = solver_state_before(tree, "cfr", "simultaneous", 0, 1)
+    trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="cfr",
+                            updates="simultaneous", iteration=1, deal=None, rng=np.random.default_rng([0, 1]))
+    assert shown_nodes(trace, trace.steps[5]) == list(range(tree.num_nodes))
+
+
+def test_simplex_corners_are_named_without_tick_numbers():
+    path = regret_matching_path(RPS, 20)
+    spec = json.loads(simplex_figure(path.current_row, path.average_row, ("rock", "paper", "scissors"),
+                                     None).to_json())
+    ternary = spec["layout"]["ternary"]
+    for axis, name in (("aaxis", "rock"), ("baxis", "paper"), ("caxis", "scissors")):
+        assert ternary[axis]["showticklabels"] is False and name in ternary[axis]["title"]["text"]
+
+
+def test_expected_value_self_play_moves_only_when_started_away_from_equilibrium():
+    # Uniform play is rock-paper-scissors' equilibrium: every regret stays zero, nothing moves.
+    still = regret_matching_path(RPS, 200)
+    assert np.allclose(still.current_row, 1 / 3)
+    # Leaning on rock (player 1) and paper (player 2), the current strategies circle while the
+    # averages approach 1/3 each.
+    moving = regret_matching_path(RPS, 20_000, start_regret=((1, 0, 0), (0, 1, 0)), every=10)
+    assert np.ptp(moving.current_row[-500:], axis=0).min() > 0.3
+    assert np.abs(moving.average_row[-1] - 1 / 3).max() < 0.02
