@@ -21,6 +21,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import solver_class
-from cfrviz.tree import compile_game
+from cfrviz.tree import GameTree, compile_game
 
 #: OpenSpiel's game with the same tree as cfrviz's (Leduc: suits merged, as cfrviz deals by default).
 OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker(suit_isomorphism=True)"}
@@ -54,17 +55,18 @@ class PlainPythonCFR:
     Zinkevich et al. 2007; RM+ and linear averaging as OpenSpiel's CFRPlusSolver (Tammelin 2014).
     """
 
-    def __init__(self, game, plus: bool = False) -> None:
+    def __init__(self, game: Any, plus: bool = False) -> None:
         self.root = game.initial_state()
         self.plus = plus
         self.infosets: dict[str, _PlainInformationSet] = {}
         self.iteration = 0
 
-    def _walk(self, state, player: int, reach: list[float]) -> float:
+    def _walk(self, state: Any, player: int, reach: list[float]) -> float:
         """Player `player`'s counterfactual value of `state`; reach = [player 1, player 2, chance]."""
         actor = state.actor()
         if actor == TERMINAL:
-            return state.payoff() if player == 0 else -state.payoff()
+            payoff = float(state.payoff())
+            return payoff if player == 0 else -payoff
         if actor == CHANCE:
             total = 0.0
             for k, (_, p) in enumerate(state.chance_outcomes()):
@@ -107,7 +109,7 @@ class PlainPythonCFR:
                 self._walk(self.root, player, [1.0, 1.0, 1.0])
                 self._match(set(self.infosets))
 
-    def average_strategy(self, tree) -> np.ndarray:
+    def average_strategy(self, tree: GameTree) -> np.ndarray:
         """[I, A] in the tree's information-set order."""
         out = tree.uniform_strategy().astype(float)
         for key, node in self.infosets.items():
@@ -129,7 +131,7 @@ def _median_seconds(task: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
-def _pyspiel():
+def _pyspiel() -> Any:
     try:
         import pyspiel
     except ImportError:
@@ -144,11 +146,13 @@ def _fmt_us(seconds: float) -> str:
 
 def _table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    def line(r: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+
     return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
 
 
-def _openspiel_cfr_seconds(spiel, game_name: str, algorithm: str, iterations: int, holder: list) -> float:
+def _openspiel_cfr_seconds(spiel: Any, game_name: str, algorithm: str, iterations: int, holder: list[Any]) -> float:
     """Seconds for `iterations` of OpenSpiel's C++ CFR or CFR+ on a fresh solver (kept in holder)."""
     game = spiel.load_game(game_name)
     start = time.perf_counter()
@@ -160,7 +164,7 @@ def _openspiel_cfr_seconds(spiel, game_name: str, algorithm: str, iterations: in
     return seconds
 
 
-def solver_rows(repeats: int, spiel) -> list[list[str]]:
+def solver_rows(repeats: int, spiel: Any) -> list[list[str]]:
     """Deterministic CFR family: cfrviz vs plain Python vs OpenSpiel C++, each ratio on the same tree.
 
     Leduc twice: cfrviz's merged deal against OpenSpiel's leduc_poker(suit_isomorphism=True), the
@@ -175,10 +179,11 @@ def solver_rows(repeats: int, spiel) -> list[list[str]]:
     for game, algorithm, iterations, python_iterations, params in plan:
         tree = compile_game(game, **params)
         spiel_name = "leduc_poker" if params.get("suits") else OPENSPIEL_GAMES[game]
-        cfrviz.solve(game, algorithm, iterations=iterations, **params)     # warm: compile or load the cache
-        holder: list = []
+        last = cfrviz.solve(game, algorithm, iterations=iterations, **params)     # warm: compile or load the cache
+        holder: list[Any] = []
         # Interleave the two so a busy machine slows both alike.
-        solver_times, spiel_times, last = [], [], None
+        solver_times: list[float] = []
+        spiel_times: list[float] = []
         for _ in range(repeats):
             last = cfrviz.solve(game, algorithm, iterations=iterations, **params)
             solver_times.append(float(last.seconds[-1]))
@@ -189,7 +194,9 @@ def solver_rows(repeats: int, spiel) -> list[list[str]]:
         if spiel is not None:
             spiel_us = statistics.median(spiel_times) / iterations
             spiel_expl = spiel.exploitability(holder[0], holder[1].average_policy())
-        ratio = (lambda s: f"{spiel_us / s:,.1f}x" if spiel_us else "n/a")
+        def ratio(seconds: float) -> str:
+            return f"{spiel_us / seconds:,.1f}x" if spiel_us else "n/a"
+
         size = f"{tree.num_nodes:,} nodes"
         what = ("cfrviz (numba, snapshots on), suits=True, " + size) if params else f"cfrviz (numba, snapshots on), {size}"
         rows.append([game, algorithm, what, _fmt_us(ours), ratio(ours), f"{last.exploitability[-1]:.3e} @ {iterations}"])
@@ -206,7 +213,7 @@ def solver_rows(repeats: int, spiel) -> list[list[str]]:
     return rows
 
 
-def _liteefg():
+def _liteefg() -> Any:
     try:
         import LiteEFG
     except ImportError:
@@ -220,7 +227,7 @@ LITEEFG_GRAPHS = {"cfr": ("CFR", "avg-iterate"), "cfr+": ("CFRplus", "linear-avg
                   "dcfr": ("DCFR", "average-iterate"), "pcfr+": ("PCFR", "linear-avg-iterate")}
 
 
-def _liteefg_seconds(leg, spiel, game_name: str, algorithm: str, iterations: int) -> tuple[float, float]:
+def _liteefg_seconds(leg: Any, spiel: Any, game_name: str, algorithm: str, iterations: int) -> tuple[float, float]:
     """(seconds for `iterations` LiteEFG updates, exploitability of its reported average), setup excluded.
 
     One iteration is what LiteEFG's own training loop does: update both players, then record the
@@ -236,7 +243,7 @@ def _liteefg_seconds(leg, spiel, game_name: str, algorithm: str, iterations: int
         env.set_graph(graph)
     own_average = average == "average-iterate"          # DCFR keeps its weighted average in the graph
 
-    def strategy():
+    def strategy() -> Any:
         return graph.current_strategy("average-iterate") if own_average else graph.current_strategy()
 
     start = time.perf_counter()
@@ -248,7 +255,7 @@ def _liteefg_seconds(leg, spiel, game_name: str, algorithm: str, iterations: int
     return seconds, float(sum(env.exploitability(strategy(), kind))) / 2.0
 
 
-def variant_rows(repeats: int, spiel, leg) -> list[list[str]]:
+def variant_rows(repeats: int, spiel: Any, leg: Any) -> list[list[str]]:
     """PCFR+, DCFR+, PDCFR+ beside CFR, CFR+ and DCFR: cfrviz vs LiteEFG's C++ graphs, on the same trees.
 
     LiteEFG's exploitability is of the average it reports, which starts at the strategy after the
@@ -260,8 +267,10 @@ def variant_rows(repeats: int, spiel, leg) -> list[list[str]]:
         for algorithm in ("cfr", "cfr+", "dcfr", "pcfr+", "dcfr+", "pdcfr+"):
             # LiteEFG's CFR graph updates both players at once; every other graph alternates.
             updates = "simultaneous" if algorithm == "cfr" else "alternating"
-            cfrviz.solve(game, algorithm, iterations=iterations, updates=updates)          # warm
-            ours_times, leg_times, last, leg_expl = [], [], None, None
+            last = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates)          # warm
+            ours_times: list[float] = []
+            leg_times: list[float] = []
+            leg_expl: float | None = None
             for _ in range(repeats):
                 last = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates)
                 ours_times.append(float(last.seconds[-1]))
@@ -284,7 +293,7 @@ def variant_rows(repeats: int, spiel, leg) -> list[list[str]]:
     return rows
 
 
-def exploitability_rows(repeats: int, spiel) -> list[list[str]]:
+def exploitability_rows(repeats: int, spiel: Any) -> list[list[str]]:
     rows = []
     for game in ("kuhn", "leduc"):
         run = cfrviz.solve(game, "cfr", iterations=100)
@@ -306,7 +315,7 @@ def exploitability_rows(repeats: int, spiel) -> list[list[str]]:
     return rows
 
 
-def sampling_rows(repeats: int, spiel) -> list[list[str]]:
+def sampling_rows(repeats: int, spiel: Any) -> list[list[str]]:
     rows = []
     for algorithm, spiel_name in (("external", "ExternalSamplingMCCFRSolver"),
                                   ("outcome", "OutcomeSamplingMCCFRSolver")):
@@ -321,7 +330,7 @@ def sampling_rows(repeats: int, spiel) -> list[list[str]]:
             spiel_us, spiel_expl = None, None
             if spiel is not None and hasattr(spiel, spiel_name):
                 spiel_game = spiel.load_game(OPENSPIEL_GAMES[game])
-                holder: list = []
+                holder: list[Any] = []
 
                 def run_openspiel() -> None:
                     solver = getattr(spiel, spiel_name)(spiel_game, seed=1234)
@@ -335,14 +344,14 @@ def sampling_rows(repeats: int, spiel) -> list[list[str]]:
             tree = runs[0].tree
             cls = solver_class(algorithm)
             raw = _median_seconds(lambda: cls(tree, seed=0).iterate(iterations), repeats) / iterations
-            missing = "not installed" if spiel is None else "not exposed by pyspiel"
+            absent = "not installed" if spiel is None else "not exposed by pyspiel"
             rows.append([game, algorithm, "cfrviz (numba, snapshots on)", _fmt_us(ours),
                          f"{spiel_us / ours:,.1f}x" if spiel_us else "n/a",
                          f"{runs[0].exploitability[-1]:.3e} @ {iterations}"])
             rows.append([game, algorithm, "cfrviz iterate(n), no snapshots", _fmt_us(raw),
                          f"{spiel_us / raw:,.1f}x" if spiel_us else "n/a", ""])
             rows.append([game, algorithm, f"OpenSpiel C++ {spiel_name}",
-                         _fmt_us(spiel_us) if spiel_us else missing, "1.0x" if spiel_us else "n/a",
+                         _fmt_us(spiel_us) if spiel_us else absent, "1.0x" if spiel_us else "n/a",
                          f"{spiel_expl:.3e} @ {iterations}" if spiel_us else "n/a"])
     return rows
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
+from cfrviz import catalog
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
-from cfrviz import catalog
 from cfrviz.games import Game
 from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
@@ -28,7 +29,7 @@ PROGRESS_CALLS = 100
 MAX_ITERATIONS = 100_000_000
 
 
-def _resolve_tree(game: object, game_params: dict) -> tuple[GameTree, catalog.CatalogGame]:
+def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, catalog.CatalogGame]:
     """The tree to solve and the catalog game its run's settings name."""
     if isinstance(game, GameTree):
         if game_params:
@@ -56,7 +57,7 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
 
 def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
           updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
-          progress: Callable[[float], object] | None = None, **game_params) -> Run:
+          progress: Callable[[float], object] | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
     game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
@@ -113,7 +114,8 @@ def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates
     """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
     them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
-    return _record(solver, np.asarray(schedule, dtype=np.int64), None)["seconds"]
+    seconds: np.ndarray = _record(solver, np.asarray(schedule, dtype=np.int64), None)["seconds"]
+    return seconds
 
 
 def _chunks(schedule: np.ndarray, progress: bool) -> list[int]:
@@ -125,7 +127,8 @@ def _chunks(schedule: np.ndarray, progress: bool) -> list[int]:
     return [int(e) for e in ends]
 
 
-def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], object] | None) -> dict:
+def _record(solver: Solver, schedule: np.ndarray,
+            progress: Callable[[float], object] | None) -> dict[str, np.ndarray]:
     tree = solver.tree
     t = len(schedule)
     shape = (t,) + tree.legal.shape
@@ -133,15 +136,17 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
            "average_strategy": np.zeros(shape), "value": np.zeros(t), "expected_value": np.zeros(t),
            "nodes_touched": np.zeros(t, dtype=np.int64)}
     seconds = np.zeros(t)
-    compiled = hasattr(solver, "advance")
+    # The compiled CFR family records snapshots inside its kernel (`advance`); others are copied.
+    advance = getattr(solver, "advance", None)
+    compiled = advance is not None
     outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
                out["expected_value"], out["nodes_touched"])
     start_index, elapsed, total = 0, 0.0, float(schedule[-1])
     for end_index in _chunks(schedule, progress is not None):
         first = int(solver.iterations)
         clock = time.perf_counter()
-        if compiled:
-            solver.advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
+        if advance is not None:
+            advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
         else:
             for s in range(start_index, end_index + 1):
                 solver.iterate(int(schedule[s]) - int(solver.iterations))
@@ -163,7 +168,7 @@ def _record(solver: Solver, schedule: np.ndarray, progress: Callable[[float], ob
     return out
 
 
-def _copy_snapshot(solver: Solver, s: int, out: dict) -> None:
+def _copy_snapshot(solver: Solver, s: int, out: dict[str, np.ndarray]) -> None:
     out["cumulative_regret"][s] = solver.cumulative_regret
     out["current_strategy"][s] = solver.current_strategy
     out["average_strategy"][s] = solver.strategy_sum      # normalised in bulk by _record

@@ -14,7 +14,9 @@ The recursion is plain Python: it is for one iteration of a small game, on scree
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +24,9 @@ from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import regret_matching
 from cfrviz.tree import GameTree
+
+#: A chance node's sampled child index, for one chance-sampling iteration.
+Sampler = Callable[[int], int]
 
 #: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.
 WALKTHROUGH_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance")
@@ -107,7 +112,7 @@ class IterationTrace:
     next_strategy: np.ndarray | None = None
 
 
-def _fmt(values) -> str:
+def _fmt(values: Iterable[float]) -> str:
     # Adding 0.0 turns -0.0 (player 2's sign flip of a zero) into 0.0.
     return "[" + ", ".join(f"{v + 0.0:+.4g}" for v in values) + "]"
 
@@ -144,7 +149,7 @@ def _rules(algorithm: str) -> _Rules:
 
 class _Tracer:
     def __init__(self, tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray,
-                 rules: _Rules, iteration: int, sampler, prediction: np.ndarray) -> None:
+                 rules: _Rules, iteration: int, sampler: Sampler | None, prediction: np.ndarray) -> None:
         self.tree = tree
         self.regret = np.array(cumulative_regret, dtype=float)
         self.prediction = np.array(prediction, dtype=float)
@@ -163,7 +168,7 @@ class _Tracer:
         record = self.tree.infosets[i]
         return i, record.key, record.actions
 
-    def add(self, **fields) -> None:
+    def add(self, **fields: Any) -> None:
         self.steps.append(Step(index=len(self.steps), **fields))
 
     def pass_(self, traverser: int, strategy: np.ndarray) -> float:
@@ -297,7 +302,7 @@ class _Tracer:
         return float(sign * node_utility)
 
 
-def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np.random.Generator):
+def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np.random.Generator) -> Sampler:
     """A function: chance node -> sampled child index, for one chance-sampling iteration.
 
     The root outcome is `deal` (by label) or drawn with the chance probabilities. Every
@@ -416,7 +421,7 @@ def information_set_table(trace: IterationTrace, upto: int | None = None) -> lis
         n = len(record.actions)
         waiting = i in pending
 
-        def show(a: np.ndarray, waits: bool = False) -> str:
+        def show(a: np.ndarray, waits: bool = False, i: int = i, n: int = n) -> str:
             return "…" if waits else " / ".join(f"{v + 0.0:+.4g}" for v in a[i, :n])
 
         rows.append({

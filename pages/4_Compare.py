@@ -115,7 +115,7 @@ if not algorithms or not updates:
 try:
     entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, fixed_seeds(seed_count))
 except ValueError as error:
-    st.error(str(error))
+    ui.error(str(error))
     st.stop()
 for note in skipped:
     st.caption(note)
@@ -133,7 +133,7 @@ for k, entry in enumerate(entries):
             lines.append(cached_line(settings.game, settings.game_params, entry.algorithm, entry.updates,
                                      entry.iterations, entry.seeds, entry.sidebar, repeats))
         except ValueError as error:
-            st.error(f"{entry.label}: {error}")
+            ui.error(f"{entry.label}: {error}")
             st.stop()
 status.update(label=f"{len(entries)} lines solved and timed.", state="complete")
 

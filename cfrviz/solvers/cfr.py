@@ -22,6 +22,7 @@ from cfrviz.solvers import _cfr_kernel as kernel
 from cfrviz.solvers.base import Solver
 from cfrviz.tree import GameTree
 
+
 class _FullTraversalCFR(Solver):
     """Full-tree CFR with flags; not registered itself, the presets below are."""
 
