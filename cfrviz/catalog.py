@@ -304,7 +304,7 @@ def _kuhn(cards: int = 3) -> Game:
 
 
 def _recognise_kuhn(game: Game) -> Params | None:
-    return (((("cards", game.cards),) if game.cards != 3 else ())) if isinstance(game, KuhnPoker) else None
+    return ((("cards", game.cards),) if game.cards != 3 else ()) if isinstance(game, KuhnPoker) else None
 
 
 def _leduc(suits: bool = False) -> Game:

@@ -7,8 +7,13 @@ import streamlit as st
 from cfrviz import catalog, ui
 from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
 from cfrviz.solvers import ALGORITHMS, update_schemes
-from cfrviz.walkthrough import (WALKTHROUGH_ALGORITHMS, deal_options, information_set_table,
-                                solver_state_before, trace_iteration)
+from cfrviz.walkthrough import (
+    WALKTHROUGH_ALGORITHMS,
+    deal_options,
+    information_set_table,
+    solver_state_before,
+    trace_iteration,
+)
 
 view = ui.setup_page(
     "Walkthrough of one iteration", solve=False, page="walkthrough",

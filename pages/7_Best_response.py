@@ -5,9 +5,13 @@ import streamlit as st
 
 from cfrviz import tree_parts, ui
 from cfrviz.analysis import best_response, exploitability
-from cfrviz.figures.best_response import (best_response_table, best_response_tree_figure,
-                                          best_response_values_over_time, equilibrium_table,
-                                          exploitability_split_figure)
+from cfrviz.figures.best_response import (
+    best_response_table,
+    best_response_tree_figure,
+    best_response_values_over_time,
+    equilibrium_table,
+    exploitability_split_figure,
+)
 from cfrviz.figures.tree import is_drawn_whole
 from cfrviz.reference import game_value as reference_value
 from cfrviz.reference import lp_equilibrium, value_source

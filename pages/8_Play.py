@@ -6,8 +6,8 @@ import math
 import streamlit as st
 
 from cfrviz import catalog, play, ui
-from cfrviz.games import CHANCE
 from cfrviz.figures.play import bot_decision_figure, score_figure
+from cfrviz.games import CHANCE
 
 view = ui.setup_page("Play against the strategy", page="play")
 tree = view.tree

@@ -16,8 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.run import (_OPTIONAL_FIELDS, _SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings,
-                        check_strategy)
+from cfrviz.run import _OPTIONAL_FIELDS, _SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings, check_strategy
 from cfrviz.safe_json import loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.text import quoted
