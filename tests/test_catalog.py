@@ -66,6 +66,47 @@ CASES = [
 ]
 
 
+# OpenSpiel games, as OpenSpiel 2.0.2 enumerated them, kept as .efg files in tests/data with OpenSpiel's own
+# numbers (scripts/openspiel_games_reference.py): they go through the catalog as uploaded .efg games.
+OPENSPIEL_GAMES = json.loads((ROOT / "tests" / "data" / "openspiel_games_reference.json").read_text())["entries"]
+SNAPSHOTS = {key: entry for key, entry in OPENSPIEL_GAMES.items() if entry.get("snapshot")}
+
+
+def _snapshot(key: str) -> catalog.CatalogGame:
+    text = (ROOT / "tests" / "data" / SNAPSHOTS[key]["snapshot"]).read_text(encoding="utf-8")
+    return catalog.get("efg", text=text)
+
+
+@pytest.mark.parametrize("key", list(SNAPSHOTS))
+def test_openspiel_snapshots_match_openspiel(key: str) -> None:
+    # Reference: OpenSpiel's information-state count, uniform exploitability and CFRSolver (alternating,
+    # uniform averaging) exploitability, measured once into tests/data.
+    entry = SNAPSHOTS[key]
+    game = _snapshot(key)
+    tree = game.tree()
+    assert tree.num_infosets == entry["information_states"]
+    assert exploitability(tree, tree.uniform_strategy()) == pytest.approx(entry["uniform_exploitability"], abs=1e-12)
+    run = cfrviz.solve(game.tree(), "cfr", iterations=entry["cfr_iterations"], updates="alternating",
+                       snapshots=entry["cfr_iterations"])
+    assert run.exploitability[-1] == pytest.approx(entry["cfr_exploitability"], abs=1e-9)
+
+
+def _every_tree() -> list[tuple[str, catalog.CatalogGame]]:
+    return [(c.link, catalog.lookup(c.link)) for c in CASES] + [(key, _snapshot(key)) for key in SNAPSHOTS]
+
+
+@pytest.mark.parametrize("name, game", _every_tree(), ids=lambda x: x if isinstance(x, str) else "")
+def test_lp_value_is_the_same_for_both_players(name: str, game: catalog.CatalogGame) -> None:
+    # The minimax theorem: player 1's and player 2's sequence-form programs have the same optimum, and the
+    # strategy they give is an equilibrium (exploitability 0).
+    from cfrviz.lp import lp_equilibrium
+
+    tree = game.tree()
+    solution = lp_equilibrium(tree)
+    assert solution.value == pytest.approx(solution.value_player_2_lp, abs=1e-8)
+    assert exploitability(tree, solution.strategy) == pytest.approx(0.0, abs=1e-8)
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.link)
 def test_tree_counts(case: Case) -> None:
     tree = catalog.lookup(case.link).tree()
