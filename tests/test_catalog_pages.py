@@ -95,3 +95,17 @@ def test_play_a_hand_of_an_uploaded_game() -> None:
     assert at.success and "The hand ends at" in at.success[0].value
     assert "win 1 chip." in at.success[0].value or "lose 1 chip." in at.success[0].value
     assert {m.label: m.value for m in at.metric}["Hands played"] == "1"
+
+
+GOOFSPIEL = (ROOT / "tests" / "data" / "openspiel_games"
+             / "goofspiel_num_cards_3_imp_info_true_points_order_descending.efg").read_bytes()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_openspiels_goofspiel_uploaded_as_efg(page: str) -> None:
+    # Goofspiel (3 cards) as OpenSpiel enumerates it, simultaneous bids made turn-based: no private cards
+    # and no chance at the root, unlike every built-in game.
+    game = read_game_upload("goofspiel.efg", GOOFSPIEL)
+    at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
