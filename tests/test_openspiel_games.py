@@ -202,3 +202,25 @@ def test_only_openspiel_games_have_openspiel_names_in_strategy_files() -> None:
     document["infosets"][0]["openspiel_actions"] = [0, 1]
     with pytest.raises(ValueError, match=r"^The OpenSpiel names of 'J' do not match the game's"):
         read_strategy_json(document)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
+
+
+@needs_openspiel
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_an_openspiel_game(page: str) -> None:
+    # Goofspiel: simultaneous moves played turn-based, multi-line information-state strings.
+    from streamlit.testing.v1 import AppTest
+
+    game = "openspiel:goofspiel(num_cards=3,imp_info=True,points_order=descending)"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["game"] = game
+    at.query_params["iters"] = "100"
+    at.run()
+    if page != "app.py":
+        at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="cfrviz_w_game").value == game
