@@ -14,10 +14,10 @@ Everything else asks here instead of comparing game names::
     >>> lookup("kuhn").known_value == -1 / 18, lookup("kuhn").alpha_family
     (True, True)
 
-The catalog sits beside the tree: it imports `cfrviz.games` and `cfrviz.tree` only (the
-.efg reader and the OpenSpiel loader are rules too, imported when a game needs them).
+The catalog sits beside the tree: it imports only rules (`cfrviz.games`, the .efg reader
+`cfrviz.formats.efg`, and the OpenSpiel loader when a game needs it) and `cfrviz.tree`.
 Values that need a solver (an LP value for games without a known one) live one layer
-up, in `cfrviz.reference`.
+up, in `cfrviz.reference`. Adding a game is one `Entry` in `ENTRIES`.
 """
 from __future__ import annotations
 
