@@ -466,9 +466,24 @@ def lookup(value: str) -> CatalogGame:
     raise ValueError(_unknown(value))
 
 
+def _link_forms() -> str:
+    """The link values every linkable entry accepts, in words: "kuhn, kuhn4 … kuhn13, ..."."""
+    forms = []
+    for candidate in ENTRIES.values():
+        if not candidate.linkable:
+            continue
+        parameter = candidate.parameter(candidate.link_parameter) if candidate.link_parameter else None
+        if parameter is None or candidate.link_separator == "":
+            forms.append(candidate.name)
+        if parameter is not None and parameter.kind == "int":
+            forms.append(f"{candidate.name}{int(parameter.default) + 1} … {candidate.name}{parameter.high}")
+        elif parameter is not None:
+            forms.append(f"{candidate.name}{candidate.link_separator}<{parameter.label.lower()}>")
+    return ", ".join(forms)
+
+
 def _unknown(value: object) -> str:
-    return (f"Unknown game {quoted(value)}; use one of: kuhn, kuhn4 … kuhn{MAX_CARDS}, leduc, rps, "
-            "efg:<bundled game>, openspiel:<game string>.")
+    return f"Unknown game {quoted(value)}; use one of: {_link_forms()}."
 
 
 def of_game(game: Game) -> CatalogGame:
@@ -523,9 +538,9 @@ def openspiel_available() -> bool:
 
 
 def menu() -> tuple[CatalogGame, ...]:
-    """The games the app offers in its game menu, in order: Kuhn, Leduc, rock-paper-scissors, then
-    each bundled .efg game."""
-    games = [get("kuhn"), get("leduc"), get("rps")]
+    """The games the app offers in its game menu, in catalog order: every entry a link names without
+    parameters (Kuhn, Leduc, rock-paper-scissors), then each bundled .efg game."""
+    games = [get(e.name) for e in ENTRIES.values() if CatalogGame(e).link is not None]
     for name in bundled_games():
         try:
             games.append(get("efg", bundled=name))
