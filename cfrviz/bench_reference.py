@@ -15,6 +15,7 @@ import platform
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 # (name, game, solver, updates, iterations): solver "CFRSolver"/"CFRPlusSolver" are OpenSpiel's
 # C++ classes; "python_simultaneous" is the Python _CFRSolver with alternating_updates=False;
@@ -30,7 +31,7 @@ CASES = (
 )
 
 
-def measure() -> dict:
+def measure() -> dict[str, Any]:
     """Run every case with OpenSpiel and return the reference document."""
     import pyspiel
     from open_spiel.python.algorithms import cfr, discounted_cfr, exploitability

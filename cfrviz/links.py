@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
@@ -24,7 +25,7 @@ class Choice:
     """What the sidebar asks for: the plain values a solve is keyed on."""
 
     game: str = "kuhn"          # a catalog entry's name
-    game_params: tuple = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
+    game_params: tuple[tuple[str, Any], ...] = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
     algorithm: str = "cfr"
     iterations: int = 1000
     updates: str = "simultaneous"

@@ -53,7 +53,7 @@ class RunSettings:
     """The plain values that produced a run (and key the app's cache)."""
 
     game: str                 # a name in cfrviz.catalog.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
-    game_params: tuple        # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
+    game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
     algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
     iterations: int
     updates: str              # "simultaneous" or "alternating"
@@ -211,33 +211,33 @@ class Run:
 
     # The formats import this module, so these shortcuts import them when called.
 
-    def save(self, path: str | os.PathLike | IO[bytes]) -> None:
+    def save(self, path: str | os.PathLike[str] | IO[bytes]) -> None:
         """Write the run as `.npz` (`cfrviz.formats.run_npz.save_run`)."""
         from cfrviz.formats.run_npz import save_run
 
         save_run(self, path)
 
     @classmethod
-    def load(cls, source: str | os.PathLike | bytes | IO[bytes]) -> Run:
+    def load(cls, source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
         """Read a run saved as `.npz` (`cfrviz.formats.run_npz.load_run`); ValueError says what is wrong."""
         from cfrviz.formats.run_npz import load_run
 
         return load_run(source)
 
-    def strategy_document(self, snapshot: int = -1) -> dict:
+    def strategy_document(self, snapshot: int = -1) -> dict[str, Any]:
         """One snapshot's strategy-file JSON object (`cfrviz.formats.strategy_json.strategy_document`)."""
         from cfrviz.formats.strategy_json import strategy_document
 
         return strategy_document(self, snapshot)
 
-    def export_strategy(self, path: str | os.PathLike | None = None) -> str:
+    def export_strategy(self, path: str | os.PathLike[str] | None = None) -> str:
         """The final strategy as JSON text, also written to `path` if given (`cfrviz.formats.strategy_json`)."""
         from cfrviz.formats.strategy_json import export_strategy
 
         return export_strategy(self, path)
 
     @classmethod
-    def from_strategy_json(cls, document: dict | str | bytes) -> Run:
+    def from_strategy_json(cls, document: dict[str, Any] | str | bytes) -> Run:
         """A one-snapshot run from a strategy document or its JSON text (never a path)."""
         from cfrviz.formats.strategy_json import run_from_strategy_json
 

@@ -1,6 +1,8 @@
 """Colours, markers and words shared by every cfrviz figure."""
 from __future__ import annotations
 
+from typing import Any
+
 from cfrviz.games import CHANCE, PLAYER_1, PLAYER_2, TERMINAL
 
 # Colour-blind-safe (Okabe–Ito) colours; every kind also has its own marker shape.
@@ -44,9 +46,9 @@ def wrap_title(text: str, width: int = TITLE_LINE_CHARS) -> str:
     return "<br>".join(lines)
 
 
-def base_layout(**extra) -> dict:
+def base_layout(**extra: Any) -> dict[str, Any]:
     """Layout keys every figure shares (white background, compact margins, titles that fit a phone)."""
-    layout = {"template": "plotly_white", "font": FONT, "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+    layout: dict[str, Any] = {"template": "plotly_white", "font": FONT, "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
               "hoverlabel": {"font_size": 12}}
     layout.update(extra)
     title = layout.get("title")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,7 +21,7 @@ def best_response_table(tree: GameTree, strategy: np.ndarray, response: BestResp
     value of each action (best response played below) and the gain of the best action over
     the strategy's mix there (chips, weighted by how often the opponent and chance reach it).
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, record in enumerate(tree.infosets):
         if record.player != response.player:
             continue
@@ -81,15 +82,15 @@ def best_response_values_over_time(tree: GameTree, iterations: Sequence[int], st
     At most `max_points` snapshots (log-spaced) are evaluated. Both curves fall towards the
     game value (player 1) and its negative (player 2); the gap is the exploitability.
     """
-    iterations = np.asarray(iterations)
-    if len(iterations) > max_points:
-        picks = np.unique(np.geomspace(1, len(iterations), max_points).astype(int) - 1)
+    iteration_array = np.asarray(iterations)
+    if len(iteration_array) > max_points:
+        picks = np.unique(np.geomspace(1, len(iteration_array), max_points).astype(int) - 1)
     else:
-        picks = np.arange(len(iterations))
+        picks = np.arange(len(iteration_array))
     values = np.array([[best_response(tree, strategies[s], p).value for p in (0, 1)] for s in picks])
     fig = go.Figure()
     for p in (0, 1):
-        fig.add_trace(go.Scatter(x=iterations[picks], y=values[:, p], mode="lines", name=f"{PLAYER_NAMES[p]}'s best response",
+        fig.add_trace(go.Scatter(x=iteration_array[picks], y=values[:, p], mode="lines", name=f"{PLAYER_NAMES[p]}'s best response",
                                  line={"color": ACTOR_STYLE[p]["color"], "width": 2}))
         if game_value is not None and math.isfinite(game_value):
             target = game_value if p == 0 else -game_value
@@ -121,7 +122,7 @@ def equilibrium_table(tree: GameTree, strategy: np.ndarray, equilibrium: np.ndar
     An equilibrium need not be unique (Kuhn's α-family), so a gap says "differs from this one",
     not "is not an equilibrium"; exploitability is the test of that.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, record in enumerate(tree.infosets):
         if record.player != player:
             continue

@@ -34,7 +34,8 @@ def solver_class(name: str) -> type[Solver]:
     if key not in ALGORITHMS:
         raise ValueError(f"Unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}.")
     module, _, cls = ALGORITHMS[key][1].partition(":")
-    return getattr(import_module(module), cls)
+    solver: type[Solver] = getattr(import_module(module), cls)
+    return solver
 
 
 def update_schemes(name: str) -> tuple[str, ...]:
