@@ -266,6 +266,25 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
         RunSettings(custom.name, custom.params, "cfr", 1, "simultaneous", 0).build_tree()
 
 
+def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The promise: register one Entry, and links, the menu, solve, saved runs and the CLI's caps know it.
+    from cfrviz import links
+
+    entry = catalog.Entry("coin", "Coin call", lambda: CoinGame(),
+                          lambda game: () if isinstance(game, CoinGame) else None)
+    monkeypatch.setitem(catalog.ENTRIES, "coin", entry)
+    assert catalog.lookup("coin").title == "Coin call"
+    assert "coin" in [g.link for g in catalog.menu()]
+    link = links.parse_query_params({"game": "coin", "iters": "50"})
+    assert link.notices == () and link.choice.game == "coin"
+    run = cfrviz.solve("coin", "cfr", iterations=50)
+    assert run.settings.game == "coin"
+    run.save(tmp_path / "coin.npz")
+    assert Run.load(tmp_path / "coin.npz").tree is catalog.lookup("coin").tree()
+    # With no caps of its own, the entry's caps follow its size (15 nodes: the largest caps).
+    assert (catalog.lookup("coin").app_iteration_cap, catalog.lookup("coin").cli_iteration_cap) == (100_000, 10_000_000)
+
+
 def test_no_game_name_comparisons_outside_games_and_the_catalog() -> None:
     # The goal: adding a game is one catalog entry, so no other module asks for a game by name.
     # Benchmark plans name the games they measure, so they are left out.
