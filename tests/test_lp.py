@@ -8,15 +8,18 @@ is 0 and its unique equilibrium uniform. An equilibrium has exploitability 0, he
 from __future__ import annotations
 
 import gc
+import itertools
 import threading
 import time
 import weakref
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfrviz import lp
-from cfrviz.analysis import expected_value, exploitability
+from cfrviz.analysis import expected_value, exploitability, matrix_equilibrium
 from cfrviz.formats.efg import read_efg
 from cfrviz.lp import lp_equilibrium, sequence_form, solve_lp
 from cfrviz.tree import build_tree, compile_game
@@ -105,3 +108,37 @@ def test_an_lp_over_its_time_limit_is_one_sentence(monkeypatch: pytest.MonkeyPat
     with pytest.raises(ValueError, match=r"^The exact value of Leduc poker was not found within 1e-06 s "):
         lp_equilibrium(fresh)
     assert lp.cached(fresh) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_lp_value_equals_the_normal_form_value_of_random_signalling_games(data: st.DataObject) -> None:
+    # Chance deals player 1 one of k cards; player 1 sees it and moves; player 2 sees only that move.
+    # Reference: the same game in normal form (player 1 picks a move per card, player 2 a reply per move),
+    # solved by support enumeration (`matrix_equilibrium`, Shapley and Snow 1950), no sequence form at all.
+    cards = data.draw(st.integers(2, 3), label="cards")
+    moves, replies = 2, 2
+    weights = data.draw(st.lists(st.integers(1, 4), min_size=cards, max_size=cards), label="weights")
+    payoff = data.draw(st.lists(st.integers(-3, 3), min_size=cards * moves * replies,
+                                max_size=cards * moves * replies), label="payoffs")
+    u = np.array(payoff, dtype=float).reshape(cards, moves, replies)
+    total = sum(weights)
+    lines = ['EFG 2 R "signals" { "A" "B" }',
+             'c "" 1 "deal" { ' + " ".join(f'"c{c}" {w}/{total}' for c, w in enumerate(weights)) + " } 0"]
+    leaf = 0
+    for c in range(cards):
+        lines.append(f'p "" 1 {c + 1} "card {c}" {{ "m0" "m1" }} 0')
+        for m in range(moves):
+            lines.append(f'p "" 2 {m + 1} "move {m}" {{ "r0" "r1" }} 0')
+            for r in range(replies):
+                leaf += 1
+                lines.append(f't "" {leaf} "" {{ {int(u[c, m, r])} {-int(u[c, m, r])} }}')
+    tree = build_tree(read_efg("\n".join(lines)))
+    value, strategy = solve_lp(tree)
+    p = np.array(weights, dtype=float) / total
+    plans = list(itertools.product(range(moves), repeat=cards))          # player 1: a move per card
+    answers = list(itertools.product(range(replies), repeat=moves))      # player 2: a reply per move
+    normal = np.array([[sum(p[c] * u[c, plan[c], answer[plan[c]]] for c in range(cards)) for answer in answers]
+                       for plan in plans])
+    assert abs(value - matrix_equilibrium(normal)[2]) < 1e-9
+    assert exploitability(tree, strategy) < 1e-9
