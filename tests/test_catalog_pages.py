@@ -109,3 +109,17 @@ def test_every_page_runs_on_openspiels_goofspiel_uploaded_as_efg(page: str) -> N
     at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
+
+
+def test_the_sidebar_menu_switches_between_catalog_games() -> None:
+    # The menu lists the catalog's games; a bundled .efg game goes into the link as efg:<name>, and
+    # Kuhn's deck size (a whole-number parameter) gets its own box and link value (kuhn5).
+    at = _open("app.py", {"iters": "100"})
+    menu = at.sidebar.selectbox(key="cfrviz_w_game")
+    assert {"Kuhn poker", "Leduc poker", "Rock-paper-scissors", "Myerson's card game (.efg)"} <= set(menu.options)
+    menu.set_value("efg:myerson_card_game").run()
+    assert not at.exception and at.query_params["game"] in ("efg:myerson_card_game", ["efg:myerson_card_game"])
+    assert not [n for n in at.sidebar.number_input if n.key == "cfrviz_w_cards"]
+    at.sidebar.selectbox(key="cfrviz_w_game").set_value("kuhn").run()
+    at.sidebar.number_input(key="cfrviz_w_cards").set_value(5).run()
+    assert not at.exception and at.query_params["game"] in ("kuhn5", ["kuhn5"])
