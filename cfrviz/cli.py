@@ -14,12 +14,15 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, NoReturn, TextIO
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 
 import numpy as np
 
 from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+
+if TYPE_CHECKING:
+    from cfrviz.run import Run
 
 USAGE_ERROR = 2
 
@@ -51,7 +54,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
 
 
-def _whole_number(flag: str, minimum: int):
+def _whole_number(flag: str, minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             number = int(text.strip())
@@ -72,7 +75,7 @@ def _game(text: str) -> catalog.CatalogGame:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _choice(flag: str, options: Sequence[str]):
+def _choice(flag: str, options: Sequence[str]) -> Callable[[str], str]:
     def parse(text: str) -> str:
         key = text.strip().lower()
         if key not in options:
@@ -136,7 +139,7 @@ def _writable(path: Path, flag: str) -> None:
         path.unlink(missing_ok=True)
 
 
-def check_arguments(args: argparse.Namespace) -> dict:
+def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """Settings for `cfrviz.solve` from parsed arguments; UsageError explains the first bad one."""
     game: catalog.CatalogGame = args.game
     if args.cards is not None:
@@ -144,7 +147,7 @@ def check_arguments(args: argparse.Namespace) -> dict:
         if "cards" not in names:
             raise UsageError(f"--cards sets Kuhn poker's deck size; {game.title} has no such setting.")
         low, high = names["cards"].low, names["cards"].high
-        if not low <= args.cards <= high:   # type: ignore[operator]
+        if not low <= args.cards <= high:
             raise UsageError(f"--cards must be between {low} and {high}; {args.cards} was given.")
         game = catalog.get(game.name, **{**dict(game.params), "cards": args.cards})
     if not game.offers(args.algorithm):
@@ -168,7 +171,7 @@ def check_arguments(args: argparse.Namespace) -> dict:
             "updates": args.updates, "seed": args.seed}
 
 
-def format_report(run, stream: TextIO) -> None:
+def format_report(run: Run, stream: TextIO) -> None:
     """Print a solved run as the classic tutorial code does, then the exact value and exploitability.
 
     Expected values are the running mean of iteration values, printed as Python's repr of the
@@ -215,7 +218,7 @@ def format_report(run, stream: TextIO) -> None:
               f"{distance_to_equilibrium(average, tree):.4f}", file=stream)
 
 
-def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], None]]]) -> None:
+def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], object]]]) -> None:
     """Write each (file, writer) pair, or leave no file behind: every writer fills a temporary file
     beside its target, and the temporaries are renamed into place only when all are complete.
 
@@ -234,14 +237,14 @@ def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], None]]
                     continue
                 # A link to a file: the file it points at is replaced, the link stays.
                 target = named.resolve() if named.is_symlink() else named
-                descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                descriptor, temporary_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
                                                          dir=target.parent if str(target.parent) else ".")
-                written.append((Path(temporary), target))
+                written.append((Path(temporary_name), target))
                 with os.fdopen(descriptor, "wb") as handle:
                     write(handle)
                     handle.flush()
                     os.fsync(handle.fileno())
-                os.chmod(temporary, 0o666 & ~mask)   # as an ordinary new file would be
+                os.chmod(temporary_name, 0o666 & ~mask)   # as an ordinary new file would be
             except OSError as error:
                 raise OSError(error.errno, error.strerror or str(error), str(named)) from None
         for temporary, target in written:
@@ -264,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         algorithm = settings.pop("algorithm")
         run = cfrviz.solve(game, algorithm, **settings)
         format_report(run, sys.stdout)
-        outputs: list[tuple[Path, Callable[[IO[bytes]], None]]] = []
+        outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:
             outputs.append((args.json, lambda handle: handle.write(run.export_strategy().encode("utf-8"))))
         if args.out is not None:

@@ -17,20 +17,29 @@ import functools
 import math
 import threading
 from dataclasses import dataclass, replace
-from typing import Any
 from pathlib import Path
+from typing import Any, Literal
 
 import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
 import streamlit as st
 
 from cfrviz import catalog
-from cfrviz.catalog import CatalogGame
-from cfrviz.links import (MAX_SEED, Choice, algorithms_for, iteration_cap, page_params_of, page_setting,
-                          parse_page_settings, parse_query_params, query_params_of, supported_updates)
+from cfrviz.catalog import CatalogGame, Parameter, compile_game
+from cfrviz.links import (
+    MAX_SEED,
+    Choice,
+    algorithms_for,
+    iteration_cap,
+    page_params_of,
+    page_setting,
+    parse_page_settings,
+    parse_query_params,
+    query_params_of,
+    supported_updates,
+)
 from cfrviz.run import Run, RunSettings
 from cfrviz.run_cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
-from cfrviz.catalog import compile_game
 from cfrviz.text import escape_markdown
 from cfrviz.tree import GameTree
 from cfrviz.uploads import MAX_UPLOAD_MB, read_game_upload, read_upload
@@ -146,7 +155,7 @@ def shared_runs() -> RunCache:
     return RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
 
 
-def cached_solve(game: str, game_params: tuple, algorithm: str, iterations: int, updates: str,
+def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
                  seed: int) -> Run:
     """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
 
@@ -176,7 +185,8 @@ def cached_solve(game: str, game_params: tuple, algorithm: str, iterations: int,
 
 
 def _state_choice() -> Choice:
-    return st.session_state.get(CHOICE_KEY, Choice())
+    choice: Choice = st.session_state.get(CHOICE_KEY, Choice())
+    return choice
 
 
 def _adopt_query_params() -> None:
@@ -200,7 +210,7 @@ def _adopt_query_params() -> None:
 _UPLOADED_GAME = "uploaded"   # the game menu's key for a game a link cannot name (an uploaded .efg)
 
 
-def _sidebar_parameters(game: CatalogGame) -> tuple:
+def _sidebar_parameters(game: CatalogGame) -> tuple[Parameter, ...]:
     """The game's parameters the sidebar sets (whole numbers, such as Kuhn's cards)."""
     return tuple(p for p in game.entry.parameters if p.kind == "int")
 
@@ -281,7 +291,7 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
                        "Share to use these again.")
         elif note:
             st.caption(note)
-        st.selectbox("Game", list(menu), format_func=menu.get, key=_W + "game",
+        st.selectbox("Game", list(menu), format_func=lambda key: menu.get(key, key), key=_W + "game",
                      on_change=_on_sidebar_change, disabled=off)
         for parameter in _sidebar_parameters(game):
             st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
@@ -426,7 +436,7 @@ def _adopt_game(filename: str, data: bytes) -> None:
                                      "carry an uploaded game; download the run to keep it.",)
 
 
-def setup_page(title: str, *, solve: bool = True, layout: str = "wide", own_settings: str | None = None,
+def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "wide"] = "wide", own_settings: str | None = None,
                page: str | None = None) -> View:
     """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
 
