@@ -119,6 +119,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--interval", type=float, default=0.5)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds any one round may take")
+    parser.add_argument("--stagger", type=float, default=0.0,
+                        help="seconds between sessions' requests within a round (0: all at the same moment)")
     options = parser.parse_args()
     if not 1 <= options.sessions <= 30 or not 0 <= options.leduc <= options.sessions or not 1 <= options.rounds <= 10:
         parser.error("sessions 1-30, leduc 0-sessions, rounds 1-10")
@@ -153,7 +155,9 @@ def main() -> int:
                     links = session_links(options.sessions, options.leduc, round_number, cap)
                     sampler.phase = f"round {round_number + 1}: {options.sessions} sessions loading"
                     started = time.monotonic()
-                    for page, (path, _) in zip(pages, links):   # all requests in flight at once
+                    for n, (page, (path, _)) in enumerate(zip(pages, links)):   # all requests in flight
+                        if n and options.stagger:
+                            time.sleep(options.stagger)   # pacing of arrivals, not a wait for the app
                         page.goto(url + path, wait_until="commit", timeout=options.timeout * 1000)
                     late = 0
                     for page, (path, heading) in zip(pages, links):
@@ -189,7 +193,7 @@ def main() -> int:
     samples = [m for _, _, m in sampler.samples]
     print()
     print(f"{options.sessions} sessions ({options.leduc} solving Leduc at {cap:,} iterations each round), "
-          f"{options.rounds} rounds, {len(samples)} samples")
+          f"{options.rounds} rounds, arrivals {options.stagger:g} s apart, {len(samples)} samples")
     print(f"fresh server (after health ok): {samples[0]:.0f} MB")
     for label, peak, after in round_peaks:
         print(f"{label}: peak {peak:.0f} MB, {after:.0f} MB when drawn")
