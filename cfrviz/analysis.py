@@ -507,6 +507,11 @@ def _matrix_equilibrium_cached(shape: tuple[int, int], payoff_bytes: bytes) -> t
     return row, column, float(row @ matrix @ column)
 
 
+#: Square supports solved per batch: bounds the memory of one equilibrium (10 x 10: 63,504 pairs of 5 x 5
+#: supports would take about 100 MB at once; 4,096 pairs take a few MB).
+_SUPPORT_BATCH = 4_096
+
+
 def _equilibrium_of_scaled(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Support enumeration on a matrix whose largest payoff size is 1."""
     m, n = matrix.shape
@@ -516,36 +521,38 @@ def _equilibrium_of_scaled(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for k in [largest] + list(range(1, largest)):
         rows = np.array(list(combinations(range(m), k)), dtype=np.int64)      # [R, k]
         cols = np.array(list(combinations(range(n), k)), dtype=np.int64)      # [C, k]
-        ri = np.repeat(np.arange(len(rows)), len(cols))
-        ci = np.tile(np.arange(len(cols)), len(rows))
-        sub = matrix[rows[ri][:, :, None], cols[ci][:, None, :]]            # [B, k, k]
-        # Bordered systems: sub^T x = v 1, 1^T x = 1 (row) and sub y = v 1, 1^T y = 1 (column).
-        system = np.zeros((len(sub), 2, k + 1, k + 1))
-        system[:, 0, :k, :k] = np.swapaxes(sub, 1, 2)
-        system[:, 1, :k, :k] = sub
-        system[:, :, :k, k] = -1.0
-        system[:, :, k, :k] = 1.0
+        pairs = len(rows) * len(cols)
         rhs = np.zeros(k + 1)
         rhs[k] = 1.0
-        det = np.linalg.det(system)                                          # [B, 2]
-        ok = np.all(np.abs(det) > 1e-12, axis=1)
-        if not np.any(ok):
-            continue
-        solved = np.linalg.solve(system[ok], np.broadcast_to(rhs, (int(ok.sum()), 2, k + 1))[..., None])[..., 0]
-        for b, solution in zip(np.flatnonzero(ok), solved):
-            x_sub, y_sub = solution[0, :k], solution[1, :k]
-            if np.any(x_sub < -tolerance) or np.any(y_sub < -tolerance):
+        for start in range(0, pairs, _SUPPORT_BATCH):
+            pair = np.arange(start, min(start + _SUPPORT_BATCH, pairs))
+            ri, ci = pair // len(cols), pair % len(cols)
+            sub = matrix[rows[ri][:, :, None], cols[ci][:, None, :]]            # [B, k, k]
+            # Bordered systems: sub^T x = v 1, 1^T x = 1 (row) and sub y = v 1, 1^T y = 1 (column).
+            system = np.zeros((len(sub), 2, k + 1, k + 1))
+            system[:, 0, :k, :k] = np.swapaxes(sub, 1, 2)
+            system[:, 1, :k, :k] = sub
+            system[:, :, :k, k] = -1.0
+            system[:, :, k, :k] = 1.0
+            det = np.linalg.det(system)                                          # [B, 2]
+            ok = np.all(np.abs(det) > 1e-12, axis=1)
+            if not np.any(ok):
                 continue
-            row = np.zeros(m)
-            row[rows[ri[b]]] = np.clip(x_sub, 0.0, None)
-            column = np.zeros(n)
-            column[cols[ci[b]]] = np.clip(y_sub, 0.0, None)
-            row /= row.sum()
-            column /= column.sum()
-            # Equilibrium: no column does better for player 2, no row better for player 1.
-            value = float(row @ matrix @ column)
-            if np.min(row @ matrix) >= value - tolerance and np.max(matrix @ column) <= value + tolerance:
-                return row, column
+            solved = np.linalg.solve(system[ok], np.broadcast_to(rhs, (int(ok.sum()), 2, k + 1))[..., None])[..., 0]
+            for b, solution in zip(np.flatnonzero(ok), solved):
+                x_sub, y_sub = solution[0, :k], solution[1, :k]
+                if np.any(x_sub < -tolerance) or np.any(y_sub < -tolerance):
+                    continue
+                row = np.zeros(m)
+                row[rows[ri[b]]] = np.clip(x_sub, 0.0, None)
+                column = np.zeros(n)
+                column[cols[ci[b]]] = np.clip(y_sub, 0.0, None)
+                row /= row.sum()
+                column /= column.sum()
+                # Equilibrium: no column does better for player 2, no row better for player 1.
+                value = float(row @ matrix @ column)
+                if np.min(row @ matrix) >= value - tolerance and np.max(matrix @ column) <= value + tolerance:
+                    return row, column
     raise ValueError("No equilibrium was found; the payoff matrix may be badly scaled.")
 
 
