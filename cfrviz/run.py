@@ -44,6 +44,8 @@ _SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy",
 #: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
 _OPTIONAL_FIELDS = ("current_exploitability",)
 #: Every array name a saved run may hold.
+#: Arrays every saved run holds.
+REQUIRED_RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS)
 RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS
                        + _OPTIONAL_FIELDS)
 

@@ -17,7 +17,7 @@ from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.formats.efg import MAX_EFG_BYTES
 from cfrviz.formats.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text
-from cfrviz.run import RUN_ARRAYS, Run
+from cfrviz.run import REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run
 from cfrviz.text import quoted
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).
@@ -112,6 +112,10 @@ def _read_npz(name: str, data: bytes) -> Run:
         if declared != member.file_size - header_bytes:
             raise ValueError(f"{name} declares an array {quoted(member.filename[:-4])} of shape "
                              f"{quoted(shape, 60)} that its data does not match; save the run again.")
+    absent = sorted(REQUIRED_RUN_ARRAYS - {m.filename[:-4] for m in members if m.filename.endswith(".npy")})
+    if absent:
+        # Known from the archive's directory, before any data is unpacked.
+        raise ValueError(f"{name} is not a complete cfrviz run: it has no {absent[0]!r} array.")
     try:
         if archive.testzip() is not None:
             raise zipfile.BadZipFile

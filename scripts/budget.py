@@ -126,12 +126,18 @@ def scenario(name: str) -> dict:
             assert message == "read", message
             what = f"the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz), read and checked"
         elif rest == "bomb":
+            # A complete-looking run (every array present) whose regrets are nearly the whole unpacked cap.
+            small = io.BytesIO()
+            cfrviz.solve("kuhn", "cfr", iterations=2).save(small)
+            with np.load(io.BytesIO(small.getvalue()), allow_pickle=False) as archive:
+                arrays = {key: archive[key] for key in archive.files}
+            arrays["cumulative_regret"] = np.zeros((MAX_UNPACKED_BYTES - 1_000_000) // 8)
             buffer = io.BytesIO()
-            np.savez_compressed(buffer, cumulative_regret=np.zeros((MAX_UNPACKED_BYTES - 1_000_000) // 8))
+            np.savez_compressed(buffer, **arrays)
             data = buffer.getvalue()
             seconds, peak, message = _measure(lambda: _refused("bomb.npz", data))
-            what = (f"a {len(data) / 1e6:.1f} MB .npz unpacking to {MAX_UNPACKED_BYTES / 1e6 - 1:.0f} MB "
-                    f"of zeros, refused: \"{message[:60]}…\"")
+            what = (f"a {len(data) / 1e6:.1f} MB .npz with every run array, unpacking to "
+                    f"{MAX_UNPACKED_BYTES / 1e6 - 1:.0f} MB (the cap), refused after reading: \"{message[:50]}…\"")
         elif rest == "strings":
             data = b"[" + b'"abcdefgh",' * 450_000 + b"1]"
             seconds, peak, message = _measure(lambda: _refused("s.json", data))
