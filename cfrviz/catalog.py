@@ -47,7 +47,7 @@ MAX_LINK_LENGTH = 200
 
 # Iteration caps for games without their own: node visits per solve. The app's budget is
 # Leduc's measured cap (20,000 iterations x 1,936 nodes, about a second of vanilla CFR on
-# the shared 2-core server); the CLI's is Leduc's 1,000,000 CLI iterations (about a minute).
+# the shared 2-core server); the CLI's is Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
 _APP_NODE_BUDGET = 40_000_000
 _CLI_NODE_BUDGET = 2_000_000_000
 _WALKTHROUGH_NODE_BUDGET = 1_000_000

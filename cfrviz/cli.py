@@ -238,7 +238,7 @@ def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], object
                 # A link to a file: the file it points at is replaced, the link stays.
                 target = named.resolve() if named.is_symlink() else named
                 descriptor, temporary_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                                                         dir=target.parent if str(target.parent) else ".")
+                                                              dir=target.parent if str(target.parent) else ".")
                 written.append((Path(temporary_name), target))
                 with os.fdopen(descriptor, "wb") as handle:
                     write(handle)
@@ -247,8 +247,8 @@ def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], object
                 os.chmod(temporary_name, 0o666 & ~mask)   # as an ordinary new file would be
             except OSError as error:
                 raise OSError(error.errno, error.strerror or str(error), str(named)) from None
-        for temporary, target in written:
-            os.replace(temporary, target)
+        for temporary, final in written:
+            os.replace(temporary, final)
     finally:
         for temporary, _ in written:
             temporary.unlink(missing_ok=True)
@@ -269,7 +269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         format_report(run, sys.stdout)
         outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:
-            outputs.append((args.json, lambda handle: handle.write(run.export_strategy().encode("utf-8"))))
+            def write_strategy(handle: IO[bytes]) -> None:
+                handle.write(run.export_strategy().encode("utf-8"))
+
+            outputs.append((args.json, write_strategy))
         if args.out is not None:
             outputs.append((args.out, run.save))
         write_all_or_none(outputs)

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from test_markup import unescaped_markup
 
 import cfrviz
 from cfrviz.run import Run
 from cfrviz.uploads import read_upload
-from test_markup import unescaped_markup
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_FILES = (

@@ -15,10 +15,10 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from conftest import APP_IDLE, RENDER_TIMEOUT_MS, streamlit_server
 
 import cfrviz
 from cfrviz.solvers import ALGORITHMS
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, streamlit_server
 
 SESSIONS = 20
 ROUNDS = 3

@@ -17,7 +17,7 @@ import pytest
 
 import cfrviz
 from cfrviz.run import Run
-from cfrviz.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, MAX_UNPACKED_BYTES, read_upload
+from cfrviz.uploads import MAX_UNPACKED_BYTES, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, read_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 
