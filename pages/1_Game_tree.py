@@ -18,8 +18,8 @@ state = st.session_state
 nodes = None
 arrangements: tuple[int, ...] = (0, 1) if tree_parts.card_view(tree) else (0,)
 if not is_drawn_whole(tree):
-    # The part jumps to a newly selected node (the view of the player acting there, so its
-    # information set is whole) or after a page switch dropped the widgets; otherwise it stays
+    # A newly selected node outside the drawn part (or "draw the whole set") moves the part to the
+    # view of the player acting there, so its information set is whole; otherwise the part stays
     # where the user put it. Values are checked before the widgets exist.
     fresh = view.node != state.get("tree_aligned_node") or state.get("tree_by") is None
     if not tree_parts.card_view(tree):
@@ -36,13 +36,14 @@ if not is_drawn_whole(tree):
         part = options[k]
         arrangements = (0,)
     else:
-        if fresh and view.node is not None:
-            part = tree_parts.part_of(tree, view.node)
-        else:
-            by = state.get("tree_by") if state.get("tree_by") in tree_parts.BY_CARD else "player1"
-            line = state.get("tree_line")
-            part = tree_parts.checked_part(tree, by, state.get("tree_private"),
-                                           None if line in (None, ROUND_ONE) else line, state.get("tree_public"))
+        by = state.get("tree_by") if state.get("tree_by") in tree_parts.BY_CARD else "player1"
+        line = state.get("tree_line")
+        part = tree_parts.checked_part(tree, by, state.get("tree_private"),
+                                       None if line in (None, ROUND_ONE) else line, state.get("tree_public"))
+        whole_set = state.pop(timeline.WHOLE_SET_KEY, None) is not None
+        if view.node is not None and (whole_set or (fresh and (state.get("tree_private") is None or
+                                                               view.node not in tree_parts.part_nodes(tree, part)))):
+            part = tree_parts.part_of(tree, view.node)   # the acting player's view: the node's set drawn whole
         state["tree_aligned_node"] = view.node
         state["tree_by"], state["tree_private"] = part.by, part.card
         state["tree_line"] = part.line or ROUND_ONE

@@ -4,15 +4,21 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import ui
+from cfrviz.figures.convergence import (
+    STRATEGY_CHOICES,
+    equilibrium_figure,
+    equilibrium_reference,
+    exploitability_figure,
+    game_value,
+    value_figure,
+)
 from cfrviz.ui import timeline
-from cfrviz.figures.convergence import (STRATEGY_CHOICES, equilibrium_figure, equilibrium_reference,
-                                        exploitability_figure, game_value, value_figure)
 
 view = ui.setup_page("Convergence")
 run = view.run
 
 # The app's one timeline: its cards follow t in the browser; the metrics and charts below on release.
-timeline.mount(view, nodes=[], mode="charts", key="convergence_timeline")
+timeline.mount(view, nodes=[], mode="charts", key="convergence_timeline", log=True)
 m1, m2, m3 = st.columns(3)
 m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e}",
           help="(best-response value against player 2 + best-response value against player 1) / 2, "

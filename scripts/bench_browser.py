@@ -8,8 +8,10 @@ Starts `streamlit run app.py` on a free local port and drives Debian's Chromium 
   - step to redraw: one key step, from the keydown event until the tree, inspector and cursors are
     redrawn and laid out (JavaScript, style and layout), and until the next animation frame;
   - node click to inspector: a real mouse click until the inspector names the node;
-  - server time per rerun: how long Streamlit reports the script as running, for reruns the
-    timeline causes (a node click);
+  - server time per rerun: the Game tree script run in this process (Streamlit's AppTest, which
+    adds its own overhead, so an upper bound) for reruns the timeline causes (a new node or t);
+  - click to script done: in the browser, how long Streamlit marks the script as running after a
+    node click (server time, the round trip and the browser's own handling of the message);
   - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
 """
 from __future__ import annotations
@@ -22,14 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import (
-    APP_IDLE,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    VIEWPORT,
-    streamlit_server,
-)
+from conftest import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT, streamlit_server  # noqa: E402
 
 CASES = (
     ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
@@ -84,7 +81,36 @@ def open_tree(page, url: str) -> float:
             return find(document) ? performance.now() : null; }""", polling="raf", timeout=TIMEOUT_MS).json_value())
 
 
+def server_reruns(query: str, count: int = 12) -> list[float]:
+    """Milliseconds per rerun of the Game tree script when the timeline sends a new node or t."""
+    from streamlit.testing.v1 import AppTest
+
+    from cfrviz import ui
+    from cfrviz.timeline import read_component_data
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+    for pair in query.split("&"):
+        key, value = pair.split("=")
+        at.query_params[key] = value
+    at.switch_page("pages/1_Game_tree.py").run()
+    at.run()
+    payload = read_component_data(at.get("bidi_component")[0].proto.bytes)[1]
+    tree_ids, frames = payload["nodes"]["id"], payload["frames"]
+    times = []
+    for k in range(count):
+        if k % 2:
+            at.session_state[ui.NODE_KEY] = tree_ids[(7 * k) % len(tree_ids)]
+        else:
+            at.session_state[ui.T_KEY] = frames[(37 * k) % len(frames)]   # the browser only sends frames
+        start = time.perf_counter()
+        at.run()
+        times.append((time.perf_counter() - start) * 1000)
+    assert not at.exception, at.exception
+    return times
+
+
 def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    server = server_reruns(query)
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     url = f"{base}/Game_tree?{query}"
@@ -119,7 +145,8 @@ def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[st
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
         "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
         "node click→inspector median": ms(statistics.median(clicks)),
-        "server time per rerun median": ms(statistics.median(reruns)) if reruns else "–",
+        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}",
+        "click→script done (browser) median": ms(statistics.median(reruns)) if reruns else "–",
         "first paint, warm (median of 3)": ms(statistics.median(paint)),
     }
 

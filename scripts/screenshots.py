@@ -15,14 +15,25 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import (APP_IDLE, CHROMIUM, CHROMIUM_ARGS, RENDER_TIMEOUT_MS, VIEWPORT,  # noqa: E402
-                      streamlit_server, wait_for_drawn)
+from conftest import (  # noqa: E402
+    APP_IDLE,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    RENDER_TIMEOUT_MS,
+    VIEWPORT,
+    streamlit_server,
+    wait_for_drawn,
+)
 
-# (file name, URL path, query): each link shows the page doing something worth seeing.
+# (file name, URL path, query[, viewport]): each link shows the page doing something worth seeing.
 SHOTS = (
     ("home", "", {"game": "kuhn", "algo": "cfr+", "iters": "3000", "updates": "alternating"}),
     ("game_tree", "Game_tree", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous",
                                 "t": "40", "node": "7"}),
+    ("game_tree_1920", "Game_tree", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous",
+                                     "t": "40", "node": "17"}, {"width": 1920, "height": 1080}),
+    ("game_tree_leduc", "Game_tree", {"game": "leduc", "algo": "cfr+", "iters": "2000", "updates": "alternating",
+                                      "t": "200", "node": "18"}),
     ("evolution", "Evolution", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous"}),
     ("convergence", "Convergence", {"game": "kuhn", "algo": "cfr+", "iters": "5000", "updates": "alternating"}),
     ("compare", "Compare", {"game": "kuhn", "algo": "cfr", "iters": "2000", "updates": "alternating"}),
@@ -46,16 +57,18 @@ def main(argv: list[str] | None = None) -> int:
     with streamlit_server() as (url, _process), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for name, path, query in SHOTS:
+            for name, path, query, *size in SHOTS:
                 if args.only and name not in args.only:
                     continue
-                context = browser.new_context(viewport=VIEWPORT)
+                context = browser.new_context(viewport=size[0] if size else VIEWPORT)
                 page = context.new_page()
                 page.goto(f"{url}/{path}?{urlencode(query)}", timeout=RENDER_TIMEOUT_MS)
                 page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
                 page.locator("h1").first.wait_for(state="visible", timeout=3 * RENDER_TIMEOUT_MS)
                 page.wait_for_selector(APP_IDLE, timeout=3 * RENDER_TIMEOUT_MS)
                 wait_for_drawn(page, 3 * RENDER_TIMEOUT_MS)
+                if page.locator(".stBidiComponent").count():  # the timeline draws after the script ends
+                    page.locator(".tl svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
                 # Streamlit fades elements in; wait for running CSS animations to end, not a fixed sleep.
                 page.wait_for_function(
                     "() => document.getAnimations().every(a => a.playState !== 'running' || "

@@ -212,3 +212,29 @@ def test_choosing_an_alternating_only_sampler_switches_updates_with_a_notice():
     assert any("one player per traversal" in w.value for w in at.warning)
     (updates,) = [r for r in at.radio if r.key == "cfrviz_w_updates"]
     assert updates.value == "alternating" and updates.disabled
+
+
+def test_a_click_inside_the_part_keeps_it_and_draw_whole_set_switches_to_the_players_cards():
+    # Reference: cfrviz.tree_parts: the part "player 1 holds Q, round 1" holds the history "QJ k"
+    # (player 2 to act); its set "J k" is whole only in the part "player 2 holds J".
+    from cfrviz.ui import timeline as ui_timeline
+
+    tree = cfrviz_tree("leduc")
+    at = start(game="leduc", iters="50", node=str(tree.node_label.index("QQ")))
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player1", "Q")
+    qj_k = tree.node_label.index("QJ k")
+    at.session_state[ui.NODE_KEY] = qj_k           # what the component's click callback sets
+    at.run()
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player1", "Q")
+    at.session_state[ui_timeline.WHOLE_SET_KEY] = qj_k
+    at.run()
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player2", "J")
+    drawn = set(timeline(at)[1]["nodes"]["id"])
+    assert {tree.node_label.index(h) for h in ("QJ k", "KJ k", "JJ k")} <= drawn
+
+
+def cfrviz_tree(game: str):
+    import cfrviz
+
+    return cfrviz.compile_game(game)

@@ -16,8 +16,17 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz import tree_parts
-from cfrviz.timeline import (MAX_FRAMES, build_payload, checked_iteration, checked_node, component_data,
-                             encode_payload, frame_snapshots, read_component_data, tree_layout)
+from cfrviz.timeline import (
+    MAX_FRAMES,
+    build_payload,
+    checked_iteration,
+    checked_node,
+    component_data,
+    encode_payload,
+    frame_snapshots,
+    read_component_data,
+    tree_layout,
+)
 
 
 @pytest.fixture(scope="module")

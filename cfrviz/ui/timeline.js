@@ -489,7 +489,15 @@ class Timeline {
     for (const [hid, label, local] of info.histories) {
       const chip = el("button", { type: "button", class: "tl-chip" + (hid === id ? " tl-this" : "") }, chips, label);
       if (local >= 0) chip.addEventListener("click", () => this.select(local));
-      else { chip.disabled = true; chip.title = "not in the part drawn"; }
+      else {
+        chip.title = "not in the part drawn: click to go to its part";
+        chip.addEventListener("click", () => this.send?.setTriggerValue("node", hid));
+      }
+    }
+    if (info.histories.some((h) => h[2] < 0)) {
+      const whole = el("button", { type: "button", class: "tl-chip" }, box,
+                       `Draw this set whole (deals by ${b.players[info.player]}'s card)`);
+      whole.addEventListener("click", () => this.send?.setTriggerValue("wholeSet", id));
     }
     this.reachLine = el("div", { class: "tl-reach" }, box);
     const table = el("table", { class: "tl-table" }, box);
@@ -544,7 +552,7 @@ class Timeline {
     if (!svg) return;
     svg.replaceChildren();
     this.expCursor = null;
-    if (!e || this.frames.length < 2) { svg.style.display = "none"; return; }
+    if (!e || this.frames.length < 2 || this.mode === "charts") { svg.style.display = "none"; return; }
     const vals = e.map((v) => Math.log10(Math.max(v, 1e-12)));
     const lo = Math.min(...vals), hi = Math.max(...vals) + 1e-9;
     const pts = vals.map((v, f) => `${(4 + this.axis(this.frames[f]) * 162).toFixed(1)},${(26 - (v - lo) / (hi - lo) * 22).toFixed(1)}`);

@@ -32,6 +32,9 @@ _component = st.components.v2.component(
     css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
 )
 
+#: Set (to the node) when the inspector asks to draw the selected node's information set whole.
+WHOLE_SET_KEY = "cfrviz_tree_whole_set"
+
 # Encoded payloads by (run, part); a Leduc part is about 1 MB, so keep a handful.
 _CACHE_ENTRIES = 24
 _cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run | None]] = OrderedDict()
@@ -74,18 +77,20 @@ def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
         st.session_state[t_key] = t
 
 
-def _on_node(key: str, tree: GameTree, node_key: str) -> None:
-    value = (st.session_state.get(key) or {}).get("node")
+def _on_node(key: str, tree: GameTree, node_key: str, event: str = "node") -> None:
+    value = (st.session_state.get(key) or {}).get(event)
     node = checked_node(value, tree)
     if node is not None:
         st.session_state[node_key] = node
+        if event == "wholeSet":
+            st.session_state[WHOLE_SET_KEY] = node
 
 
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
-          arrangements: Sequence[int] = (0,), focus: Sequence[str] = ()) -> None:
+          arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False) -> None:
     """Draw the timeline for `view` (a `cfrviz.ui.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
-    curves for the information sets named in `focus`).
+    curves for the information sets named in `focus`). `log` starts the slider on a log scale.
 
     Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`.
     """
@@ -100,12 +105,13 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
             include = shown
     payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
                                      arrangements=arrangements, include=include)
-    header = {"t": view.t, "node": view.node, "mode": mode, "focus": list(focus)}
+    header = {"t": view.t, "node": view.node, "mode": mode, "focus": list(focus), "log": log}
     iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
     tree = view.tree
     _component(key=key, data=component_data(payload_id, body, header),
                on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
-               on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY))
+               on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
+               on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"))
 
 
 def frames_of(run: Run) -> np.ndarray:
