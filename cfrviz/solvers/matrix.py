@@ -19,6 +19,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL
@@ -38,7 +39,7 @@ MAX_PATH_POINTS = 200_000
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def _match(cumulative_regret, out):
+def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
     """out = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
     k = cumulative_regret.shape[0]
     total = 0.0
@@ -51,7 +52,7 @@ def _match(cumulative_regret, out):
 
 
 @njit(cache=True, inline="always")
-def _draw(rng, strategy):
+def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
     u = rng.random()
     acc = 0.0
     last = 0
@@ -65,7 +66,7 @@ def _draw(rng, strategy):
 
 
 @njit(cache=True)
-def _expected_row_update(payoffs, row_strategy, column_strategy, regret_row):
+def _expected_row_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_row: np.ndarray) -> float:
     """Add player 1's regrets against player 2's mixed strategy; returns the profile's value."""
     rows, columns = payoffs.shape
     utility = np.zeros(rows)
@@ -80,7 +81,7 @@ def _expected_row_update(payoffs, row_strategy, column_strategy, regret_row):
 
 
 @njit(cache=True)
-def _expected_column_update(payoffs, row_strategy, column_strategy, regret_column):
+def _expected_column_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_column: np.ndarray) -> None:
     """Add player 2's regrets (its payoff is minus player 1's) against player 1's mixed strategy."""
     rows, columns = payoffs.shape
     utility = np.zeros(columns)
@@ -94,11 +95,14 @@ def _expected_column_update(payoffs, row_strategy, column_strategy, regret_colum
 
 
 @njit(cache=True)
-def matrix_regret_matching_kernel(payoffs, regret_row, regret_column, sum_row, sum_column, opponent,
-                                  sampled, alternating, n, rng, current_row, current_column,
-                                  every, start, path_current_row, path_current_column,
-                                  path_regret_row, path_regret_column, path_sum_row, path_sum_column,
-                                  path_value):
+def matrix_regret_matching_kernel(payoffs: np.ndarray, regret_row: np.ndarray, regret_column: np.ndarray,
+                                  sum_row: np.ndarray, sum_column: np.ndarray, opponent: np.ndarray,
+                                  sampled: bool, alternating: bool, n: int, rng: np.random.Generator,
+                                  current_row: np.ndarray, current_column: np.ndarray, every: int, start: int,
+                                  path_current_row: np.ndarray, path_current_column: np.ndarray,
+                                  path_regret_row: np.ndarray, path_regret_column: np.ndarray,
+                                  path_sum_row: np.ndarray, path_sum_column: np.ndarray,
+                                  path_value: np.ndarray) -> tuple[float, float]:
     """n iterations of regret matching; returns (sum of player 1's iteration values, last value).
 
     `opponent` is player 2's fixed strategy [C], or empty for self-play. The strategies of
@@ -162,7 +166,7 @@ def matrix_regret_matching_kernel(payoffs, regret_row, regret_column, sum_row, s
 # Checks at the edge
 # ---------------------------------------------------------------------------------------------
 
-def _checked_payoffs(payoffs) -> np.ndarray:
+def _checked_payoffs(payoffs: object) -> np.ndarray:
     """[R, C] float payoffs; ValueError if not a finite 2-D table of at least 2 x 2."""
     try:
         table = np.array(payoffs, dtype=float)
@@ -176,7 +180,7 @@ def _checked_payoffs(payoffs) -> np.ndarray:
     return np.ascontiguousarray(table)
 
 
-def _checked_opponent(opponent, columns: int) -> np.ndarray:
+def _checked_opponent(opponent: object, columns: int) -> np.ndarray:
     """[C] player 2's fixed strategy, or an empty array for self-play."""
     if opponent is None:
         return np.empty(0)
@@ -191,17 +195,19 @@ def _checked_opponent(opponent, columns: int) -> np.ndarray:
         raise ValueError("The opponent's probabilities must be finite numbers of 0 or more.")
     if not math.isclose(float(strategy.sum()), 1.0, abs_tol=1e-6):
         raise ValueError(f"The opponent's probabilities must sum to 1; they sum to {strategy.sum():.6g}.")
-    return strategy / strategy.sum()
+    normalized: np.ndarray = strategy / strategy.sum()
+    return normalized
 
 
-def _checked_whole(value, what: str, smallest: int) -> int:
+def _checked_whole(value: object, what: str, smallest: int) -> int:
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < smallest:
         raise ValueError(f"The {what} must be a whole number of {smallest} or more, not {value!r}.")
     return int(value)
 
 
 def _normalized_rows(sums: np.ndarray) -> np.ndarray:
-    return sums / sums.sum(axis=-1, keepdims=True)
+    rows: np.ndarray = sums / sums.sum(axis=-1, keepdims=True)
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,9 +248,9 @@ class RegretMatchingPath:
         return self.average_row, self.average_column
 
 
-def regret_matching_path(payoffs, iterations: int, opponent=None, sampled: bool = False, seed: int = 0,
+def regret_matching_path(payoffs: object, iterations: int, opponent: object = None, sampled: bool = False, seed: int = 0,
                          updates: str = "simultaneous", every: int = 1,
-                         start_regret=None) -> RegretMatchingPath:
+                         start_regret: tuple[ArrayLike, ArrayLike] | None = None) -> RegretMatchingPath:
     """Run regret matching on a payoff matrix and return the strategies of every `every`-th iteration.
 
     `payoffs` [R, C] are player 1's. `opponent` is player 2's fixed strategy [C] (e.g.
@@ -345,7 +351,7 @@ class MatrixRegretMatching(Solver):
     sampling = True
 
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
-                 opponent=None, sampled: bool = True) -> None:
+                 opponent: object = None, sampled: bool = True) -> None:
         self.payoffs = matrix_payoffs(tree)
         super().__init__(tree, updates=updates, seed=_checked_whole(seed, "seed", 0))
         rows, columns = self.payoffs.shape

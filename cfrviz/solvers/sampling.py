@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numbers
 from abc import abstractmethod
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class _SamplingSolver(Solver):
         return int(s)
 
     @abstractmethod
-    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
+    def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
         """Call the subclass's kernel with (t0, n, value_sum, nodes_touched, schedule, s0, *outputs)."""
 
 
@@ -160,11 +161,12 @@ class ChanceSampling(_SamplingSolver):
             frontier.extend(self.tree.children(node))
         return -1
 
-    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
-        return kernels.chance_sampling_kernel(
+    def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
+        result: tuple[float, float, int, int] = kernels.chance_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
             self.updates == "simultaneous", self._deal, self._board, self.rng,
             *progress_and_outputs)
+        return result
 
 
 class ExternalSampling(_SamplingSolver):
@@ -184,10 +186,11 @@ class ExternalSampling(_SamplingSolver):
     title = "External-sampling MCCFR"
     update_schemes = ("alternating",)  # each traversal samples for one player
 
-    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
-        return kernels.external_sampling_kernel(
+    def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
+        result: tuple[float, float, int, int] = kernels.external_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
             self.rng, *progress_and_outputs)
+        return result
 
 
 class OutcomeSampling(_SamplingSolver):
@@ -207,6 +210,9 @@ class OutcomeSampling(_SamplingSolver):
     title = "Outcome-sampling MCCFR"
     update_schemes = ("alternating",)  # each episode samples for one player
 
+    exploration: float
+    _max_depth: int
+
     def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
                  exploration: float = 0.6) -> None:
         if (not isinstance(exploration, numbers.Real) or isinstance(exploration, bool)
@@ -216,7 +222,8 @@ class OutcomeSampling(_SamplingSolver):
         self.exploration = float(exploration)
         self._max_depth = int(tree.depth.max())
 
-    def _run_kernel(self, *progress_and_outputs) -> tuple[float, float, int, int]:
-        return kernels.outcome_sampling_kernel(
+    def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
+        result: tuple[float, float, int, int] = kernels.outcome_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
             self.exploration, self._max_depth, self.rng, *progress_and_outputs)
+        return result
