@@ -40,6 +40,9 @@ DEFAULT_REPEATS = 3
 MAX_REPEATS = 9
 #: Most solves one comparison may ask for (entries x seeds), to bound the work of one click.
 MAX_SOLVES = 60
+#: Most node visits one comparison may cost, counted as if every iteration walked the whole tree
+#: once per player (an upper bound for sampling methods): about a minute of one core.
+MAX_NODE_VISITS = 2_000_000_000
 
 #: (game, game parameters as sorted pairs, algorithm, iterations, updates, seed) -> Run
 Solve = Callable[[str, tuple[tuple[str, object], ...], str, int, str, int], Run]
@@ -119,6 +122,21 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
         raise ValueError(f"This comparison needs {solves} solves; pick fewer algorithms or seeds "
                          f"(at most {MAX_SOLVES}).")
     return entries, skipped
+
+
+def node_visits(entries: Sequence[Entry], num_nodes: int, repeats: int) -> int:
+    """An upper bound on the node visits of solving every entry once per seed and timing it
+    `repeats` times after a warm-up: each iteration walks the tree once per player."""
+    return sum(entry.iterations * 2 * num_nodes * (len(entry.seeds) + repeats) for entry in entries)
+
+
+def check_work(entries: Sequence[Entry], num_nodes: int, repeats: int) -> None:
+    """ValueError with a sentence when the comparison would cost more than MAX_NODE_VISITS."""
+    visits = node_visits(entries, num_nodes, repeats)
+    if visits > MAX_NODE_VISITS:
+        raise ValueError(f"This comparison could visit {visits / 1e9:.1f} billion tree nodes, more than the "
+                         f"{MAX_NODE_VISITS / 1e9:.0f} billion one page may ask for; lower the iterations, the "
+                         "seeds or the timed solves, or pick fewer algorithms.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -257,15 +275,18 @@ def curves_csv(lines: Sequence[Line]) -> str:
 __all__ = [
     "DEFAULT_REPEATS",
     "DEFAULT_SEEDS",
+    "MAX_NODE_VISITS",
     "MAX_REPEATS",
     "MAX_SEEDS",
     "MAX_SOLVES",
     "Entry",
     "Line",
+    "check_work",
     "curves_csv",
     "fixed_seeds",
     "line_from_runs",
     "measure_line",
+    "node_visits",
     "plan",
     "summary",
     "table_csv",

@@ -12,6 +12,7 @@ from cfrviz.compare import (
     MAX_SEEDS,
     Entry,
     Line,
+    check_work,
     curves_csv,
     fixed_seeds,
     measure_line,
@@ -114,6 +115,7 @@ if not algorithms or not updates:
 
 try:
     entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, fixed_seeds(seed_count))
+    check_work(entries, view.tree.num_nodes, repeats)
 except ValueError as error:
     ui.error(str(error))
     st.stop()

@@ -16,10 +16,12 @@ from cfrviz import analysis
 from cfrviz.compare import (
     CURVE_COLUMNS,
     Entry,
+    check_work,
     curves_csv,
     fixed_seeds,
     line_from_runs,
     measure_line,
+    node_visits,
     plan,
     summary,
     table_csv,
@@ -204,3 +206,14 @@ def test_convergence_page_offers_average_current_or_both() -> None:
                  if "Exploitability" in json.loads(c.proto.spec)["layout"]["title"]["text"])
     assert [t["meta"]["strategy"] for t in chart["data"] if "strategy" in (t.get("meta") or {})] == ["average",
                                                                                                     "current"]
+
+
+def test_one_comparison_is_bounded_in_tree_node_visits() -> None:
+    # Reference: the bound counts iterations x 2 passes x nodes x (seeds + timed solves), by hand.
+    entries, _ = plan(["cfr", "external"], ["alternating"], 1000, 10_000, fixed_seeds(5))
+    assert node_visits(entries, 1936, 3) == 1000 * 2 * 1936 * (1 + 3) + 10_000 * 2 * 1936 * (5 + 3)
+    check_work(entries, 1936, 3)                        # Leduc's default comparison is allowed
+    every = [a for a in ALGORITHMS if a != "rm"]
+    entries, _ = plan(every, ["simultaneous", "alternating"], 20_000, 20_000, fixed_seeds(2))
+    with pytest.raises(ValueError, match="billion tree nodes"):
+        check_work(entries, 1936, 9)
