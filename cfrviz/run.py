@@ -7,7 +7,6 @@ in one module each: `cfrviz.formats.run_npz` (the whole run as `.npz`) and
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ import numpy as np
 
 from cfrviz import catalog
 from cfrviz.formats.efg import MAX_EFG_BYTES
-from cfrviz.safe_json import loads_bounded
+from cfrviz.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.text import quoted
 from cfrviz.tree import GameTree
@@ -62,10 +61,11 @@ class RunSettings:
     seed: int
 
     def to_json(self) -> str:
-        """The settings as a JSON object (game parameters as an object)."""
-        return json.dumps({"game": self.game, "game_params": {k: v for k, v in self.game_params},
-                           "algorithm": self.algorithm, "iterations": self.iterations,
-                           "updates": self.updates, "seed": self.seed}, ensure_ascii=False)
+        """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
+        their brackets as escapes, so the bounded reader's counts see only the settings' structure."""
+        return dumps_counted({"game": self.game, "game_params": {k: v for k, v in self.game_params},
+                              "algorithm": self.algorithm, "iterations": self.iterations,
+                              "updates": self.updates, "seed": self.seed})
 
     @classmethod
     def from_json(cls, text: str) -> RunSettings:

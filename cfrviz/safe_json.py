@@ -79,3 +79,40 @@ def loads_bounded(source: str | bytes | bytearray, *, what: str, max_bytes: int,
         if error.__class__ is ValueError and str(error).startswith(what):
             raise
         raise ValueError(f"{what} is not valid JSON.") from None
+
+
+# Inside a JSON string these characters can be written as \u escapes; the text then decodes to the same
+# value, and `loads_bounded`'s character counts see only the document's own structure.
+_COUNTED = {ord(c): f"\\u{ord(c):04x}" for c in "[]{},:"}
+
+
+def dumps_counted(value: Any, *, indent: int | None = None) -> str:
+    """JSON text of `value` whose strings carry no raw brackets, commas or colons (they are \\u escapes),
+    so a long text value (an .efg file inside a run's settings) does not count against `loads_bounded`'s
+    limits on lists, objects and values.
+
+    >>> dumps_counted({"text": "{ [1, 2]: 3 }"})
+    '{"text": "\\\\u007b \\\\u005b1\\\\u002c 2\\\\u005d\\\\u003a 3 \\\\u007d"}'
+    >>> loads_bounded(dumps_counted({"text": "{ [1, 2]: 3 }"}), what="x", max_bytes=100, max_containers=1)
+    {'text': '{ [1, 2]: 3 }'}
+    """
+    pad = indent is not None
+
+    def dump(item: Any, depth: int) -> str:
+        step = indent or 0
+        inner, outer = ("\n" + " " * step * depth, "\n" + " " * step * (depth - 1)) if pad else ("", "")
+        if isinstance(item, str):
+            return json.dumps(item, ensure_ascii=False).translate(_COUNTED)
+        if isinstance(item, dict):
+            if not item:
+                return "{}"
+            parts = [f"{dump(str(k), depth + 1)}: {dump(v, depth + 1)}" for k, v in item.items()]
+            return "{" + inner + ("," + inner if pad else ", ").join(parts) + outer + "}"
+        if isinstance(item, (list, tuple)):
+            if not item:
+                return "[]"
+            parts = [dump(v, depth + 1) for v in item]
+            return "[" + inner + ("," + inner if pad else ", ").join(parts) + outer + "]"
+        return json.dumps(item)
+
+    return dump(value, 1)

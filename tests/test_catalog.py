@@ -380,3 +380,22 @@ def test_cli_missing_and_oversized_efg_files(tmp_path: Path) -> None:
     oversized = _cli("solve", str(big), "-a", "cfr", "-n", "10")
     assert oversized.returncode == 2 and f"{MAX_EFG_BYTES:,} bytes" in oversized.stderr
     assert len(oversized.stderr.strip().splitlines()) == 1
+
+
+def test_runs_of_a_big_efg_game_upload_again() -> None:
+    # Leduc written as .efg is ~98 kB of text with thousands of braces; the run and strategy files carry it,
+    # and the bounded readers count structure, not the text's own brackets, so both upload again.
+    import io
+
+    from cfrviz.formats.efg import write_efg
+    from cfrviz.uploads import read_upload
+
+    game = catalog.get("efg", text=write_efg(catalog.lookup("leduc").tree()))
+    assert dict(game.params)["text"].count("{") > 1_000
+    run = cfrviz.solve(game.tree(), "cfr+", iterations=20)
+    buffer = io.BytesIO()
+    run.save(buffer)
+    again = read_upload("leduc.npz", buffer.getvalue())
+    assert again.tree is game.tree() and np.array_equal(again.average_strategy, run.average_strategy)
+    strategy = read_upload("leduc.json", run.export_strategy().encode("utf-8"))
+    assert np.allclose(strategy.average_strategy[0], run.average_strategy[-1], rtol=0.0, atol=1e-15)

@@ -10,7 +10,6 @@ action ids, in the order of `actions`), so OpenSpiel can read strategies back.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from typing import IO, Any
@@ -19,7 +18,7 @@ import numpy as np
 
 from cfrviz.games.openspiel import openspiel_records
 from cfrviz.run import PROBABILITY_TOLERANCE, Run, RunSettings, frozen_value
-from cfrviz.safe_json import loads_bounded
+from cfrviz.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.text import quoted
 
@@ -79,7 +78,7 @@ def export_strategy(run: Run, path: str | os.PathLike[str] | None = None) -> str
     average_strategy, current_strategy and cumulative_regret (one number per action); for an
     OpenSpiel game also information_state_string and openspiel_actions (OpenSpiel's names).
     """
-    text = json.dumps(strategy_document(run), indent=1)
+    text = dumps_counted(strategy_document(run), indent=1)   # an .efg game's text must not count as structure
     if path is not None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
