@@ -430,6 +430,10 @@ class Timeline {
 
   drawSelection(focus) {
     const b = this.b, { x, y, half } = this.pos;
+    // Rings and links depend on the selection only: redraw them when it changes, not every frame.
+    const drawn = `${this.selected}/${this.hovered}`;
+    if (this.gLinks.dataset.drawn === drawn) return;
+    this.gLinks.dataset.drawn = drawn;
     this.gLinks.replaceChildren();
     for (const k of [this.selected, this.hovered]) {
       if (k < 0) continue;

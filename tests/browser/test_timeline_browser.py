@@ -133,6 +133,13 @@ def test_clicking_a_node_shows_the_inspector_in_the_first_viewport(page, app_url
     # Player 2's set "Q k" names both its histories.
     chips = page.locator(".tl-inspector .tl-chip").all_inner_texts()
     assert chips == ["JQ k", "KQ k"]
+    # Hovering another node shows its numbers at t; leaving it brings the clicked node back.
+    other = tree.node_label.index("JQ kb")
+    page.locator(f'.tl-node[data-node="{other}"]').first.hover()
+    page.locator(".tl-inspector h4", has_text=f"Node {other}: JQ kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(".tl-inspector", has_text="Hovering").first.is_visible()
+    page.mouse.move(2, 2)
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: KQ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
 
 
 def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
