@@ -242,6 +242,7 @@ def _leaf_counts(tree: GameTree) -> np.ndarray:
         for depth in range(int(tree.depth.max()), 0, -1):
             level = np.flatnonzero(tree.depth == depth)
             np.add.at(counts, tree.parent[level], counts[level])
+        counts.setflags(write=False)   # shared by every session's thread
         _LEAF_COUNTS[tree] = counts
     return counts
 

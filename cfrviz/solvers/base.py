@@ -76,6 +76,7 @@ def _own_sequences(tree: GameTree) -> np.ndarray:
                     tree.num_infosets * width, dtype=np.int64)
     for i, sequence in enumerate(sequences):
         index[i, :len(sequence)] = sequence
+    index.setflags(write=False)   # shared by every session's thread
     _SEQUENCES[tree] = index
     return index
 
