@@ -35,6 +35,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
 
+# Compile every numba kernel once, into numba's on-disk cache, as the Dockerfile does
+# (scripts/deploy.sh warm): each test's server and subprocess then loads the machine code instead
+# of compiling it again, so a fresh clone's first browser test does not wait out its timeout.
+echo "Compiling the solver kernels (once; later runs load them from numba's cache)..."
+.venv/bin/python -m cfrviz.warmup
+
 # Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
 rm -rf test-results
 status=0
