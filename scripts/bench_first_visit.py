@@ -5,8 +5,12 @@ and one headless Chromium visit to a page measures, from `page.goto`:
   - text:  the page's title is visible (the layout and text are drawn),
   - solve: the page's first chart is drawn (the default 1,000-iteration Kuhn solve is shown).
 
-Cases: "cold cache" (an empty numba cache: every kernel compiles in this process) and "warm cache"
-(the cache filled beforehand by `python -m cfrviz.warmup`, as a deploy does at build time).
+Cases: "cold cache" (an empty numba cache: every kernel compiles in this process), "warm cache"
+(the cache filled beforehand by `python -m cfrviz.warmup`, as a deploy does at build time), both
+with `streamlit run app.py`; and "warm cache + serve", the same cache with the server started by
+`python -m cfrviz.ui.serve`, which loads the kernels before the first visitor; there the visit
+starts once the server logs "kernels ready" (a visitor who arrives a few seconds after start-up).
+The other cases visit as soon as /_stcore/health answers.
 
     python scripts/bench_first_visit.py [--runs 2] [--page /Convergence]
 
@@ -52,17 +56,24 @@ def wait_healthy(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError("the server did not answer /_stcore/health")
 
 
-def visit(page_path: str, cache_dir: str, browser) -> tuple[float, float]:
+def visit(page_path: str, cache_dir: str, browser, serve: bool = False) -> tuple[float, float]:
     """(seconds to text, seconds to the first chart) of one first visit to a new server."""
     port = free_port()
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)}
+    start = ["-m", "cfrviz.ui.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, *start, "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if serve else subprocess.DEVNULL,
+        text=True)
     try:
         wait_healthy(port)
+        if serve:
+            assert server.stderr is not None
+            for line in server.stderr:
+                if "kernels ready" in line:
+                    break
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         start = time.perf_counter()
         page.goto(f"http://127.0.0.1:{port}{page_path}")
@@ -87,19 +98,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--page", default="/", choices=sorted(PAGES))
+    parser.add_argument("--cases", nargs="*", default=None, help="only these cases (default: all three)")
     args = parser.parse_args()
     rows = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for case in ("cold cache", "warm cache"):
+        for case in args.cases or ("cold cache", "warm cache", "warm cache + serve"):
             texts, solves = [], []
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory(prefix="cfrviz_numba_") as cache_dir:
-                    if case == "warm cache":
+                    if case.startswith("warm cache"):
                         subprocess.run([sys.executable, "-m", "cfrviz.warmup"], cwd=ROOT, check=True,
                                        env={**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)},
                                        stdout=subprocess.DEVNULL)
-                    text, solve = visit(args.page, cache_dir, browser)
+                    text, solve = visit(args.page, cache_dir, browser, serve=case.endswith("serve"))
                 texts.append(text)
                 solves.append(solve)
             rows.append((case, texts, solves))

@@ -1,6 +1,7 @@
 """Take the README's screenshots: start the app, open each page on a deep link, save a PNG.
 
     python scripts/screenshots.py            # writes docs/screenshots/<page>.png at 1280x800
+    python scripts/screenshots.py --phone    # and docs/screenshots/phone/<page>.png at 390x844
 
 Uses Debian's Chromium at /usr/bin/chromium through Playwright, and the same server helper as
 the browser tests (tests/conftest.py), so it never downloads a browser.
@@ -24,6 +25,8 @@ from conftest import (  # noqa: E402
     streamlit_server,
     wait_for_drawn,
 )
+
+PHONE_VIEWPORT = {"width": 390, "height": 844}
 
 # (file name, URL path, query[, viewport]): each link shows the page doing something worth seeing.
 SHOTS = (
@@ -49,8 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNGs")
     parser.add_argument("--only", nargs="*", default=None, help="names of the shots to take (default: all)")
+    parser.add_argument("--phone", action="store_true", help="also take every shot at 390x844 into OUT/phone/")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.phone:
+        (args.out / "phone").mkdir(exist_ok=True)
 
     from playwright.sync_api import sync_playwright
 
@@ -60,29 +66,37 @@ def main(argv: list[str] | None = None) -> int:
             for name, path, query, *size in SHOTS:
                 if args.only and name not in args.only:
                     continue
-                context = browser.new_context(viewport=size[0] if size else VIEWPORT)
-                page = context.new_page()
-                page.goto(f"{url}/{path}?{urlencode(query)}", timeout=RENDER_TIMEOUT_MS)
-                page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
-                page.locator("h1").first.wait_for(state="visible", timeout=3 * RENDER_TIMEOUT_MS)
-                page.wait_for_selector(APP_IDLE, timeout=3 * RENDER_TIMEOUT_MS)
-                wait_for_drawn(page, 3 * RENDER_TIMEOUT_MS)
-                if page.locator(".stBidiComponent").count():  # the timeline draws after the script ends
-                    page.locator(".tl svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-                # Streamlit fades elements in; wait for running CSS animations to end, not a fixed sleep.
-                page.wait_for_function(
-                    "() => document.getAnimations().every(a => a.playState !== 'running' || "
-                    "a.effect?.getComputedTiming().iterations === Infinity)", timeout=RENDER_TIMEOUT_MS)
-                errors = page.locator('[data-testid="stException"]')
-                if errors.count():
-                    print(f"{name}: the page shows an exception: {errors.first.inner_text()[:300]}", file=sys.stderr)
-                target = args.out / f"{name}.png"
-                page.screenshot(path=str(target))
-                print(f"saved {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
-                context.close()
+                # The shot's own size (or 1280x800), and with --phone also 390x844 for the usual ones.
+                for viewport, folder in [(size[0] if size else VIEWPORT, args.out)] + \
+                        ([(PHONE_VIEWPORT, args.out / "phone")] if args.phone and not size else []):
+                    take(browser, url, name, path, query, viewport, folder)
         finally:
             browser.close()
     return 0
+
+
+def take(browser, url: str, name: str, path: str, query: dict, viewport: dict, folder: Path) -> None:
+    """One screenshot of one page at one size."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{url}/{path}?{urlencode(query)}", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
+    page.locator("h1").first.wait_for(state="visible", timeout=3 * RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=3 * RENDER_TIMEOUT_MS)
+    wait_for_drawn(page, 3 * RENDER_TIMEOUT_MS)
+    if page.locator(".stBidiComponent").count():  # the timeline draws after the script ends
+        page.locator(".tl svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    # Streamlit fades elements in; wait for running CSS animations to end, not a fixed sleep.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running' || "
+        "a.effect?.getComputedTiming().iterations === Infinity)", timeout=RENDER_TIMEOUT_MS)
+    errors = page.locator('[data-testid="stException"]')
+    if errors.count():
+        print(f"{name}: the page shows an exception: {errors.first.inner_text()[:300]}", file=sys.stderr)
+    target = folder / f"{name}.png"
+    page.screenshot(path=str(target))
+    print(f"saved {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+    context.close()
 
 
 if __name__ == "__main__":

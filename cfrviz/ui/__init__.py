@@ -116,14 +116,21 @@ _WARM_LOCK = threading.Lock()
 _warm_thread: threading.Thread | None = None
 
 
-def _start_warmup() -> None:
-    """Start compiling the kernels in the background, once per process (thread-safe)."""
+def start_warmup() -> None:
+    """Start compiling the kernels in the background, once per process (thread-safe).
+
+    Every page calls it; `python -m cfrviz.ui.serve` calls it before the server takes visitors."""
     global _warm_thread
     with _WARM_LOCK:
         if _warm_thread is not None:
             return
         _warm_thread = threading.Thread(target=_warm, name="cfrviz-warmup", daemon=True)
         _warm_thread.start()
+
+
+def wait_until_warm(timeout: float | None = None) -> bool:
+    """Block until the background warm-up has finished (True) or `timeout` seconds passed (False)."""
+    return _WARM.wait(timeout)
 
 
 def _warm() -> None:
@@ -447,7 +454,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     `page` names the page whose own settings (`cfrviz.links.PAGE_SETTINGS`) join the link.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
-    _start_warmup()
+    start_warmup()
     _adopt_query_params()
     choice = _state_choice()
     navigation = st.sidebar.container()  # above the solve controls
