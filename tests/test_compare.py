@@ -217,3 +217,15 @@ def test_one_comparison_is_bounded_in_tree_node_visits() -> None:
     entries, _ = plan(every, ["simultaneous", "alternating"], 20_000, 20_000, fixed_seeds(2))
     with pytest.raises(ValueError, match="billion tree nodes"):
         check_work(entries, 1936, 9)
+
+
+@pytest.mark.parametrize("algorithm", ["pcfr+", "dcfr+", "pdcfr+"])
+def test_walkthrough_page_replays_the_new_algorithms(algorithm: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/6_Walkthrough.py").run()
+    at.selectbox(key="walk_algo").set_value(algorithm).run()
+    assert not at.exception, at.exception
+    # They alternate by definition: the page offers only that scheme.
+    assert at.radio(key="walk_updates").options == ["alternating"]
+    assert at.dataframe, "the information-set table is drawn"
