@@ -317,6 +317,26 @@ def checked_node(value: object, tree: GameTree) -> int | None:
     return int(value)
 
 
+def next_header(previous: dict[str, Any] | None, wanted: dict[str, Any], shown: tuple[Any, Any] | None,
+                mounted: bool) -> dict[str, Any]:
+    """The header to mount the component with: `previous` again when the component stayed mounted,
+    nothing but `t` and `node` changed, and they changed only to what the browser itself reported
+    (`shown`); otherwise `wanted`. Byte-identical data means no new payload goes to the browser.
+
+    >>> old = {"id": "a", "t": 1000, "node": None}
+    >>> next_header(old, {"id": "a", "t": 40, "node": None}, (40, None), mounted=True) is old
+    True
+    >>> next_header(old, {"id": "a", "t": 40, "node": None}, (40, None), mounted=False)["t"]
+    40
+    """
+    if not mounted or previous is None or shown is None:
+        return wanted
+    rest = {k: v for k, v in wanted.items() if k not in ("t", "node")}
+    if rest == {k: v for k, v in previous.items() if k not in ("t", "node")} and (wanted["t"], wanted["node"]) == shown:
+        return previous
+    return wanted
+
+
 def read_component_data(data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
     """(header, payload) back from `component_data`'s bytes: what the browser parses, for tests."""
     header, _, body = bytes(data).partition(b"\n")

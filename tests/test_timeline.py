@@ -135,3 +135,18 @@ def test_checked_iteration_takes_only_snapshot_iterations(value: object, expecte
     (0, 0), (54, 54), (55, None), (-1, None), (7.0, 7), (7.5, None), ("7", None), (None, None), (False, None)])
 def test_checked_node_takes_only_nodes_of_the_tree(value: object, expected: int | None) -> None:
     assert checked_node(value, cfrviz.compile_game("kuhn")) == expected
+
+
+def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None:
+    # Reference: the browser applies a header's t only when it differs from the last header's and
+    # from what it sent itself (timeline.js applyHeader), so an unchanged header is always safe.
+    from cfrviz.timeline import next_header
+
+    old = {"id": "a", "t": 1000, "node": None, "mode": "tree", "focus": [], "log": False}
+    moved = {**old, "t": 40}
+    assert next_header(old, moved, (40, None), mounted=True) is old           # the browser's own release
+    assert next_header(old, moved, (1000, None), mounted=True) is moved       # t changed elsewhere
+    assert next_header(old, moved, (40, None), mounted=False) is moved        # back from another page
+    assert next_header(old, {**moved, "id": "b"}, (40, None), mounted=True)["id"] == "b"   # a new part
+    assert next_header(old, {**moved, "focus": ["Q"]}, (40, None), mounted=True)["focus"] == ["Q"]
+    assert next_header(None, moved, None, mounted=True) is moved

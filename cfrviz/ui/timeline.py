@@ -22,6 +22,7 @@ from cfrviz.timeline import (
     component_data,
     encode_payload,
     frame_snapshots,
+    next_header,
 )
 from cfrviz.tree import GameTree
 
@@ -31,6 +32,11 @@ _component = st.components.v2.component(
     js=_FILES.joinpath("timeline.js").read_text(encoding="utf-8"),
     css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
 )
+
+# Per component key: the last header sent, and the (t, node) the browser shows as far as the
+# server knows (what it was sent, then what it reported back).
+_HEADERS = "cfrviz_timeline_headers"
+_SHOWN = "cfrviz_timeline_shown"
 
 #: Set (to the node) when the inspector asks to draw the selected node's information set whole.
 WHOLE_SET_KEY = "cfrviz_tree_whole_set"
@@ -70,11 +76,19 @@ def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, 
     return payload_id, body
 
 
+def _shown(key: str, t: object = None, node: object = None) -> None:
+    shown = st.session_state.setdefault(_SHOWN, {})
+    if key in shown:
+        old_t, old_node = shown[key]
+        shown[key] = (old_t if t is None else t, old_node if node is None else node)
+
+
 def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
     value = (st.session_state.get(key) or {}).get("t")
     t = checked_iteration(value, iterations)
     if t is not None:
         st.session_state[t_key] = t
+        _shown(key, t=t)
 
 
 def _on_node(key: str, tree: GameTree, node_key: str, event: str = "node") -> None:
@@ -82,6 +96,7 @@ def _on_node(key: str, tree: GameTree, node_key: str, event: str = "node") -> No
     node = checked_node(value, tree)
     if node is not None:
         st.session_state[node_key] = node
+        _shown(key, node=node)
         if event == "wholeSet":
             st.session_state[WHOLE_SET_KEY] = node
 
@@ -105,10 +120,18 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
             include = shown
     payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
                                      arrangements=arrangements, include=include)
-    header = {"t": view.t, "node": view.node, "mode": mode, "focus": list(focus), "log": log}
+    # The browser already shows what it reported itself: then the last header goes again, so the
+    # data is unchanged and the payload is not sent a second time.
+    wanted = {"id": payload_id, "t": view.t, "node": view.node, "mode": mode, "focus": list(focus), "log": log}
+    headers = st.session_state.setdefault(_HEADERS, {})
+    shown = st.session_state.setdefault(_SHOWN, {})
+    header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
+    if header is wanted:
+        shown[key] = (view.t, view.node)
+    headers[key] = header
     iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
     tree = view.tree
-    _component(key=key, data=component_data(payload_id, body, header),
+    _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
                on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
                on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"))
