@@ -60,7 +60,7 @@ def test_home_shows_the_guided_path_in_a_learners_order():
     assert path == ["1. Regret matching", "2. Walkthrough", "3. Game tree", "4. Convergence",
                     "5. Best response", "6. Play"]
     text = screen_text(at)
-    assert "Start here" in text and "Notice the current strategy keeps circling" in text
+    assert "Start here" in text and "Notice how the current strategy keeps circling" in text
 
 
 def test_the_first_navigation_label_is_home_and_every_page_is_listed():

@@ -42,7 +42,7 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
         titles += [f"{infoset_title(run, i)}: cumulative regret (chips)",
                    f"{infoset_title(run, i)}: strategy"]
     fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, vertical_spacing=min(0.16, 0.45 / rows),
-                        horizontal_spacing=0.08)
+                        horizontal_spacing=0.14)  # room for the right column's axis title
     x = run.iterations
     for r, i in enumerate(infosets, start=1):
         actions = run.tree.infosets[i].actions

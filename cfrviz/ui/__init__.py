@@ -71,17 +71,17 @@ _ROOT = Path(__file__).resolve().parents[2]
 #: A learner's order through the app, with what to notice on each page (Home's "Start here").
 LEARNING_PATH = (
     ("pages/5_Regret_matching.py", "Regret matching",
-     "the current strategy keeps circling while the average settles on the equilibrium."),
+     "how the current strategy keeps circling while the average settles on the equilibrium."),
     ("pages/6_Walkthrough.py", "Walkthrough",
-     "one CFR iteration step by step: reach probabilities go down the tree, regrets come back up."),
+     "how one CFR iteration passes reach probabilities down the tree and regrets back up."),
     ("pages/1_Game_tree.py", "Game tree",
-     "information sets join histories a player cannot tell apart; edge widths are the strategy."),
+     "which histories a player cannot tell apart (one information set), and the strategy on the edges."),
     ("pages/3_Convergence.py", "Convergence",
-     "the average strategy walks into Kuhn's family of equilibria and exploitability falls like 1/√T."),
+     "the average strategy walking into Kuhn's family of equilibria as exploitability falls like 1/√T."),
     ("pages/7_Best_response.py", "Best response",
-     "who could still exploit the strategy, and where: exploitability split by player."),
+     "who could still exploit the strategy, and where."),
     ("pages/8_Play.py", "Play",
-     "play hands against the solved strategy; over many hands you cannot beat it."),
+     "that over many hands you cannot beat the solved strategy."),
 )
 
 
