@@ -48,7 +48,7 @@ CASES = [
     # round 1 has 6 decisions, 4 folds and 5 lines to round 2, which has 6 decisions and 9
     # terminals per public card: terminals 3(4 + 5*2*9) + 6(4 + 5*3*9) = 1116, decisions
     # 3(6 + 5*2*6) + 6(6 + 5*3*6) = 774. Uniform: OpenSpiel's exploitability_test gives NashConv
-    # 4.747222222222222. Value -0.0856064 (DESIGN.md's number, as published for Leduc).
+    # 4.747222222222222. Value -0.0856064 (OpenSpiel's published value for Leduc).
     Case("leduc", 288, 774, 1116, 4.747222222222222 / 2, "leduc_poker", -0.0856064),
     # Rock-paper-scissors: player 1 at the root, player 2 at 3 nodes of one set; 9 outcomes. The
     # uniform strategy is the equilibrium (exploitability 0); the value is 0 by symmetry.

@@ -44,7 +44,7 @@ class _FullTraversalCFR(Solver):
         #: [I, A] each player's instantaneous regret r^t of their last pass (predictive variants)
         self.instantaneous_regret = np.zeros(tree.legal.shape)
         # Each set's own reach summed over its histories in the last pass: the weight its
-        # strategy gets in the average (as the seeds accumulate it, history by history).
+        # strategy gets in the average (as the classic tutorial code accumulates it, history by history).
         self._reach_weight = np.zeros(tree.num_infosets)
         self._reach = np.zeros((tree.num_nodes, 3))
         self._value = np.zeros(tree.num_nodes)
