@@ -41,10 +41,25 @@ fi
 echo "Compiling the solver kernels (once; later runs load them from numba's cache)..."
 .venv/bin/python -m cfrviz.warmup
 
+# The type and lint gate (a full run only; extra arguments run just pytest): mypy --strict over
+# cfrviz/ and ruff over the repository, both configured in pyproject.toml. The doctests run inside
+# pytest (tests/test_doctests.py).
+static=0
+if [ "$#" -eq 0 ]; then
+  echo "mypy (strict) over cfrviz/ ..."
+  .venv/bin/python -m mypy || static=1
+  echo "ruff check ..."
+  .venv/bin/python -m ruff check . || static=1
+fi
+
 # Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
 rm -rf test-results
 status=0
 .venv/bin/python -m pytest -p no:cacheprovider --durations=10 "$@" || status=$?
+if [ "$status" = 0 ] && [ "$static" != 0 ]; then
+  echo "mypy or ruff failed (see above)." >&2
+  status=1
+fi
 
 if [ -d test-results ] && find test-results -name '*.png' | grep -q .; then
   echo "Screenshots of failed browser tests:"
