@@ -3,7 +3,8 @@
 # environment (scripts/deploy_check.sh). Run from anywhere:
 #   bash scripts/deploy.sh install   # the pinned app set (requirements.txt) into $PYTHON's environment
 #   bash scripts/deploy.sh warm      # compile every numba kernel into $NUMBA_CACHE_DIR ahead of visitors
-#   bash scripts/deploy.sh serve     # the app with the deployed settings on $ADDRESS:$PORT (0.0.0.0:8501)
+#   bash scripts/deploy.sh serve     # the app with the deployed settings on $ADDRESS:$PORT (0.0.0.0:8501),
+#                                    # its kernels loading before the first visitor
 # PYTHON (default python3), ADDRESS, PORT and NUMBA_CACHE_DIR may be set by the caller.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +30,9 @@ case "${1:-}" in
     "$PYTHON" -m cfrviz.warmup
     ;;
   serve)
-    # .streamlit/config.toml holds the rest (upload cap, XSRF protection, no error details).
-    exec "$PYTHON" -m streamlit run app.py \
+    # `streamlit run app.py` in a process that starts loading the kernels before the first visitor
+    # (cfrviz.ui.serve); .streamlit/config.toml holds the rest (upload cap, XSRF, no error details).
+    exec "$PYTHON" -m cfrviz.ui.serve \
       --server.address "${ADDRESS:-0.0.0.0}" \
       --server.port "${PORT:-8501}" \
       --server.headless true \

@@ -3,8 +3,9 @@
 # on a fresh virtual environment, then the server is started with the deployed settings, checked,
 # and stopped. tests/test_deploy.py runs this in CI.
 #   bash scripts/deploy_check.sh
-# PYTHON: the interpreter the venv is made from (default python3). BROWSER_PYTHON: an interpreter
-# with Playwright; when set (and /usr/bin/chromium exists) a real browser also opens the page.
+# PYTHON: the interpreter the venv is made from (default python3). DEPLOY_VENV: a fresh venv made
+# by the caller to use instead (tests/test_install.py reuses it; it is left in place). BROWSER_PYTHON:
+# an interpreter with Playwright; when set (and /usr/bin/chromium exists) a browser opens two pages.
 # The server binds 127.0.0.1 here (the image binds 0.0.0.0); nothing else is contacted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +23,18 @@ trap cleanup EXIT
 
 step() { printf '[deploy-check %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
-step "fresh virtual environment (no system site-packages)"
-"${PYTHON:-python3}" -m venv "$work/venv"
-export PYTHON="$work/venv/bin/python"
+if [ -n "${DEPLOY_VENV:-}" ]; then
+  step "the caller's fresh virtual environment $DEPLOY_VENV"
+  export PYTHON="$DEPLOY_VENV/bin/python"
+else
+  step "fresh virtual environment (no system site-packages)"
+  "${PYTHON:-python3}" -m venv "$work/venv"
+  export PYTHON="$work/venv/bin/python"
+fi
+if [ "$("$PYTHON" -c 'import sys; print(sys.prefix != sys.base_prefix)')" != True ]; then
+  echo "$PYTHON is not a virtual environment." >&2
+  exit 2
+fi
 export NUMBA_CACHE_DIR="$work/numba-cache"
 
 step "deploy.sh install"
@@ -69,6 +79,13 @@ if [ -n "${BROWSER_PYTHON:-}" ] && [ -x /usr/bin/chromium ]; then
   step "browser visit"
   "$BROWSER_PYTHON" scripts/visit_app.py "$url"
 fi
+
+# cfrviz.ui.serve logs one line when the kernels are loaded (bounded wait: it reads the warm cache).
+for _ in $(seq 1 120); do
+  grep -q "cfrviz: kernels ready" "$work/server.log" && break
+  sleep 0.5
+done
+grep "cfrviz: kernels ready" "$work/server.log" || { echo "The server never reported its kernels ready." >&2; exit 1; }
 
 step "stop the server"
 kill "$server_pid"

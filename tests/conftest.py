@@ -188,3 +188,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """Every browser context opens at 1280x800 unless a test asks for a taller one."""
     return {**browser_context_args, "viewport": VIEWPORT}
+
+
+@pytest.fixture(scope="session")
+def deploy_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment (no system site-packages) with the pinned app set installed by
+    `scripts/deploy.sh install`, as the Dockerfile does; made once and shared by the deploy and
+    install tests, so CI pays for one install."""
+    venv = tmp_path_factory.mktemp("deploy") / "venv"
+    subprocess.run([sys._base_executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    env = {**os.environ, "PYTHON": str(venv / "bin" / "python"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("PYTHONPATH", None)
+    subprocess.run(["bash", str(REPO_ROOT / "scripts" / "deploy.sh"), "install"], env=env, check=True, timeout=1500)
+    return venv

@@ -35,8 +35,8 @@ def test_dockerfile_runs_the_deploy_script_as_a_non_root_user() -> None:
 
 
 @pytest.mark.install
-def test_deploy_script_on_a_fresh_environment() -> None:
-    env = {**os.environ, "PYTHON": sys._base_executable, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+def test_deploy_script_on_a_fresh_environment(deploy_venv: Path) -> None:
+    env = {**os.environ, "DEPLOY_VENV": str(deploy_venv), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("PYTHONPATH", None)
     if Path("/usr/bin/chromium").exists():
         env["BROWSER_PYTHON"] = sys.executable
@@ -45,5 +45,6 @@ def test_deploy_script_on_a_fresh_environment() -> None:
     print(done.stdout[-3000:])
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-4000:]}"
     assert "health ok; / returned the app shell" in done.stdout
+    assert "cfrviz: kernels ready" in done.stdout + done.stderr
     if "BROWSER_PYTHON" in env:
         assert "browser: /Convergence" in done.stdout, done.stdout[-2000:]
