@@ -85,7 +85,7 @@ def take(browser, url: str, name: str, path: str, query: dict, viewport: dict, f
     page.wait_for_selector(APP_IDLE, timeout=3 * RENDER_TIMEOUT_MS)
     wait_for_drawn(page, 3 * RENDER_TIMEOUT_MS)
     if page.locator(".stBidiComponent").count():  # the timeline draws after the script ends
-        page.locator(".tl svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+        page.locator(".tl svg:visible").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     # Streamlit fades elements in; wait for running CSS animations to end, not a fixed sleep.
     page.wait_for_function(
         "() => document.getAnimations().every(a => a.playState !== 'running' || "
