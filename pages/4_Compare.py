@@ -27,7 +27,8 @@ from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
 view = ui.setup_page(
     "Compare algorithms", solve=False, page="compare",
-    own_settings="This page follows the sidebar's game and runs its own list of algorithms, chosen below.")
+    own_settings="This page follows the sidebar's game and runs its own list of algorithms, chosen below.",
+    sidebar_note="Compare uses the game chosen here (and draws this solve too); its algorithms are on the page.")
 settings = view.settings
 game = view.choice.catalog_game
 

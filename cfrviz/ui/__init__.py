@@ -444,14 +444,15 @@ def _adopt_game(filename: str, data: bytes) -> None:
 
 
 def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "wide"] = "wide", own_settings: str | None = None,
-               page: str | None = None) -> View:
+               page: str | None = None, sidebar_note: str | None = None) -> View:
     """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
 
     Returns the `View` every page reads. Malformed query parameters fall back to defaults with
     a visible notice. The page's title is drawn as its header. With `solve=False` the page may
     draw its text first and call `solve_view(view)` afterwards. `own_settings`: a page that
     does not follow the sidebar says so, in this sentence, at its top and in the sidebar.
-    `page` names the page whose own settings (`cfrviz.links.PAGE_SETTINGS`) join the link.
+    `page` names the page whose own settings (`cfrviz.links.PAGE_SETTINGS`) join the link;
+    `sidebar_note` replaces the sidebar's caption on such a page.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
     start_warmup()
@@ -460,7 +461,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     navigation = st.sidebar.container()  # above the solve controls
     uploaded: Run | None = st.session_state.get(UPLOAD_KEY)
     _sidebar(choice, in_use=uploaded is None,
-             note=None if own_settings is None else "This page has its own settings; the other pages use these.")
+             note=None if own_settings is None else sidebar_note or "This page has its own settings; the other pages use these.")
     for text in st.session_state.get(_NOTICE_KEY, ()):
         notice(text)
     st.session_state[_NOTICE_KEY] = ()
