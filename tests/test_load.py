@@ -90,6 +90,11 @@ def _metric(page, t: int) -> str:
     return metric.locator('[data-testid="stMetricValue"]').inner_text().split()[0]
 
 
+def _nav_link(page, label: str):
+    # The app draws its own navigation (st.page_link, first item "Home"); Streamlit's list is hidden.
+    return page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]', has_text=label).first
+
+
 def _no_exception(page, session: Session) -> None:
     errors = page.locator('[data-testid="stException"]')
     assert errors.count() == 0, f"exception on screen for {session}: {errors.first.inner_text()[:3000]}"
@@ -116,14 +121,14 @@ def test_twenty_sessions_keep_their_own_numbers_and_memory_settles(browser) -> N
                         page.goto(f"{url}/Convergence?{query}", wait_until="commit", timeout=LOAD_TIMEOUT_MS)
                     else:            # sidebar navigation inside the same session
                         target = "Evolution" if route == 0 else "Game tree"
-                        page.locator('[data-testid="stSidebarNav"] a', has_text=target).first.click(
+                        _nav_link(page, target).click(
                             timeout=LOAD_TIMEOUT_MS)
                 for i, (session, page) in enumerate(zip(sessions, pages)):
                     route = i % 3 if round_number else 2
                     if route != 2:
                         _wait_heading(page, "Evolution" if route == 0 else "Game tree")
                         _no_exception(page, session)
-                        page.locator('[data-testid="stSidebarNav"] a', has_text="Convergence").first.click(
+                        _nav_link(page, "Convergence").click(
                             timeout=LOAD_TIMEOUT_MS)
                 for session, page in zip(sessions, pages):
                     _wait_heading(page, "Convergence")

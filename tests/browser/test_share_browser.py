@@ -53,7 +53,8 @@ def test_deep_link_restores_the_view(new_context, app_url: str, page_file: str) 
     link = share_link(page)
     assert dict(parse_qsl(urlsplit(link.strip()).query)) == LINK, f"{page_file}: share link is {link!r}"
     sliders = page.locator('[data-testid="stSliderThumbValue"]')
-    if sliders.count():
+    # Regret matching has its own settings (its own t among them), so the link's t is not its slider's.
+    if sliders.count() and not page_file.endswith("Regret_matching.py"):
         assert sliders.first.inner_text().replace(",", "") == LINK["t"]
     if page_file.endswith("Game_tree.py"):
         page.get_by_text("Node 7:").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
