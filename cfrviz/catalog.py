@@ -683,9 +683,10 @@ def openspiel_menu() -> tuple[OpenSpielMenuGame, ...]:
     return OPENSPIEL_MENU
 
 
-def openspiel_menu_string(game_string: str) -> str | None:
-    """The menu's own form of `game_string` ("openspiel:" optional) when it names a menu game with every
-    parameter in range, compared canonically (any order, "04" as 4, "true" as True); else None."""
+def openspiel_menu_values(game_string: str) -> tuple[OpenSpielMenuGame, dict[str, str]] | None:
+    """The menu game `game_string` ("openspiel:" optional) names and every parameter's value as the menu
+    writes it, when the game is on the menu with every parameter in range, compared canonically (any
+    order, "04" as 4, "true" as True, left-out parameters at OpenSpiel's defaults); else None."""
     from cfrviz.games.openspiel import parse_game_string
 
     text = str(game_string).strip()
@@ -709,7 +710,20 @@ def openspiel_menu_string(game_string: str) -> str | None:
         if value is None:
             return None
         values[name] = value
-    return found.game_string(values)
+    return found, values
+
+
+def openspiel_menu_string(game_string: str) -> str | None:
+    """The menu's own form of `game_string` when it names a menu game within its ranges (see
+    `openspiel_menu_values`), else None.
+
+    >>> openspiel_menu_string("goofspiel(imp_info=true,num_cards=04)")
+    'goofspiel(num_cards=4,imp_info=True)'
+    >>> openspiel_menu_string("liars_dice(numdice=1,dice_sides=6)") is None   # 294,883 histories
+    True
+    """
+    found = openspiel_menu_values(game_string)
+    return None if found is None else found[0].game_string(found[1])
 
 
 def openspiel_allowed(game_string: str) -> bool:

@@ -339,7 +339,7 @@ def _run_child(text: str, cap: int) -> dict[str, Any]:
         raise _Refusal(f"Loading {text!r} took longer than {CHILD_WALL_SECONDS} s, the limit for one OpenSpiel "
                        "game here; choose smaller parameters.")
     if overflow:
-        raise _Refusal(f"{text!r} gave more than {MAX_ANSWER_BYTES // 1_000_000} MB of tree data, more than "
+        raise _Refusal(f"{text!r} gave more than {MAX_ANSWER_BYTES / 1e6:g} MB of tree data, more than "
                        "cfrviz reads back; choose smaller parameters.")
     if status is not None and status < 0:
         raise _Refusal(_signal_sentence(text, -status))
