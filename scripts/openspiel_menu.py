@@ -2,6 +2,7 @@
 
     python scripts/openspiel_menu.py            # every combination of every menu game
     python scripts/openspiel_menu.py --largest  # each game's largest combination only
+    python scripts/openspiel_menu.py --hostile  # what refusing hostile strings costs (CLI path, no menu)
 
 For each combination the child's own CPU seconds, peak resident memory and peak address space
 (it reports them from `getrusage` and /proc/self/status) and the parent's CPU seconds to turn the
@@ -12,6 +13,7 @@ the loader's limits (`cfrviz.games.openspiel.CHILD_MEMORY_MB`, `CHILD_CPU_SECOND
 from __future__ import annotations
 
 import itertools
+import resource
 import sys
 import time
 
@@ -38,7 +40,32 @@ def measure(game_string: str) -> dict[str, float]:
             "parent_cpu": time.process_time() - started}
 
 
+#: Strings outside the menu, one per way a child can end (the CLI and package load them; the app refuses them
+#: before any child starts).
+HOSTILE = ("connect_four(rows=0)", "hanabi(colors=0)", "gomoku(dims=1000000)", "chess",
+           "crazyhouse(insanity=1000000)", "blotto(coins=1000,fields=10)", "liars_dice(numdice=1,dice_sides=6)",
+           "goofspiel(num_cards=100000)")
+
+
+def hostile() -> None:
+    """Each hostile string's sentence and the CPU seconds its child used (from RUSAGE_CHILDREN)."""
+    print("game string | child CPU s | sentence")
+    for text in HOSTILE:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            openspiel.load_openspiel(text)
+            sentence = "loaded"
+        except ValueError as refusal:
+            sentence = str(refusal)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print(f"{text} | {cpu:.2f} | {sentence}", flush=True)
+
+
 def main(argv: list[str]) -> int:
+    if "--hostile" in argv:
+        hostile()
+        return 0
     largest_only = "--largest" in argv
     print(f"limits: {openspiel.CHILD_MEMORY_MB} MB address space, {openspiel.CHILD_CPU_SECONDS} s CPU, "
           f"{openspiel.CHILD_WALL_SECONDS} s wall, {openspiel.MAX_OPENSPIEL_NODES:,} histories")
