@@ -282,6 +282,9 @@ def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpi
             raise ValueError(str(refusal)) from None
         except ValueError:   # no child could start: worth another try later
             raise
+        except OSError as error:   # no temporary folder or pipe: the machine, not the game
+            raise ValueError(f"No process could be started to load {text!r} ({type(error).__name__}); "
+                             "try again later.") from None
         except Exception as error:   # a defect reading the answer is still a sentence, not a traceback
             sentence = f"OpenSpiel's answer for {text!r} could not be read ({type(error).__name__})."
             _REFUSED.put(key, sentence)
