@@ -336,7 +336,11 @@ def _run_child(text: str, cap: int) -> dict[str, Any]:
         except OSError as error:
             raise ValueError(f"No process could be started to load {text!r} ({error.strerror or error}); "
                              "try again later.") from None
-        answer, overflow, timed_out = _collect(child, time.monotonic() + CHILD_WALL_SECONDS)
+        try:
+            answer, overflow, timed_out = _collect(child, time.monotonic() + CHILD_WALL_SECONDS)
+        finally:   # whatever interrupted the wait, no child outlives it
+            if child.returncode is None:
+                _kill_group(child)
     status = child.returncode
     if timed_out:
         raise _Refusal(f"Loading {text!r} took longer than {CHILD_WALL_SECONDS} s, the limit for one OpenSpiel "

@@ -34,9 +34,16 @@ class Refused(Exception):
 
 def set_limits(address_space: int, cpu_seconds: int) -> None:
     """Cap this process: address space in bytes, CPU seconds (SIGXCPU, then SIGKILL a second later), no core files."""
+    def lower(kind: int, soft: int, hard: int) -> None:
+        # A server started under its own cap (prlimit) passes it on: never ask above its hard limit.
+        _, inherited = resource.getrlimit(kind)
+        if inherited != resource.RLIM_INFINITY:
+            soft, hard = min(soft, inherited), min(hard, inherited)
+        resource.setrlimit(kind, (soft, hard))
+
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    lower(resource.RLIMIT_AS, address_space, address_space)
+    lower(resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 1)
 
 
 def first_line(error: BaseException) -> str:
