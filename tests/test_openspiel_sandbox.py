@@ -206,6 +206,70 @@ def test_one_child_at_a_time_and_a_waiting_request_gets_a_sentence(monkeypatch: 
 
 
 # ---------------------------------------------------------------------------------------------
+# The walk keeps states along one path only.
+
+
+class PathState:
+    """A perfect-information game state for the worker's walk: 3 moves per turn, DEPTH turns; counts live states."""
+
+    DEPTH = 8
+    live = 0
+    most = 0
+
+    def __init__(self, path: tuple[int, ...]) -> None:
+        self.path = path
+        PathState.live += 1
+        PathState.most = max(PathState.most, PathState.live)
+
+    def __del__(self) -> None:
+        PathState.live -= 1
+
+    def is_terminal(self) -> bool:
+        return len(self.path) == self.DEPTH
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def current_player(self) -> int:
+        return len(self.path) % 2
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1, 2]
+
+    def action_to_string(self, player: int, action: int) -> str:
+        return "abc"[action]
+
+    def information_state_string(self, player: int) -> str:
+        return "".join("abc"[a] for a in self.path)
+
+    def returns(self) -> list[float]:
+        return [1.0, -1.0] if sum(self.path) % 2 else [-1.0, 1.0]
+
+    def child(self, action: int) -> PathState:
+        return PathState(self.path + (action,))
+
+
+class PathGame:
+    def new_initial_state(self) -> PathState:
+        return PathState(())
+
+
+def test_the_walk_keeps_states_only_along_the_current_path() -> None:
+    # Reference (hand count): a tree with 3 moves per turn over 8 turns has (3^9 - 1) / 2 = 9,841 histories;
+    # a depth-first walk holding only the current path keeps at most 9 states (root to leaf) and one
+    # being made, where a pending frontier would hold 2 siblings per level besides.
+    from cfrviz.games import openspiel_worker
+
+    PathState.live = PathState.most = 0
+    tree = openspiel_worker.enumerate_tree(None, PathGame(), "path", 200_000)
+    assert len(tree["actor"]) == 9_841 and len(tree["returns"]) == 3 ** 8
+    assert sum(tree["count"]) == 9_840 and PathState.live == 0
+    assert PathState.most <= PathState.DEPTH + 2
+    with pytest.raises(openspiel_worker.Refused, match=r"^'path' has more than 1,000 histories"):
+        openspiel_worker.enumerate_tree(None, PathGame(), "path", 1_000)
+
+
+# ---------------------------------------------------------------------------------------------
 # Caches: a refusal costs one child, ever; accepted games are kept, a few.
 
 
