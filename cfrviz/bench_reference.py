@@ -1,6 +1,6 @@
 """Measure OpenSpiel's CFR exploitability once and store it as the tests' reference.
 
-Needs OpenSpiel (`pip install open-spiel`, kept out of the requirements on purpose):
+Needs OpenSpiel (pinned in requirements.txt; it runs in this process, as a local measurement):
 
     python -m cfrviz.bench_reference tests/data/openspiel_reference.json
 

@@ -141,7 +141,8 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     game = choice.catalog_game
     if "game" in get:
         try:
-            game = catalog.lookup(get["game"])
+            # OpenSpiel games only from the server's menu, unless the app was started with CFRVIZ_OPENSPIEL_ANY=1.
+            game = catalog.lookup_hosted(get["game"])
         except ValueError as error:
             notices.append(f"{error} Showing {game.title}.")
         else:

@@ -17,7 +17,7 @@ from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.formats.efg import MAX_EFG_BYTES
 from cfrviz.formats.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text
-from cfrviz.run import REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run
+from cfrviz.run import REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run, RunSettings
 from cfrviz.text import quoted
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).
@@ -121,6 +121,7 @@ def _read_npz(name: str, data: bytes) -> Run:
             raise zipfile.BadZipFile
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError):
         raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
+    _check_hosted_run(archive)
     try:
         return Run.load(io.BytesIO(data))
     except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile, zlib.error, OverflowError):
@@ -137,10 +138,24 @@ def _read_json(name: str, data: bytes) -> Run:
     # On the upload route only a JSON object goes on to validation.
     if not isinstance(document, dict):
         raise ValueError(f"{name} does not hold a JSON object; upload a strategy exported by cfrviz.")
+    params = document.get("game_params")
+    catalog.check_hosted(document.get("game"), params if isinstance(params, dict) else {})
     try:
         return Run.from_strategy_json(document)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError, OverflowError):
         raise ValueError(f"{name} is not a strategy exported by cfrviz (fields are missing or malformed).") from None
+
+
+def _check_hosted_run(archive: zipfile.ZipFile) -> None:
+    """Refuse, before any game is built, a run whose settings name an OpenSpiel game off the server's
+    menu (the same sentence a link gets). Settings that cannot be read are left to `Run.load` to explain."""
+    try:
+        with archive.open("settings.npy") as stream:
+            text = np.lib.format.read_array(stream, allow_pickle=False)
+        settings = RunSettings.from_json(str(text))
+    except Exception:   # damaged or missing settings: Run.load says what is wrong
+        return
+    catalog.check_hosted(settings.game, dict(settings.game_params))
 
 
 def read_game_upload(filename: str, data: bytes) -> CatalogGame:

@@ -1,6 +1,6 @@
 """Measure OpenSpiel's numbers for the OpenSpiel and .efg games once, as the tests' reference.
 
-Needs OpenSpiel (`pip install open_spiel`; kept out of the requirements on purpose), and
+Needs OpenSpiel (pinned in requirements.txt; imported here, a local measurement), and
 nothing from cfrviz, so the reference is OpenSpiel's alone:
 
     python scripts/openspiel_games_reference.py tests/data/openspiel_games_reference.json

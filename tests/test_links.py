@@ -140,3 +140,58 @@ def test_any_digits_or_markup_parse_to_a_valid_view(params):
     for value in params.values():
         if not value.isascii():  # a non-ASCII value is never a valid number or name
             assert link.notices
+
+
+# OpenSpiel games in links: the server's menu only, unless the app opted in (CFRVIZ_OPENSPIEL_ANY=1).
+
+def _no_openspiel_child(monkeypatch):
+    from cfrviz.games import openspiel
+
+    def refuse(text, cap):
+        raise AssertionError(f"a child process was started for {text!r}")
+
+    openspiel.forget_openspiel_games()
+    monkeypatch.setattr(openspiel, "_run_child", refuse)
+
+
+def test_an_openspiel_link_off_the_menu_gets_a_sentence_and_the_default_view(monkeypatch):
+    # Reference: catalog.OPENSPIEL_MENU (six games with ranges); a segfaulting, a memory-hungry and a
+    # file-naming string are all off it, and are refused before any child process starts.
+    from cfrviz import catalog
+
+    monkeypatch.delenv(catalog.OPENSPIEL_ANY_ENV, raising=False)
+    _no_openspiel_child(monkeypatch)
+    for value in ("openspiel:connect_four(rows=0)", "openspiel:gomoku(dims=1000000)",
+                  "OpenSpiel:bargaining(instances_file=.env)", "openspiel:liars_dice(numdice=1,dice_sides=6)"):
+        link = links.parse_query_params({"game": value, "iters": "500"})
+        assert link.choice == links.Choice("kuhn", (), "cfr", 500, "simultaneous", 0)
+        assert len(link.notices) == 1
+        assert link.notices[0].startswith("The OpenSpiel game ")
+        assert link.notices[0].endswith("the cfrviz package and CLI load any OpenSpiel game. Showing Kuhn poker.")
+
+
+def test_a_menu_link_loads_in_the_menus_own_form():
+    # Reference: OpenSpiel reads parameters in any order and "02" as 2; the menu writes numdice first.
+    from cfrviz.games import openspiel
+
+    openspiel.forget_openspiel_games()
+    link = links.parse_query_params({"game": "openspiel:liars_dice(dice_sides=02,numdice=1)"})
+    assert link.notices == ()
+    assert link.choice.game == "openspiel"
+    assert link.choice.game_params == (("game_string", "liars_dice(numdice=1,dice_sides=2)"),)
+    assert links.query_params_of(link.choice, None, None)["game"] == "openspiel:liars_dice(numdice=1,dice_sides=2)"
+    assert link.choice.tree().num_nodes == 127   # OpenSpiel's history count of 1 die with 2 sides (measured)
+
+
+def test_an_app_that_opted_in_takes_any_openspiel_link_and_a_crash_is_a_sentence(monkeypatch):
+    from cfrviz import catalog
+    from cfrviz.games import openspiel
+
+    monkeypatch.setenv(catalog.OPENSPIEL_ANY_ENV, "1")
+    openspiel.forget_openspiel_games()
+    link = links.parse_query_params({"game": "openspiel:matrix_mp"})
+    assert link.notices == () and link.choice.tree().num_nodes == 7   # matching pennies, played turn-based
+    link = links.parse_query_params({"game": "openspiel:go_fish(initial_cards=0)"})
+    assert link.choice == links.Choice()
+    assert link.notices == ("OpenSpiel crashed (SIGSEGV) while loading 'go_fish(initial_cards=0)', so that game "
+                            "cannot be used. Showing Kuhn poker.",)

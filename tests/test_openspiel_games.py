@@ -6,8 +6,8 @@ information-state counts, the uniform policy's exploitability, and OpenSpiel's P
 CFRSolver (alternating updates) after 200 iterations, exploitability and whole average
 policy. The bundled .efg files were read for it by OpenSpiel's own Gambit reader, so the
 `efg:` rows check cfrviz's reader against an independent one. The OpenSpiel games were
-saved as .efg by cfrviz's loader (tests/data/openspiel_games/), so CI compares without
-OpenSpiel; with OpenSpiel installed the loader itself is checked against those files.
+saved as .efg by cfrviz's loader (tests/data/openspiel_games/); OpenSpiel is in
+requirements.txt, so the loader itself (in its child process) is checked against those files.
 """
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from cfrviz.analysis import exploitability
 from cfrviz.formats.efg import load_efg, read_bundled
 from cfrviz.games import openspiel
 from cfrviz.games.openspiel import (
-    available,
     information_set_keys,
     load_openspiel,
     policy_table,
@@ -34,8 +33,6 @@ from cfrviz.tree import GameTree, build_tree
 DATA = Path(__file__).parent / "data"
 REFERENCE = json.loads((DATA / "openspiel_games_reference.json").read_text(encoding="utf-8"))
 ENTRIES = REFERENCE["entries"]
-needs_openspiel = pytest.mark.skipif(not available(), reason="OpenSpiel (pyspiel) is not installed; "
-                                     "its numbers are checked through tests/data instead")
 
 
 def tree_of(key: str) -> GameTree:
@@ -72,7 +69,6 @@ def test_counts_uniform_exploitability_and_cfr_match_openspiel(key: str) -> None
         np.testing.assert_allclose(average[i, :len(row)], row, rtol=0, atol=1e-9, err_msg=set_key)
 
 
-@needs_openspiel
 @pytest.mark.parametrize("key", [k for k in ENTRIES if ENTRIES[k]["source"] == "game"])
 def test_loader_gives_the_saved_tree_and_keeps_information_state_strings(key: str) -> None:
     game = load_openspiel("openspiel:" + ENTRIES[key]["game"])
@@ -88,7 +84,6 @@ def test_loader_gives_the_saved_tree_and_keeps_information_state_strings(key: st
     assert run.exploitability[-1] == pytest.approx(ENTRIES[key]["cfr_exploitability"], abs=1e-9)
 
 
-@needs_openspiel
 @pytest.mark.parametrize("game_string, words", [
     ("kuhn_poker(players=3)", "has 3 players; cfrviz solves two-player games only"),
     ("matrix_pd", "is not zero-sum or constant-sum (general_sum)"),
@@ -101,7 +96,6 @@ def test_openspiel_refusals_are_one_sentence(game_string: str, words: str) -> No
     assert str(caught.value).endswith(".")
 
 
-@needs_openspiel
 def test_openspiel_size_cap() -> None:
     with pytest.raises(ValueError, match=r"^'leduc_poker' has more than 1,000 histories, more than cfrviz draws"):
         load_openspiel("leduc_poker", max_nodes=1_000)
@@ -117,7 +111,6 @@ def test_game_strings_are_checked_before_openspiel_sees_them(monkeypatch: pytest
         load_openspiel("openspiel:kuhn_poker")
 
 
-@needs_openspiel
 @pytest.mark.parametrize("key", [k for k in ENTRIES if ENTRIES[k]["source"] == "game"])
 def test_openspiel_reads_our_strategies_back(key: str) -> None:
     # OpenSpiel's own exploitability of the sequence-form LP equilibrium: 0 (up to the LP's tolerance),
@@ -146,7 +139,6 @@ def test_policy_table_needs_an_openspiel_game() -> None:
         policy_table(tree, tree.uniform_strategy())
 
 
-@needs_openspiel
 @pytest.mark.parametrize("name", ["kuhn", "leduc", "rps"])
 def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
     import pyspiel
@@ -162,7 +154,6 @@ def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
     assert theirs == pytest.approx(exploitability(tree, tree.uniform_strategy()), abs=1e-12)
 
 
-@needs_openspiel
 def test_strategy_files_of_openspiel_games_carry_openspiel_names_and_read_back() -> None:
     from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
@@ -208,7 +199,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
 
 
-@needs_openspiel
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_an_openspiel_game(page: str) -> None:
     # Goofspiel: simultaneous moves played turn-based, multi-line information-state strings.

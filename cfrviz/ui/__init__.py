@@ -14,6 +14,7 @@ Session-state keys that tests and pages may use:
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import threading
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from cfrviz.links import (
 from cfrviz.run import Run, RunSettings
 from cfrviz.run_cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
-from cfrviz.text import escape_markdown
+from cfrviz.text import escape_markdown, quoted
 from cfrviz.tree import GameTree
 from cfrviz.uploads import MAX_UPLOAD_MB, read_game_upload, read_upload
 
@@ -304,10 +305,7 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
             st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
                             step=1, key=_W + parameter.name, on_change=_on_sidebar_change, help=parameter.help,
                             disabled=off)
-        if catalog.openspiel_available():
-            st.text_input("Or an OpenSpiel game", key=_W + "openspiel", on_change=_on_openspiel, disabled=off,
-                          placeholder="liars_dice(numdice=1,dice_sides=3)",
-                          help="A two-player zero-sum OpenSpiel game string; the game is enumerated once.")
+        _openspiel_box(choice, off)
         st.selectbox("Algorithm", list(algorithms_for(game)),
                      format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change,
                      disabled=off)
@@ -407,15 +405,87 @@ def _on_upload() -> None:
     st.session_state[_NOTICE_KEY] = ()
 
 
+def _openspiel_box(choice: Choice, off: bool) -> None:
+    """The sidebar's OpenSpiel games: the server's vetted menu with each game's parameters in range, or,
+    when the app was started with CFRVIZ_OPENSPIEL_ANY=1, a box for any game string."""
+    if not catalog.openspiel_available():
+        return
+    if catalog.openspiel_any():
+        st.text_input("Or an OpenSpiel game", key=_W + "openspiel", on_change=_on_openspiel, disabled=off,
+                      placeholder="liars_dice(numdice=1,dice_sides=3)",
+                      help="A two-player zero-sum OpenSpiel game string; the game is enumerated once.")
+        return
+    s = st.session_state
+    menu = {g.name: g for g in catalog.openspiel_menu()}
+    current = _openspiel_menu_values(choice)
+    if s.get(_W + "os_game") not in menu:
+        s[_W + "os_game"] = current[0] if current else next(iter(menu))
+    with st.expander("Or an OpenSpiel game", expanded=current is not None):
+        name = st.selectbox("OpenSpiel game", list(menu), format_func=lambda n: menu[n].title, key=_W + "os_game",
+                            disabled=off, help="Games from OpenSpiel vetted for this server, with parameters "
+                                               "in ranges that load in well under a second.")
+        values = current[1] if current and current[0] == name else {}
+        for parameter in menu[name].parameters:
+            if parameter.pinned:
+                continue
+            key = f"{_W}os_{name}_{parameter.name}"
+            start = values.get(parameter.name, parameter.initial)
+            if parameter.kind == "int":
+                s.setdefault(key, int(start))
+                st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high, step=1, key=key,
+                                disabled=off)
+            elif parameter.kind == "bool":
+                s.setdefault(key, start == "True")
+                st.checkbox(parameter.label, key=key, disabled=off)
+            else:
+                s.setdefault(key, start)
+                st.selectbox(parameter.label, list(parameter.allowed), key=key, disabled=off)
+        st.button("Solve this game", key=_W + "os_load", on_click=_on_openspiel_menu, disabled=off)
+
+
+def _openspiel_menu_values(choice: Choice) -> tuple[str, dict[str, str]] | None:
+    """The menu game and parameter values of the sidebar's game, when it is a menu game."""
+    if choice.game != "openspiel":
+        return None
+    found = catalog.openspiel_menu_values(str(dict(choice.game_params).get("game_string", "")))
+    return None if found is None else (found[0].name, found[1])
+
+
+def _on_openspiel_menu() -> None:
+    """Make the menu's OpenSpiel game, with the chosen parameters, the sidebar's game."""
+    s = st.session_state
+    game = {g.name: g for g in catalog.openspiel_menu()}.get(str(s.get(_W + "os_game")))
+    if game is None:
+        return
+    values = {}
+    for parameter in game.parameters:
+        value = s.get(f"{_W}os_{game.name}_{parameter.name}", parameter.initial)
+        if not parameter.pinned:
+            values[parameter.name] = str(value) if not isinstance(value, bool) else ("True" if value else "False")
+    try:
+        text = game.game_string(values)
+    except ValueError as error:
+        s[_NOTICE_KEY] = (str(error),)
+        return
+    _choose_openspiel(text)
+
+
 def _on_openspiel() -> None:
     """Make the typed OpenSpiel game the sidebar's game, or say in one sentence why not."""
     text = str(st.session_state.get(_W + "openspiel") or "").strip()
-    if not text:
-        return
+    if text:
+        _choose_openspiel(text)
+
+
+def _choose_openspiel(text: str) -> None:
+    """Switch to the OpenSpiel game `text` (menu games only unless the app opted in), or say why not."""
     try:
-        _choose_game(catalog.lookup("openspiel:" + text.removeprefix("openspiel:")))
+        _choose_game(catalog.lookup_hosted("openspiel:" + text.removeprefix("openspiel:")))
     except ValueError as error:
         st.session_state[_NOTICE_KEY] = (str(error),)
+    except Exception:   # a defect still ends in a sentence, not Streamlit's generic error
+        logging.getLogger(__name__).exception("loading an OpenSpiel game from the sidebar")
+        st.session_state[_NOTICE_KEY] = (f"The OpenSpiel game {quoted(text, 60)} could not be loaded.",)
 
 
 def _choose_game(game: CatalogGame) -> None:
