@@ -180,6 +180,24 @@ def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
         value[n] = v
 
 
+@njit(cache=True)
+def _root_value(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
+                value: np.ndarray) -> float:
+    """Player 1's value of the root under `strategy`: `_profile_values` without the [N, A] action values."""
+    for n in range(nodes.shape[1] - 1, -1, -1):
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            value[n] = payoff[n]
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        v = 0.0
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            weight = chance_probability[first + a] if who == CHANCE else strategy[nodes[_INFOSET, n], a]
+            v += weight * value[first + a]
+        value[n] = v
+    return value[0]
+
+
 # --------------------------------------------------------------------------------------------
 # Packed tree arrays, built once per tree
 
@@ -375,10 +393,8 @@ def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
     """Exact expected value of the profile `strategy` [I, A] for player 1, chips per hand."""
     packed = _packed(tree)
     array = _checked_strategies(tree, strategy, 2)
-    value = np.empty(tree.num_nodes)
-    action_value = np.empty((tree.num_nodes, tree.max_actions))
-    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
-    return float(value[0])
+    # [N] only: a per-action [N, A] table is not needed for one number.
+    return float(_root_value(packed.nodes, packed.chance_probability, packed.payoff, array, np.empty(tree.num_nodes)))
 
 
 # --------------------------------------------------------------------------------------------
