@@ -8,7 +8,7 @@ solve can choose its snapshots, or refuse, before anything is allocated:
 
     >>> plan = solve_plan(num_nodes=1_936, num_infosets=288, max_actions=3)   # Leduc poker
     >>> plan.per_snapshot, plan.most_snapshots(200_000_000) >= 2_000
-    (23104, True)
+    (27712, True)
 
 The budget is per process: 200 MB by default, measured so that one click of the hosted app grows
 the server by less than 300 MB (the solve, the figures and the browser payload together; see the
