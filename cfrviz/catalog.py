@@ -55,6 +55,8 @@ _CLI_NODE_BUDGET = 2_000_000_000
 _WALKTHROUGH_NODE_BUDGET = 1_000_000
 #: Trees with more nodes than this are too big for a step-by-step walkthrough.
 MAX_WALKTHROUGH_NODES = 2_000
+#: Trees deeper than this are not walked step by step either (the walkthrough recurses once per move).
+MAX_WALKTHROUGH_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -246,8 +248,9 @@ class CatalogGame:
 
     @property
     def walkthrough(self) -> bool:
-        """Whether the tree is small enough to walk one iteration step by step."""
-        return self.tree().num_nodes <= MAX_WALKTHROUGH_NODES
+        """Whether the tree is small and shallow enough to walk one iteration step by step."""
+        tree = self.tree()
+        return tree.num_nodes <= MAX_WALKTHROUGH_NODES and int(tree.depth[-1]) <= MAX_WALKTHROUGH_DEPTH
 
     @property
     def walkthrough_iteration_cap(self) -> int:
