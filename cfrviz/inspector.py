@@ -188,7 +188,7 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
 
     Memory is bounded before anything is allocated: the outputs must fit the process's budget
     (`cfrviz.memory`; ValueError otherwise), and the profiles behind them, [2, I, A] per frame,
-    are rebuilt a chunk of frames at a time.
+    are rebuilt a chunk of frames at a time, within a quarter of the budget.
     """
     indices = _snapshot_indices(run, snapshots)
     tree = run.tree
@@ -209,7 +209,8 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         raise ValueError(f"The numbers of {frames:,} frames of {tree.game.title} would take "
                          f"{memory.shown_bytes(outputs + per_frame)}, more than this process's "
                          f"{memory.shown_bytes(budget)} budget; ask for fewer frames or one part of the tree.")
-    chunk = max((budget - outputs) // per_frame, 1)
+    # The run is already held when its numbers are asked for: rebuild profiles within a quarter of the budget.
+    chunk = max(min(budget // 4, budget - outputs) // per_frame, 1)
     column = np.full(tree.num_nodes, -1, dtype=np.int64)
     column[chosen] = np.arange(len(chosen))
     recorded = np.ones((frames, 2), dtype=bool)
