@@ -26,12 +26,17 @@ def chain_efg(decisions: int) -> str:
 def wide_efg(actions: int, answers: int = 2) -> str:
     """Player 1 picks one of `actions` actions at the root; player 2 sees it and answers with one
     of `answers` actions. I = actions + 1 information sets, A = actions: one wide node makes every
-    [I, A] array wide (player 1's payoff is 1 when the answer's index matches the action's mod answers)."""
+    [I, A] array wide (player 1's payoff is 1 when the answer's index matches the action's mod answers).
+    With answers=0 each action ends the game (30,000 actions then fit in under 1 MB, as in the issue's file)."""
     names = " ".join(f'"a{k}"' for k in range(actions))
     replies = " ".join(f'"r{k}"' for k in range(answers))
     lines = ['EFG 2 R "Wide" { "Player 1" "Player 2" }', '""', f'p "" 1 1 "root" {{ {names} }} 0']
     outcome = 0
     for k in range(actions):
+        if answers == 0:
+            outcome += 1
+            lines.append(f't "" {outcome} "" {{ {k % 2} {-(k % 2)} }}')
+            continue
         lines.append(f'p "" 2 {k + 1} "after a{k}" {{ {replies} }} 0')
         for r in range(answers):
             outcome += 1
