@@ -195,7 +195,7 @@ def _root_value(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.nd
             weight = chance_probability[first + a] if who == CHANCE else strategy[nodes[_INFOSET, n], a]
             v += weight * value[first + a]
         value[n] = v
-    return value[0]
+    return float(value[0])
 
 
 # --------------------------------------------------------------------------------------------
