@@ -159,10 +159,12 @@ def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
 
 @njit(cache=True)
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
-                    value: np.ndarray, action_value: np.ndarray) -> None:
+                    value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
-    acting player's value of each child at decision nodes (zero elsewhere)."""
-    action_value[:, :] = 0.0
+    acting player's value of each child at decision nodes (zero elsewhere), unless `with_actions`
+    is False (then it is not touched and may be empty: one number needs no [N, A] table)."""
+    if with_actions:
+        action_value[:, :] = 0.0
     for n in range(nodes.shape[1] - 1, -1, -1):
         who = nodes[_ACTOR, n]
         if who == TERMINAL:
@@ -176,26 +178,9 @@ def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                 v += chance_probability[c] * value[c]
             else:
                 v += strategy[nodes[_INFOSET, n], a] * value[c]
-                action_value[n, a] = value[c] if who == 0 else -value[c]
+                if with_actions:
+                    action_value[n, a] = value[c] if who == 0 else -value[c]
         value[n] = v
-
-
-@njit(cache=True)
-def _root_value(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
-                value: np.ndarray) -> float:
-    """Player 1's value of the root under `strategy`: `_profile_values` without the [N, A] action values."""
-    for n in range(nodes.shape[1] - 1, -1, -1):
-        who = nodes[_ACTOR, n]
-        if who == TERMINAL:
-            value[n] = payoff[n]
-            continue
-        first = nodes[_FIRST_CHILD, n]
-        v = 0.0
-        for a in range(nodes[_NUM_CHILDREN, n]):
-            weight = chance_probability[first + a] if who == CHANCE else strategy[nodes[_INFOSET, n], a]
-            v += weight * value[first + a]
-        value[n] = v
-    return float(value[0])
 
 
 # --------------------------------------------------------------------------------------------
@@ -377,7 +362,7 @@ def history_values(tree: GameTree, strategy: np.ndarray) -> HistoryValues:
     value = np.empty(tree.num_nodes)
     action_value = np.empty((tree.num_nodes, tree.max_actions))
     _reach_pass(packed.nodes, packed.chance_probability, array, reach)
-    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value, True)
     actor = tree.actor.astype(np.int64)
     decision = actor < CHANCE
     cf_reach = np.zeros(tree.num_nodes)
@@ -393,8 +378,9 @@ def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
     """Exact expected value of the profile `strategy` [I, A] for player 1, chips per hand."""
     packed = _packed(tree)
     array = _checked_strategies(tree, strategy, 2)
-    # [N] only: a per-action [N, A] table is not needed for one number.
-    return float(_root_value(packed.nodes, packed.chance_probability, packed.payoff, array, np.empty(tree.num_nodes)))
+    value = np.empty(tree.num_nodes)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, np.empty((0, 0)), False)
+    return float(value[0])
 
 
 # --------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def _frames_kernel(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np
                 continue
             if p == 0 or not same_profile or not known[f, 0]:
                 _reach_pass(nodes, chance_probability, profiles[f, p], reach)
-                _profile_values(nodes, chance_probability, payoff, profiles[f, p], value, action_value)
+                _profile_values(nodes, chance_probability, payoff, profiles[f, p], value, action_value, True)
             sign = 1.0 if p == 0 else -1.0
             for n in range(n_nodes):
                 if nodes[0, n] != p:

@@ -7,13 +7,13 @@ ended in a MemoryError, a node of 30,000 actions made a 1 GB tree) for the limit
 """
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from capped_child import ROOT, run_capped
 from efg_shapes import chain_efg, wide_efg
 
 import cfrviz
@@ -24,7 +24,6 @@ from cfrviz.runner import planned_schedule
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, build_tree
 
-ROOT = Path(__file__).resolve().parents[1]
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
 needs_openspiel = pytest.mark.skipif(not openspiel_available(), reason="OpenSpiel (pyspiel) is not installed; "
                                      "tests/run.sh installs the openspiel extra")
@@ -198,23 +197,13 @@ def test_an_explicit_stride_that_does_not_fit_names_one_that_does() -> None:
 # --- hostile shapes in a memory-capped child ------------------------------------------------------
 
 _CHILD = r"""
-import gc, io, json, resource, sys
+import io
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 import cfrviz
 from cfrviz.cli import main
 
-def status(field):
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) * 1024
-    raise KeyError(field)
-
 cfrviz.solve("kuhn", "cfr", iterations=3)          # warm-up: kernels loaded, as a started server has them
-gc.collect()
-resource.setrlimit(resource.RLIMIT_AS, (status("VmSize") + int(sys.argv[1]) * 2**20, resource.RLIM_INFINITY))
-Path("/proc/self/clear_refs").write_text("5")   # resets VmHWM, the peak resident size
-before = status("VmRSS")
+before = cap_memory(int(sys.argv[1]))
 err, out = io.StringIO(), io.StringIO()
 try:
     with redirect_stderr(err), redirect_stdout(out):
@@ -222,7 +211,7 @@ try:
 except MemoryError:
     code = "MemoryError"
 print(json.dumps({"code": code, "stderr": err.getvalue(), "stdout": out.getvalue()[-300:],
-                  "peak_mb": (status("VmHWM") - before) / 2**20}))
+                  "peak_mb": peak_growth_mb(before)}))
 """
 #: Address space the child may add after its warm-up, MB; and the resident growth a case may show.
 CHILD_CAP_MB = 600
@@ -232,12 +221,7 @@ PEAK_BOUND_MB = 300
 def solve_in_capped_child(tmp_path: Path, text: str, *args: str) -> dict:
     path = tmp_path / "game.efg"
     path.write_text(text)
-    result = subprocess.run([sys.executable, "-c", _CHILD, str(CHILD_CAP_MB), "solve", str(path), *args],
-                            capture_output=True, text=True, timeout=600, cwd=ROOT,
-                            env={"PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
-                                 "PYTHONPATH": str(ROOT)})
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_capped(_CHILD, str(CHILD_CAP_MB), "solve", str(path), *args)
 
 
 HOSTILE_SHAPES = {
