@@ -159,10 +159,12 @@ def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
 
 @njit(cache=True)
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
-                    value: np.ndarray, action_value: np.ndarray) -> None:
+                    value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
-    acting player's value of each child at decision nodes (zero elsewhere)."""
-    action_value[:, :] = 0.0
+    acting player's value of each child at decision nodes (zero elsewhere), unless `with_actions`
+    is False (then it is not touched and may be empty: one number needs no [N, A] table)."""
+    if with_actions:
+        action_value[:, :] = 0.0
     for n in range(nodes.shape[1] - 1, -1, -1):
         who = nodes[_ACTOR, n]
         if who == TERMINAL:
@@ -176,7 +178,8 @@ def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                 v += chance_probability[c] * value[c]
             else:
                 v += strategy[nodes[_INFOSET, n], a] * value[c]
-                action_value[n, a] = value[c] if who == 0 else -value[c]
+                if with_actions:
+                    action_value[n, a] = value[c] if who == 0 else -value[c]
         value[n] = v
 
 
@@ -359,7 +362,7 @@ def history_values(tree: GameTree, strategy: np.ndarray) -> HistoryValues:
     value = np.empty(tree.num_nodes)
     action_value = np.empty((tree.num_nodes, tree.max_actions))
     _reach_pass(packed.nodes, packed.chance_probability, array, reach)
-    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value, True)
     actor = tree.actor.astype(np.int64)
     decision = actor < CHANCE
     cf_reach = np.zeros(tree.num_nodes)
@@ -376,8 +379,7 @@ def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
     packed = _packed(tree)
     array = _checked_strategies(tree, strategy, 2)
     value = np.empty(tree.num_nodes)
-    action_value = np.empty((tree.num_nodes, tree.max_actions))
-    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, np.empty((0, 0)), False)
     return float(value[0])
 
 

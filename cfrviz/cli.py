@@ -68,6 +68,22 @@ def _whole_number(flag: str, minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def _snapshots(text: str) -> int | str:
+    """--snapshots: "all" or a stride K of at least 1 (a snapshot every K iterations)."""
+    word = text.strip().lower()
+    if word == "all":
+        return "all"
+    try:
+        stride = int(word)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--snapshots takes a whole number K (a snapshot every K iterations) "
+                                         f"or 'all', not {text[:40]!r}.") from None
+    if stride < 1:
+        raise argparse.ArgumentTypeError(f"--snapshots must be at least 1 (a snapshot every K iterations) or "
+                                         f"'all'; {stride} was given.")
+    return stride
+
+
 def _game(text: str) -> catalog.CatalogGame:
     try:
         return catalog.resolve(text)
@@ -113,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     cards = catalog.entry("kuhn").parameter("cards")
     solve.add_argument("--cards", type=_whole_number("--cards", 0), metavar="N",
                        help=f"Kuhn poker's deck size, {cards.low} to {cards.high} (default {cards.default})")
+    solve.add_argument("--snapshots", type=_snapshots, metavar="K",
+                       help="keep a snapshot every K iterations, or 'all' (saved with --out); default: every "
+                            "iteration up to 1,000, then log-spaced, at most 2,000 and as many as fit the memory "
+                            "budget (CFRVIZ_MEMORY_MB, 200 MB by default)")
     solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     return parser
@@ -168,7 +188,7 @@ def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
         if args.out is not None and args.json.resolve() == args.out.resolve():
             raise UsageError("--json and --out must name different files.")
     return {"game": game.tree(), "algorithm": args.algorithm, "iterations": args.iterations,
-            "updates": args.updates, "seed": args.seed}
+            "updates": args.updates, "seed": args.seed, "snapshots": args.snapshots}
 
 
 def format_report(run: Run, stream: TextIO) -> None:

@@ -26,7 +26,7 @@ import numpy as np
 from cfrviz.analysis import closest_alpha
 from cfrviz.catalog import of_tree
 from cfrviz.run import Run, snapshot_schedule
-from cfrviz.runner import solve, solver_seconds
+from cfrviz.runner import planned_schedule, solve, solver_seconds
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree import GameTree
 
@@ -176,7 +176,7 @@ def timed_seconds(tree: GameTree, entry: Entry, repeats: int = DEFAULT_REPEATS) 
     """
     if not 1 <= repeats <= MAX_REPEATS:
         raise ValueError(f"Time each run 1 to {MAX_REPEATS} times, not {repeats}.")
-    schedule = snapshot_schedule(entry.iterations)
+    schedule = planned_schedule(tree, entry.iterations)   # the solves' own default snapshots
     solver_seconds(tree, entry.algorithm, snapshot_schedule(2), entry.updates, entry.seeds[0])   # warm-up
     timings = [solver_seconds(tree, entry.algorithm, schedule, entry.updates, entry.seeds[k % len(entry.seeds)])
                for k in range(repeats)]

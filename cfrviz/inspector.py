@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 # The one reach and value pass, shared with best response and exploitability.
+from cfrviz import memory
 from cfrviz.analysis import _packed, _profile_values, _reach_pass
 from cfrviz.run import Run
 from cfrviz.solvers import solver_class
@@ -40,6 +41,9 @@ __all__ = ["MAX_FRAME_VALUES", "frame_numbers", "update_profiles"]
 
 #: Most per-history numbers (frames x nodes x actions) one `frame_numbers` call returns.
 MAX_FRAME_VALUES = 20_000_000
+#: [I, A] arrays one frame's profiles take while they are rebuilt (two profiles, regret matching's
+#: temporaries, the summed values).
+_WORK_ARRAYS = 10
 
 
 @njit(cache=True)
@@ -64,7 +68,7 @@ def _frames_kernel(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np
                 continue
             if p == 0 or not same_profile or not known[f, 0]:
                 _reach_pass(nodes, chance_probability, profiles[f, p], reach)
-                _profile_values(nodes, chance_probability, payoff, profiles[f, p], value, action_value)
+                _profile_values(nodes, chance_probability, payoff, profiles[f, p], value, action_value, True)
             sign = 1.0 if p == 0 else -1.0
             for n in range(n_nodes):
                 if nodes[0, n] != p:
@@ -157,11 +161,13 @@ def update_profiles(run: Run, snapshots: Sequence[int] | np.ndarray) -> tuple[np
 
 
 def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
-                  nodes: Sequence[int] | np.ndarray | None = None) -> dict[str, np.ndarray]:
+                  nodes: Sequence[int] | np.ndarray | None = None,
+                  sets: Sequence[int] | np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The inspector's numbers at each of F snapshot indices, as arrays (for the timeline).
 
     `nodes` picks the M histories whose per-history numbers are returned, in that order
-    (all N by default); information-set numbers always cover all I sets. Keys and shapes:
+    (all N by default); `sets` picks the S information sets whose set numbers are returned,
+    in that order (all I by default). Keys and shapes:
 
       iterations            [F]        iteration t of each frame
       recorded              [F, 2]     whether the profile player p updated against is known
@@ -169,42 +175,65 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
       opponent_chance_reach [F, M]     the opponent's reach times chance's
       history_cfv           [F, M, A]  counterfactual value of each action at the history
       history_value         [F, M]     counterfactual value of the history (its strategy's mean)
-      infoset_cfv           [F, I, A]  history_cfv summed over the set's histories
-      instant_regret        [F, I, A]  this iteration's regret: infoset_cfv minus its mean
+      infoset_cfv           [F, S, A]  history_cfv summed over the set's histories
+      instant_regret        [F, S, A]  this iteration's regret: infoset_cfv minus its mean
                                        under the set's current strategy
-      regret_change         [F, I, A]  cumulative_regret[s] - cumulative_regret[s - 1], NaN
+      regret_change         [F, S, A]  cumulative_regret[s] - cumulative_regret[s - 1], NaN
                                        where snapshot s - 1 is not iteration t - 1
-      cumulative_regret, current_strategy, average_strategy [F, I, A]  the run's arrays
+      cumulative_regret, current_strategy, average_strategy [F, S, A]  the run's arrays
 
     Per-history numbers are NaN at chance and terminal nodes; values are NaN on illegal
     actions and wherever `recorded` is False for the acting player. Numbers are the acting
     player's, from the profile that produced the update (module docstring).
+
+    Memory is bounded before anything is allocated: the outputs must fit the process's budget
+    (`cfrviz.memory`; ValueError otherwise), and the profiles behind them, [2, I, A] per frame,
+    are rebuilt a chunk of frames at a time, within a quarter of the budget.
     """
     indices = _snapshot_indices(run, snapshots)
     tree = run.tree
     chosen = np.arange(tree.num_nodes) if nodes is None else np.asarray(nodes, dtype=np.int64).reshape(-1)
     if chosen.size and (chosen.min() < 0 or chosen.max() >= tree.num_nodes):
         raise ValueError(f"Node ids run from 0 to {tree.num_nodes - 1} in {tree.game.title}.")
+    picked = np.arange(tree.num_infosets) if sets is None else np.asarray(sets, dtype=np.int64).reshape(-1)
+    if picked.size and (picked.min() < 0 or picked.max() >= tree.num_infosets):
+        raise ValueError(f"Information set ids run from 0 to {tree.num_infosets - 1} in {tree.game.title}.")
     frames, width = len(indices), tree.max_actions
     if frames * len(chosen) * width > MAX_FRAME_VALUES:
         raise ValueError(f"{frames:,} frames of {len(chosen):,} histories are too many numbers to send at "
                          f"once; ask for fewer frames or one part of the tree.")
+    budget = memory.budget_bytes()
+    outputs = 8 * frames * (len(chosen) * (width + 3) + 6 * len(picked) * width)
+    per_frame = 8 * _WORK_ARRAYS * tree.num_infosets * width     # profiles and their temporaries
+    if outputs + per_frame > budget:
+        raise ValueError(f"The numbers of {frames:,} frames of {tree.game.title} would take "
+                         f"{memory.shown_bytes(outputs + per_frame)}, more than this process's "
+                         f"{memory.shown_bytes(budget)} budget; ask for fewer frames or one part of the tree.")
+    # The run is already held when its numbers are asked for: rebuild profiles within a quarter of the budget.
+    chunk = max(min(budget // 4, budget - outputs) // per_frame, 1)
     column = np.full(tree.num_nodes, -1, dtype=np.int64)
     column[chosen] = np.arange(len(chosen))
-    profiles, recorded = update_profiles(run, indices)
+    recorded = np.ones((frames, 2), dtype=bool)
     own = np.full((frames, len(chosen)), np.nan)
     opponent = np.full((frames, len(chosen)), np.nan)
     history_cfv = np.full((frames, len(chosen), width), np.nan)
     history_value = np.full((frames, len(chosen)), np.nan)
-    infoset_cfv = np.zeros((frames, tree.num_infosets, width))
+    infoset_cfv = np.zeros((frames, len(picked), width))
+    instant = np.zeros((frames, len(picked), width))
     packed = _packed(tree)
-    _frames_kernel(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
-                   recorded, run.settings.updates != "alternating", column,
-                   own, opponent, history_cfv, history_value, infoset_cfv)
-    current = run.current_strategy[indices]
-    instant = _instant_regret(infoset_cfv, current)
-    unknown = ~recorded[:, tree.infoset_player.astype(np.int64)]          # [F, I]
-    illegal = ~tree.legal
+    unknown_set = tree.infoset_player[picked].astype(np.int64)
+    for lo in range(0, frames, chunk):
+        part = slice(lo, min(lo + chunk, frames))
+        profiles, recorded[part] = update_profiles(run, indices[part])
+        summed = np.zeros((part.stop - lo, tree.num_infosets, width))
+        _frames_kernel(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
+                       recorded[part], run.settings.updates != "alternating", column,
+                       own[part], opponent[part], history_cfv[part], history_value[part], summed)
+        del profiles
+        infoset_cfv[part] = summed[:, picked]
+        instant[part] = _instant_regret(infoset_cfv[part], run.current_strategy[indices[part, None], picked])
+    unknown = ~recorded[:, unknown_set]                                   # [F, S]
+    illegal = ~tree.legal[picked]                                         # [S, A]
     for array in (infoset_cfv, instant):
         array[unknown] = np.nan
         array[:, illegal] = np.nan
@@ -217,21 +246,22 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         "history_value": history_value,
         "infoset_cfv": infoset_cfv,
         "instant_regret": instant,
-        "regret_change": _regret_change(run, indices),
-        "cumulative_regret": run.cumulative_regret[indices].copy(),
-        "current_strategy": current.copy(),
-        "average_strategy": run.average_strategy[indices].copy(),
+        "regret_change": _regret_change(run, indices, picked),
+        # Indexed as [F, 1] x [S]: the [F, S, A] result without an [F, I, A] copy first.
+        "cumulative_regret": run.cumulative_regret[indices[:, None], picked],
+        "current_strategy": run.current_strategy[indices[:, None], picked],
+        "average_strategy": run.average_strategy[indices[:, None], picked],
     }
 
 
-def _regret_change(run: Run, indices: np.ndarray) -> np.ndarray:
-    """[F, I, A] cumulative_regret[s] - cumulative_regret[s - 1] where that is one iteration's change."""
-    change = np.full((len(indices),) + run.tree.legal.shape, np.nan)
+def _regret_change(run: Run, indices: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """[F, S, A] cumulative_regret[s] - cumulative_regret[s - 1] at `sets` where that is one iteration's change."""
+    change = np.full((len(indices), len(sets), run.tree.max_actions), np.nan)
     for f, s in enumerate(indices):
         t = int(run.iterations[s])
         if t == 1:
-            change[f] = run.cumulative_regret[s]
+            change[f] = run.cumulative_regret[s, sets]
         elif s > 0 and int(run.iterations[s - 1]) == t - 1:
-            change[f] = run.cumulative_regret[s] - run.cumulative_regret[s - 1]
-    change[:, ~run.tree.legal] = np.nan
+            change[f] = run.cumulative_regret[s, sets] - run.cumulative_regret[s - 1, sets]
+    change[:, ~run.tree.legal[sets]] = np.nan
     return change

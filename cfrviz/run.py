@@ -23,10 +23,8 @@ from cfrviz.tree import GameTree
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
 DENSE_SNAPSHOTS = 1_000
-#: Most snapshots the default schedule takes.
+#: Most snapshots the default schedule takes (fewer where the memory budget holds fewer: `cfrviz.memory`).
 MAX_DEFAULT_SNAPSHOTS = 2_000
-#: Largest snapshot storage a run may ask for ([T, I, A] arrays), in bytes.
-MAX_SNAPSHOT_BYTES = 1_000_000_000
 #: How far a stored probability may stray from summing to 1.
 PROBABILITY_TOLERANCE = 1e-6
 
@@ -115,19 +113,27 @@ def frozen_value(value: Any) -> Any:
     return value
 
 
-def snapshot_schedule(iterations: int, snapshots: int | str | None = None) -> np.ndarray:
+def snapshot_schedule(iterations: int, snapshots: int | str | None = None,
+                      most: int = MAX_DEFAULT_SNAPSHOTS) -> np.ndarray:
     """[T] the 1-based iterations at which a solve keeps a snapshot, always ending at `iterations`.
 
-    None: every iteration up to 1,000, then log-spaced, at most 2,000 in all. "all": every
-    iteration. An integer k: every k-th iteration.
+    None: every iteration up to 1,000, then log-spaced, at most 2,000 in all; when `most` (the
+    snapshots that fit the memory budget) is smaller, every iteration up to most // 2, then
+    log-spaced, at most `most` in all. "all": every iteration. An integer k: every k-th iteration.
+
+    >>> snapshot_schedule(100, most=6).tolist()
+    [1, 2, 3, 10, 31, 100]
     """
     if snapshots is None:
-        dense = np.arange(1, min(iterations, DENSE_SNAPSHOTS) + 1, dtype=np.int64)
-        if iterations <= DENSE_SNAPSHOTS:
-            return dense
-        spaced = np.geomspace(DENSE_SNAPSHOTS, iterations, MAX_DEFAULT_SNAPSHOTS - DENSE_SNAPSHOTS + 1)
+        most = max(min(int(most), MAX_DEFAULT_SNAPSHOTS), 1)
+        dense_until = min(DENSE_SNAPSHOTS, most // 2)
+        if iterations <= max(dense_until, 1):
+            return np.arange(1, iterations + 1, dtype=np.int64)
+        dense = np.arange(1, dense_until + 1, dtype=np.int64)
+        # From dense_until (dropped: already kept) or from iteration 1 (kept) when nothing is dense.
+        spaced = np.geomspace(max(dense_until, 1), iterations, most - dense_until + (1 if dense_until else 0))
         sparse = np.unique(np.round(spaced).astype(np.int64))
-        sparse = sparse[sparse > DENSE_SNAPSHOTS]
+        sparse = sparse[sparse > dense_until]
         sparse[-1] = iterations
         return np.concatenate([dense, np.unique(sparse)])
     if isinstance(snapshots, str):
@@ -142,10 +148,10 @@ def snapshot_schedule(iterations: int, snapshots: int | str | None = None) -> np
     return strided
 
 
-def snapshot_count(iterations: int, snapshots: int | str | None = None) -> int:
+def snapshot_count(iterations: int, snapshots: int | str | None = None, most: int = MAX_DEFAULT_SNAPSHOTS) -> int:
     """How many snapshots `snapshot_schedule` would keep, without building it (at most, for None)."""
     if snapshots is None:
-        return min(iterations, MAX_DEFAULT_SNAPSHOTS)
+        return min(iterations, max(min(int(most), MAX_DEFAULT_SNAPSHOTS), 1))
     if isinstance(snapshots, (int, np.integer)) and not isinstance(snapshots, bool) and snapshots >= 1:
         return -(-iterations // int(snapshots))
     return iterations

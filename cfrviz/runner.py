@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz import catalog
+from cfrviz import catalog, memory
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
 from cfrviz.games import Game
-from cfrviz.run import MAX_SNAPSHOT_BYTES, Run, RunSettings, snapshot_count, snapshot_schedule
+from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree
@@ -66,7 +66,9 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog entry knows is
     recorded as its .efg copy (checked to compile to the same tree), so its run saves and reloads. algorithm: a key of
     `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
-    (every iteration up to 1,000, then log-spaced, at most 2,000), "all", or a stride.
+    (every iteration up to 1,000, then log-spaced, at most 2,000, fewer where the memory budget
+    holds fewer: `cfrviz.memory`), "all", or a stride; a choice that does not fit the budget is
+    a ValueError saying what does.
     progress: called with the fraction done, at most about 100 times.
 
     >>> run = solve("kuhn", "cfr+", iterations=2000)
@@ -85,14 +87,7 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     if not found.offers(algorithm):
         raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
                          f"{tree.game.title}.")
-    if snapshots is not None:
-        snapshot_schedule(1, snapshots)      # cheap check: raises the sentence for a bad value
-    count = snapshot_count(iterations, snapshots)
-    snapshot_bytes = 3 * count * tree.legal.size * 8
-    if snapshot_bytes > MAX_SNAPSHOT_BYTES:
-        raise ValueError(f"Keeping {count:,} snapshots of {tree.game.title} would take "
-                         f"{snapshot_bytes / 1e9:.1f} GB; ask for fewer (a larger stride or the default).")
-    schedule = snapshot_schedule(iterations, snapshots)
+    schedule = planned_schedule(tree, iterations, snapshots)
     settings = RunSettings(game=found.name, game_params=found.params, algorithm=algorithm, iterations=iterations,
                            updates=updates, seed=seed)
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
@@ -109,12 +104,43 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
                **recorded)
 
 
+def planned_schedule(tree: GameTree, iterations: int, snapshots: int | str | None = None) -> np.ndarray:
+    """[T] the snapshot iterations of a solve of `tree`, checked against the memory budget before
+    anything is allocated (`cfrviz.memory`): the default keeps as many as fit, an explicit choice
+    that does not fit is a ValueError sentence naming the stride that does."""
+    if snapshots is not None:
+        snapshot_schedule(1, snapshots)      # cheap check: raises the sentence for a bad value
+    plan = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions)
+    budget = memory.budget_bytes()
+    most = plan.most_snapshots(budget)
+    title = tree.game.title
+    if most < 1:
+        raise ValueError(f"Solving {title} needs {memory.shown_bytes(plan.fixed)} before keeping any snapshot, "
+                         f"more than this process's {memory.shown_bytes(budget)} budget ({memory.BUDGET_VARIABLE}).")
+    if snapshots is None:
+        return snapshot_schedule(iterations, None, most=most)
+    count = snapshot_count(iterations, snapshots)
+    if count > most:
+        stride = memory.stride_for(iterations, most)
+        raise ValueError(f"Keeping {count:,} snapshots of {title} would take {memory.shown_bytes(plan.total(count))}, "
+                         f"more than this process's {memory.shown_bytes(budget)} budget "
+                         f"({memory.BUDGET_VARIABLE}); at most {most:,} fit: ask for a stride of {stride:,} or more "
+                         f"(one snapshot every {stride:,} iterations), or leave snapshots to the default.")
+    return snapshot_schedule(iterations, snapshots)
+
+
 def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = "alternating",
                    seed: int = 0) -> np.ndarray:
     """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
     them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""
+    schedule = np.asarray(schedule, dtype=np.int64)
+    plan = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions)
+    if plan.total(len(schedule)) > memory.budget_bytes():
+        raise ValueError(f"Timing {len(schedule):,} snapshots of {tree.game.title} would take "
+                         f"{memory.shown_bytes(plan.total(len(schedule)))}, more than this process's budget; "
+                         "time the default schedule (`planned_schedule`).")
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
-    seconds: np.ndarray = _record(solver, np.asarray(schedule, dtype=np.int64), None)["seconds"]
+    seconds: np.ndarray = _record(solver, schedule, None)["seconds"]
     return seconds
 
 
@@ -138,7 +164,6 @@ def _record(solver: Solver, schedule: np.ndarray,
     seconds = np.zeros(t)
     # The compiled CFR family records snapshots inside its kernel (`advance`); others are copied.
     advance = getattr(solver, "advance", None)
-    compiled = advance is not None
     outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
                out["expected_value"], out["nodes_touched"])
     start_index, elapsed, total = 0, 0.0, float(schedule[-1])
@@ -159,9 +184,6 @@ def _record(solver: Solver, schedule: np.ndarray,
         start_index = end_index + 1
         if progress is not None and end_index < t - 1:
             progress(float(schedule[end_index]) / total)
-    if not compiled:
-        # The loop stored strategy sums; normalise them all at once (uniform where unreached).
-        out["average_strategy"] = normalize_average(out["average_strategy"], tree.legal)
     out["seconds"] = seconds
     # Derived, not recorded: the same for every solver, and a probability by construction.
     out["reach"] = own_reach_probability(tree, out["current_strategy"])
@@ -171,10 +193,10 @@ def _record(solver: Solver, schedule: np.ndarray,
 def _copy_snapshot(solver: Solver, s: int, out: dict[str, np.ndarray]) -> None:
     out["cumulative_regret"][s] = solver.cumulative_regret
     out["current_strategy"][s] = solver.current_strategy
-    out["average_strategy"][s] = solver.strategy_sum      # normalised in bulk by _record
+    out["average_strategy"][s] = normalize_average(solver.strategy_sum, solver.tree.legal)  # [I, A], uniform where unreached
     out["value"][s] = solver.last_value
     out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
     out["nodes_touched"][s] = solver.nodes_touched
 
 
-__all__ = ["MAX_ITERATIONS", "solve", "solver_seconds"]
+__all__ = ["MAX_ITERATIONS", "planned_schedule", "solve", "solver_seconds"]

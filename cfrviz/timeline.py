@@ -136,11 +136,11 @@ def _card_rank(tree: GameTree, card: str) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class FrameNumbers:
-    """The inspector's numbers over frames F, for M chosen histories and I information sets (A actions).
+    """The inspector's numbers over frames F, for M chosen histories and S chosen information sets (A actions).
 
     own_reach [F, M] and opponent_chance_reach [F, M] at decision nodes; counterfactual_value
-    [F, M, A] per history; set_counterfactual_value [F, I, A] summed over the set's histories;
-    instant_regret [F, I, A] the regret of the frame's iteration. `source` says how they were got.
+    [F, M, A] per history; set_counterfactual_value [F, S, A] summed over the set's histories;
+    instant_regret [F, S, A] the regret of the frame's iteration. `source` says how they were got.
     """
 
     own_reach: np.ndarray
@@ -157,11 +157,11 @@ NUMBERS_SOURCE = ("the strategies that produced iteration t's update (with alter
 
 
 def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
-                  nodes: Sequence[int] | None = None) -> FrameNumbers:
-    """The inspector's numbers at each snapshot in `snapshots`, for the histories `nodes` (all by
-    default), from `cfrviz.inspector.frame_numbers`: summed over a set, this iteration's regret
-    is what vanilla CFR added to the cumulative regret."""
-    numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes)
+                  nodes: Sequence[int] | None = None, sets: Sequence[int] | None = None) -> FrameNumbers:
+    """The inspector's numbers at each snapshot in `snapshots`, for the histories `nodes` and the
+    information sets `sets` (all by default), from `cfrviz.inspector.frame_numbers`: summed over
+    a set, this iteration's regret is what vanilla CFR added to the cumulative regret."""
+    numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes, sets=sets)
     return FrameNumbers(numbers["own_reach"], numbers["opponent_chance_reach"], numbers["history_cfv"],
                         numbers["infoset_cfv"], numbers["instant_regret"], NUMBERS_SOURCE)
 
@@ -242,7 +242,7 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     width = max((len(tree.infosets[i].actions) for i in set_ids), default=1)
     decision = [n for n in drawn if tree.infoset[n] >= 0]
     dec_local = [local[n] for n in decision]
-    numbers = frame_numbers(run, snapshots, nodes=decision)
+    numbers = frame_numbers(run, snapshots, nodes=decision, sets=set_ids)   # set numbers [F, S, A]
     own = np.full((len(snapshots), len(drawn)), np.nan)
     others = np.full((len(snapshots), len(drawn)), np.nan)
     own[:, dec_local] = numbers.own_reach
@@ -253,7 +253,7 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     pick = np.asarray(snapshots)
 
     def per_set(array: np.ndarray) -> Any:
-        return _rounded(array[pick][:, sets, :width]) if len(sets) else [[] for _ in pick]
+        return _rounded(array[pick[:, None], sets, :width]) if len(sets) else [[] for _ in pick]
 
     payload.update({
         "iterations": int(run.iterations[-1]),
@@ -267,8 +267,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "current": per_set(run.current_strategy),
         "average": per_set(run.average_strategy),
         "regret": per_set(run.cumulative_regret),
-        "instantRegret": _rounded(numbers.instant_regret[:, sets, :width]) if len(sets) else [],
-        "setValue": _rounded(numbers.set_counterfactual_value[:, sets, :width]) if len(sets) else [],
+        "instantRegret": _rounded(numbers.instant_regret[:, :, :width]) if len(sets) else [],
+        "setValue": _rounded(numbers.set_counterfactual_value[:, :, :width]) if len(sets) else [],
         "ownReach": _rounded(own),
         "othersReach": _rounded(others),
         "cfValue": _rounded(values),

@@ -11,8 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from cfrviz import memory
 from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet
 from cfrviz.text import quoted
+
+#: Most histories `build_tree` expands (Leduc poker with suits has 9,451; files and OpenSpiel games are capped lower).
+MAX_TREE_NODES = 500_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +118,17 @@ class GameTree:
 
 
 def build_tree(game: Game) -> GameTree:
-    """Expand every history of `game` breadth first into a GameTree."""
+    """Expand every history of `game` breadth first into a GameTree.
+
+    The dense [I, A] arrays (and the [N, A] ones solvers and the inspector make) are sized before
+    anything is allocated (`cfrviz.memory.check_tree_size`): from the game's own tables when it is
+    explicit, else after expanding at most MAX_TREE_NODES histories. ValueError says what is too big.
+    """
+    title = str(getattr(game, "title", "The game"))
+    tables = getattr(game, "infosets", None), getattr(game, "num_nodes", None)
+    if isinstance(tables[0], tuple) and isinstance(tables[1], int):    # an explicit game: sizes known up front
+        widest = max((len(r.actions) for r in tables[0]), default=0)
+        memory.check_tree_size(title, tables[1], len(tables[0]), widest)
     states = [game.initial_state()]
     parent, depth, action_index, chance_p = [-1], [0], [0], [1.0]
     edge_label = [""]
@@ -124,6 +138,9 @@ def build_tree(game: Game) -> GameTree:
     members: list[list[int]] = []
     head = 0
     while head < len(states):
+        if len(states) > MAX_TREE_NODES:
+            raise ValueError(f"{title} has more than {MAX_TREE_NODES:,} histories, more than cfrviz expands; "
+                             "choose a smaller game.")
         state = states[head]
         who = state.actor()
         actor.append(who)
@@ -159,6 +176,7 @@ def build_tree(game: Game) -> GameTree:
         head += 1
 
     width = max(len(r.actions) for r in infosets)
+    memory.check_tree_size(title, len(states), len(infosets), width)
     legal = np.zeros((len(infosets), width), dtype=bool)
     for i, r in enumerate(infosets):
         legal[i, :len(r.actions)] = True

@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))   # efg_shapes: the deep chain and the wide node, made on the spot
 
 
 def _status(field: str) -> int:
@@ -76,13 +77,49 @@ def scenario(name: str) -> dict:
             cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
     kind, _, rest = name.partition(":")
     if kind == "solve":
-        link, algorithm = rest.split("/")
+        link, algorithm = rest.rsplit("/", 1)
         game = catalog.lookup(link)
         cap = game.app_iteration_cap
         seconds, peak, run = _measure(lambda: cfrviz.solve(game.name, algorithm, iterations=cap,
                                                            updates="alternating", **dict(game.params)))
         return {"kind": "link or click", "what": f"new solve: {link}, {algorithm}, {cap:,} iterations (the cap); "
-                f"run {run.nbytes / 1e6:.0f} MB", "seconds": seconds, "peak": peak}
+                f"{run.num_snapshots:,} snapshots, run {run.nbytes / 1e6:.0f} MB", "seconds": seconds, "peak": peak}
+    if kind == "efg":
+        # An .efg upload of an extreme shape at the reader's limits, then the solve its app cap allows.
+        from efg_shapes import chain_efg, wide_efg
+
+        from cfrviz.formats.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH
+
+        text = chain_efg(MAX_EFG_DEPTH) if rest == "chain" else wide_efg(MAX_EFG_ACTIONS)
+
+        def upload_and_solve():
+            game = catalog.get("efg", text=text)
+            cap = game.app_iteration_cap
+            return game, cap, cfrviz.solve(game.tree(), "cfr", iterations=cap, updates="alternating")
+
+        seconds, peak, (game, cap, run) = _measure(upload_and_solve)
+        tree = game.tree()
+        shape = (f"a chain of {MAX_EFG_DEPTH:,} decisions (the reader's depth limit)" if rest == "chain" else
+                 f"one node of {MAX_EFG_ACTIONS} actions (the reader's limit), each answered at its own set")
+        return {"kind": "upload", "what": f"{len(text) / 1e3:.0f} kB .efg, {shape}: {tree.num_nodes:,} histories, "
+                f"{tree.num_infosets:,} sets x {tree.max_actions} actions; read, then vanilla CFR at the cap "
+                f"({cap:,} iterations, {run.num_snapshots:,} snapshots, run {run.nbytes / 1e6:.0f} MB)",
+                "seconds": seconds, "peak": peak}
+    if kind == "payload":
+        # After a solve: the browser timeline's payload of the first part of the tree (the inspector's
+        # numbers for every frame), built while the run is held.
+        from cfrviz import timeline, tree_parts
+
+        game = catalog.lookup(rest)
+        tree = game.tree()
+        run = cfrviz.solve(tree, "cfr", iterations=game.app_iteration_cap, updates="alternating")
+        part = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")[0]
+        nodes = [int(n) for n in tree_parts.part_nodes(tree, part)]
+        seconds, peak, (_, body) = _measure(lambda: timeline.encode_payload(timeline.build_payload(tree, run, nodes)))
+        frames = len(timeline.frame_snapshots(run.iterations))
+        return {"kind": "click", "what": f"timeline payload of {rest} at the cap ({run.num_snapshots:,} snapshots held): "
+                f"{len(nodes)} histories drawn, {frames} frames, {len(body) / 1e6:.1f} MB sent",
+                "seconds": seconds, "peak": peak}
     if kind == "evolution":
         from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
 
@@ -150,11 +187,24 @@ def scenario(name: str) -> dict:
     raise SystemExit(f"unknown scenario {name!r}")
 
 
+#: The biggest OpenSpiel game solved in the budget: 51,181 histories, 5,120 sets of up to 10 actions.
+LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
+
+
+def _openspiel_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
 def scenarios(quick: bool) -> list[str]:
     from cfrviz.solvers import ALGORITHMS
 
     algorithms = ["cfr", "dcfr", "pdcfr+", "outcome"] if quick else [a for a in ALGORITHMS if a != "rm"]
     names = [f"solve:{link}/{a}" for link in ("leduc", "kuhn13") for a in algorithms]
+    names += ["efg:chain", "efg:wide"]
+    if _openspiel_installed():
+        names += [f"solve:{LIARS_DICE}/cfr", f"payload:{LIARS_DICE}"]
     names += ["evolution:", "matrix:1", "matrix:2", "matrix:3", "download:", "link:",
               "upload:run", "upload:bomb", "upload:strings", "upload:junk"]
     return names

@@ -205,6 +205,20 @@ def test_one_child_at_a_time_and_a_waiting_request_gets_a_sentence(monkeypatch: 
     assert load_openspiel("kuhn_poker").num_nodes == 58
 
 
+def test_a_busy_server_is_not_remembered_by_the_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The catalog remembers refusals by the game's settings; "busy" says nothing about the game, so the
+    # same game must load once the child slot is free (reference: Kuhn poker has 58 OpenSpiel histories).
+    monkeypatch.setattr(openspiel, "QUEUE_SECONDS", 0.05)
+    catalog.clear_caches()
+    assert openspiel._CHILD_SLOT.acquire(timeout=1)
+    try:
+        with pytest.raises(ValueError, match="busy"):
+            catalog.get("openspiel", game_string="kuhn_poker")
+    finally:
+        openspiel._CHILD_SLOT.release()
+    assert catalog.get("openspiel", game_string="kuhn_poker").tree().num_nodes == 58
+
+
 # ---------------------------------------------------------------------------------------------
 # The walk keeps states along one path only.
 

@@ -270,6 +270,8 @@ def test_strategy_reader_rejects_bad_documents(kuhn_run):
 
 
 def test_huge_snapshot_requests_fail_before_allocating():
-    # Hand computation: 10^8 Kuhn snapshots of [12, 2] x 3 arrays x 8 bytes = 57.6 GB > the 1 GB cap.
-    with pytest.raises(ValueError, match="57.6 GB"):
+    # Hand computation (cfrviz.memory.solve_plan): a Kuhn snapshot (I = 12, A = 2) is 8 bytes x
+    # (3 x 24 + 3 x 12 + 8) = 928 bytes, so 10^8 of them take 92.8 GB; the 200 MB budget holds
+    # (200,000,000 - 9,496 fixed) // 928 = 215,507, so the stride must be ceil(10^8 / 215,507) = 465.
+    with pytest.raises(ValueError, match=r"92\.8 GB.*at most 215,507 fit: ask for a stride of 465 or more"):
         cfrviz.solve("kuhn", "cfr", iterations=10**8, snapshots=1)

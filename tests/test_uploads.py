@@ -408,25 +408,13 @@ def test_uploaded_file_names_are_quoted_and_cut_short() -> None:
 # --- memory: every hostile upload is read in a child process under a memory cap -------------
 
 _CHILD = r"""
-import gc, json, resource, sys
-from pathlib import Path
 import cfrviz
 from cfrviz.uploads import read_upload
-
-def status(field):
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) * 1024
-    raise KeyError(field)
 
 # Warm up first (imports, a compiled tree), so only the hostile read is measured.
 read_upload("warm.json", cfrviz.solve("kuhn", "cfr", iterations=2).export_strategy().encode())
 name, data = sys.argv[1], Path(sys.argv[2]).read_bytes()
-gc.collect()
-cap = int(sys.argv[3]) * 1024 * 1024
-resource.setrlimit(resource.RLIMIT_AS, (status("VmSize") + cap, resource.RLIM_INFINITY))
-Path("/proc/self/clear_refs").write_text("5")   # resets VmHWM, the peak resident size
-before = status("VmRSS")
+before = cap_memory(int(sys.argv[3]))
 try:
     read_upload(name, data)
     message = "read"
@@ -434,7 +422,7 @@ except ValueError as error:
     message = str(error)
 except MemoryError:
     message = "MemoryError"
-print(json.dumps({"message": message, "peak_mb": (status("VmHWM") - before) / 2**20}))
+print(json.dumps({"message": message, "peak_mb": peak_growth_mb(before)}))
 """
 # Reference for the bound: the worst file under the counts (5 MB of 8-letter strings) was measured
 # at 36 MB of peak growth; the issue's 10-byte "/dev/zero" file grew the server by 3.2 GB and 45 MB of "[]," by 1.1 GB.
@@ -443,17 +431,11 @@ CHILD_CAP_MB = 600
 
 
 def read_in_capped_child(tmp_path: Path, filename: str, data: bytes) -> tuple[str, float]:
-    import subprocess
-    import sys
+    from capped_child import run_capped
 
     payload = tmp_path / "payload"
     payload.write_bytes(data)
-    result = subprocess.run([sys.executable, "-c", _CHILD, filename, str(payload), str(CHILD_CAP_MB)],
-                            capture_output=True, text=True, timeout=300, cwd=ROOT,
-                            env={"PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
-                                 "PYTHONPATH": str(ROOT)})
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_capped(_CHILD, filename, str(payload), str(CHILD_CAP_MB), timeout=300)
     return report["message"], report["peak_mb"]
 
 

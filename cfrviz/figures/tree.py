@@ -74,20 +74,22 @@ def tree_layout(tree: GameTree, nodes: Sequence[int] | None = None) -> dict[int,
     next_leaf = 0.0
     roots = sorted(n for n in drawn if int(tree.parent[n]) not in drawn)
 
-    def place(node: int) -> float:
-        nonlocal next_leaf
-        kids = [c for c in tree.children(node) if c in drawn]
-        if not kids:
-            x = next_leaf
-            next_leaf += 1.0
-        else:
-            xs = [place(c) for c in kids]
-            x = (xs[0] + xs[-1]) / 2.0
-        position[node] = (x, -float(tree.depth[node]))
-        return x
-
+    # Post-order with an explicit stack, so a tree thousands of moves deep needs no recursion.
     for root in roots:
-        place(root)
+        stack: list[tuple[int, bool]] = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            kids = [c for c in tree.children(node) if c in drawn]
+            if not kids:
+                x = next_leaf
+                next_leaf += 1.0
+            elif done:
+                x = (position[kids[0]][0] + position[kids[-1]][0]) / 2.0
+            else:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(kids))
+                continue
+            position[node] = (x, -float(tree.depth[node]))
     return position
 
 

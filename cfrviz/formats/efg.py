@@ -37,6 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from cfrviz import memory
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 
@@ -47,6 +48,12 @@ if TYPE_CHECKING:
 MAX_EFG_BYTES = 1_000_000
 #: Most nodes in a tree read from a file.
 MAX_EFG_NODES = 100_000
+#: Most actions or chance outcomes at one node (13-card Kuhn poker deals 156 ways; one wide node would
+#: otherwise widen every [information sets x actions] array).
+MAX_EFG_ACTIONS = 500
+#: Deepest node (moves from the root) in a tree read from a file; every walk of a tree is iterative,
+#: and solves, layouts and tree parts of a chain this deep take seconds, not minutes.
+MAX_EFG_DEPTH = 2_000
 #: Longest number token; longer ones are refused before any arithmetic on them.
 MAX_NUMBER_CHARS = 40
 #: Largest payoff magnitude after summing outcomes along a path.
@@ -55,7 +62,7 @@ MAX_PAYOFF = Fraction(10) ** 15
 #: cheap (a file of fractions with ever new denominators would otherwise make them slow).
 MAX_COMMON_DENOMINATOR = 10**40
 
-__all__ = ["MAX_EFG_BYTES", "MAX_EFG_NODES", "EfgError", "EfgGame", "bundled_games", "load_efg", "read_bundled",
+__all__ = ["MAX_EFG_ACTIONS", "MAX_EFG_BYTES", "MAX_EFG_DEPTH", "MAX_EFG_NODES", "EfgError", "EfgGame", "bundled_games", "load_efg", "read_bundled",
            "read_efg", "write_efg"]
 
 
@@ -292,6 +299,7 @@ class _Parser:
         actions: list[str] = []
         while not self.close_or_none():
             self.list_item("string", "an action name in quotes", opened)
+            self.at_most(len(actions), line, "actions")
             actions.append(_label(self.take("string", "an action name").text, 60))
         declared = _InfosetDeclaration(name, self.named(actions, line, "an action"), (), line, number)
         if known is None:
@@ -309,6 +317,11 @@ class _Parser:
             raise self.fail(line, f"information set {number} of player {player + 1} is named "
                                   f"\"{_shown(declared.name)}\" here but \"{_shown(known.name)}\" on line {known.line}.")
         return known
+
+    def at_most(self, listed: int, line: int, what: str) -> None:
+        if listed >= MAX_EFG_ACTIONS:
+            raise self.fail(line, f"this node has more than {MAX_EFG_ACTIONS} {what}; cfrviz reads at most "
+                                  f"{MAX_EFG_ACTIONS} at one node.")
 
     def named(self, names: list[str], line: int, what: str) -> tuple[str, ...]:
         # Gambit allows empty labels; arrays and the screen need names, so number them.
@@ -335,6 +348,7 @@ class _Parser:
         probabilities: list[Fraction] = []
         while not self.close_or_none():
             self.list_item("string", "a chance outcome's name in quotes", opened)
+            self.at_most(len(labels), line, "chance outcomes")
             labels.append(_label(self.take("string", "a chance outcome's name").text, 60))
             p = self.number("the chance outcome's probability")
             if p < 0:
@@ -445,6 +459,9 @@ class _Parser:
                 else:
                     open_children[-1] = (parent, left - 1)
             if width:
+                if len(open_children) >= MAX_EFG_DEPTH:
+                    raise self.fail(line, f"the tree goes more than {MAX_EFG_DEPTH:,} moves deep here; cfrviz "
+                                          f"reads trees up to {MAX_EFG_DEPTH:,} moves deep.")
                 open_children.append((index, width))
             if not open_children:
                 break
@@ -470,6 +487,11 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
     if not parser.player_sets:
         raise fail(nodes[0].line, "the game has no decisions for either player, so there is nothing to solve.")
 
+    widest = max(len(parser.player_sets[key].actions) for key in parser.set_order)
+    try:
+        memory.check_tree_size(f"The game in {source}", len(nodes), len(parser.set_order), widest)
+    except ValueError as error:
+        raise EfgError(str(error)) from None
     set_index = {key: i for i, key in enumerate(parser.set_order)}
     actor = tuple(CHANCE if node.kind == "c" else TERMINAL if node.kind == "t"
                   else (PLAYER_1 if node.player == 0 else PLAYER_2) for node in nodes)

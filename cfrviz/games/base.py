@@ -21,6 +21,11 @@ RANK_NAMES = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7
               "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 
+class TryAgainLater(ValueError):
+    """A refusal that says nothing about the game itself (the server was busy, or no process could
+    start): the same request may succeed later, so caches of refusals never keep it."""
+
+
 def poker_legend(ranks: str, actions: tuple[str, ...], extra: dict[str, str] | None = None) -> dict[str, str]:
     """Letter -> meaning for the keys and tree labels of a poker game: actions, then cards.
 

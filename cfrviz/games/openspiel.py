@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
+from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet, TryAgainLater
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 
 if TYPE_CHECKING:
@@ -269,7 +269,7 @@ def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpi
     if game is not None:
         return game
     if not _CHILD_SLOT.acquire(timeout=QUEUE_SECONDS):
-        raise ValueError(f"The server is busy loading another OpenSpiel game, so {text!r} was not loaded; "
+        raise TryAgainLater(f"The server is busy loading another OpenSpiel game, so {text!r} was not loaded; "
                          "try again in a few seconds.")
     try:
         game = _remembered(key, text)   # another session may have loaded it while this one waited
@@ -280,10 +280,10 @@ def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpi
         except _Refusal as refusal:
             _REFUSED.put(key, str(refusal))
             raise ValueError(str(refusal)) from None
-        except ValueError:   # no child could start: worth another try later
+        except TryAgainLater:   # no child could start, or the machine was too busy: worth another try later
             raise
         except OSError as error:   # no temporary folder or pipe: the machine, not the game
-            raise ValueError(f"No process could be started to load {text!r} ({type(error).__name__}); "
+            raise TryAgainLater(f"No process could be started to load {text!r} ({type(error).__name__}); "
                              "try again later.") from None
         except Exception as error:   # a defect reading the answer is still a sentence, not a traceback
             sentence = f"OpenSpiel's answer for {text!r} could not be read ({type(error).__name__})."
@@ -334,7 +334,7 @@ def _run_child(text: str, cap: int) -> dict[str, Any]:
                                      stderr=subprocess.PIPE, cwd=empty, env=_child_environment(),
                                      start_new_session=True)
         except OSError as error:
-            raise ValueError(f"No process could be started to load {text!r} ({error.strerror or error}); "
+            raise TryAgainLater(f"No process could be started to load {text!r} ({error.strerror or error}); "
                              "try again later.") from None
         try:
             answer, overflow, timed_out = _collect(child, time.monotonic() + CHILD_WALL_SECONDS)
@@ -342,8 +342,8 @@ def _run_child(text: str, cap: int) -> dict[str, Any]:
             if child.returncode is None:
                 _kill_group(child)
     status = child.returncode
-    if timed_out:
-        raise _Refusal(f"Loading {text!r} took longer than {CHILD_WALL_SECONDS} s, the limit for one OpenSpiel "
+    if timed_out:   # CPU-bound games meet the CPU limit first; a wall-clock timeout means a busy machine
+        raise TryAgainLater(f"Loading {text!r} took longer than {CHILD_WALL_SECONDS} s, the limit for one OpenSpiel "
                        "game here; choose smaller parameters.")
     if overflow:
         raise _Refusal(f"{text!r} gave more than {MAX_ANSWER_BYTES / 1e6:g} MB of tree data, more than "

@@ -44,41 +44,59 @@ def normalize_average(strategy_sum: np.ndarray, legal: np.ndarray) -> np.ndarray
     return np.where(total > 0.0, strategy_sum / np.where(total > 0.0, total, 1.0), uniform)
 
 
-_SEQUENCES: weakref.WeakKeyDictionary[GameTree, np.ndarray] = weakref.WeakKeyDictionary()
+_PARENTS: weakref.WeakKeyDictionary[GameTree, tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]] = \
+    weakref.WeakKeyDictionary()
 
 
-def _own_sequences(tree: GameTree) -> np.ndarray:
-    """[I, D] for each information set, its player's own earlier decisions on the way to it, as
-    indices into a flattened [I * A + 1] strategy (the last slot holds 1, for padding)."""
-    cached = _SEQUENCES.get(tree)
+def _own_levels(tree: GameTree) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    """Information sets by the length of their player's own sequence, each level as (sets [L],
+    parent sets [L], parent slots [L]): the parent is the set where the player last acted before
+    reaching the set, and its slot that action's index into a flattened [I * A] strategy.
+
+    With perfect recall every history of a set has the same parent (and so, level by level, the
+    same whole sequence of own decisions); a set whose histories disagree is refused. Time and
+    memory are linear in the number of histories, whatever the depth.
+    """
+    cached = _PARENTS.get(tree)
     if cached is not None:
         return cached
     width = tree.max_actions
-    # Each node's two sequences: the (set, action) slots each player chose on its path.
-    paths: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
-    for n in range(1, tree.num_nodes):
-        parent = int(tree.parent[n])
-        mine = paths[parent]
-        who = int(tree.actor[parent])
-        if who in (0, 1):
-            slot = int(tree.infoset[parent]) * width + int(tree.action_index[n])
-            mine = (mine[0] + (slot,), mine[1]) if who == 0 else (mine[0], mine[1] + (slot,))
-        paths.append(mine)
-    sequences = []
-    for i in range(tree.num_infosets):
-        player = int(tree.infoset_player[i])
-        members = {paths[int(n)][player] for n in tree.nodes_of(i)}
-        if len(members) != 1:
-            raise ValueError(f"Information set {tree.infosets[i].key!r} of {tree.game.title} is reached by "
-                             "different own actions: the game lacks perfect recall, which CFR needs.")
-        sequences.append(members.pop())
-    index = np.full((tree.num_infosets, max((len(q) for q in sequences), default=0) or 1),
-                    tree.num_infosets * width, dtype=np.int64)
-    for i, sequence in enumerate(sequences):
-        index[i, :len(sequence)] = sequence
-    index.setflags(write=False)   # shared by every session's thread
-    _SEQUENCES[tree] = index
-    return index
+    # last[p, n]: slot of player p's last own decision above node n, -1 before their first.
+    last = np.full((2, tree.num_nodes), -1, dtype=np.int64)
+    starts = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2))
+    for d in range(1, len(starts) - 1):      # depth never decreases with the node id
+        lo, hi = int(starts[d]), int(starts[d + 1])
+        parent = tree.parent[lo:hi]
+        last[:, lo:hi] = last[:, parent]
+        who = tree.actor[parent]
+        for p in (0, 1):
+            mine = who == p
+            last[p, lo:hi][mine] = tree.infoset[parent[mine]] * width + tree.action_index[lo:hi][mine]
+    counts = np.diff(tree.infoset_node_start)
+    members = tree.infoset_nodes
+    player = np.repeat(tree.infoset_player.astype(np.int64), counts)
+    slots = last[player, members]                                  # [sum of set sizes]
+    first = slots[tree.infoset_node_start[:-1]]                    # [I]
+    differs = np.flatnonzero(slots != np.repeat(first, counts))
+    if differs.size:
+        i = int(tree.infoset[members[differs[0]]])
+        raise ValueError(f"Information set {tree.infosets[i].key!r} of {tree.game.title} is reached by "
+                         "different own actions: the game lacks perfect recall, which CFR needs.")
+    parent_set = np.where(first >= 0, first // max(width, 1), -1)
+    # A parent set is first met above its child set, so breadth-first ids put it first.
+    own_depth = np.zeros(tree.num_infosets, dtype=np.int64)
+    for i, p in enumerate(parent_set.tolist()):
+        if p >= 0:
+            own_depth[i] = own_depth[p] + 1
+    order = np.argsort(own_depth, kind="stable")
+    bounds = np.searchsorted(own_depth[order], np.arange(1, int(own_depth.max(initial=0)) + 2))
+    levels = tuple((order[lo:hi], parent_set[order[lo:hi]], first[order[lo:hi]])
+                   for lo, hi in zip(bounds[:-1], bounds[1:]))
+    for level in levels:
+        for array in level:
+            array.setflags(write=False)   # shared by every session's thread
+    _PARENTS[tree] = levels
+    return levels
 
 
 def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
@@ -86,7 +104,9 @@ def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
 
     The product of the acting player's own action probabilities on the path to the set
     (Zinkevich et al. 2007, pi_i); with perfect recall it is the same for every history of
-    the set.
+    the set, and equals the reach of the set's parent (the player's previous set) times the
+    probability of the action taken there. Computed level by level in that order, so memory is
+    [..., I] whatever the depth.
 
     >>> from cfrviz.tree import compile_game
     >>> kuhn = compile_game("kuhn")
@@ -99,8 +119,10 @@ def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
         raise ValueError(f"A strategy for {tree.game.title} has shape [..., {tree.num_infosets}, "
                          f"{tree.max_actions}], not {list(array.shape)}.")
     lead = array.shape[:-2]
-    flat = np.concatenate([array.reshape(lead + (-1,)), np.ones(lead + (1,))], axis=-1)
-    reach: np.ndarray = flat[..., _own_sequences(tree)].prod(axis=-1)
+    flat = array.reshape(lead + (-1,))
+    reach = np.ones(lead + (tree.num_infosets,))
+    for sets, parents, slots in _own_levels(tree):
+        reach[..., sets] = reach[..., parents] * flat[..., slots]
     return reach
 
 

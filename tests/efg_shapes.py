@@ -1,0 +1,45 @@
+"""Gambit .efg texts of extreme shapes, made here rather than stored: deep chains and wide nodes.
+
+Used by the memory-bound tests and by `scripts/budget.py`.
+"""
+from __future__ import annotations
+
+
+def chain_efg(decisions: int) -> str:
+    """A chain of `decisions` decisions, players alternating, each "go" on or "stop".
+
+    Stopping gives the player who stops 1 chip; going on after the last decision ends at 0.
+    Every decision is its own information set, so the game has perfect recall and its own
+    sequences are as long as the chain: the shape that made own reach grow with depth squared.
+    Nodes in prefix order: the decisions, the final leaf, then each "stop" leaf from the deepest up.
+    """
+    lines = ['EFG 2 R "Chain" { "Player 1" "Player 2" }', '"Players alternate; each goes on or stops."']
+    for d in range(decisions):
+        lines.append(f'p "" {d % 2 + 1} {d // 2 + 1} "move {d + 1}" {{ "go" "stop" }} 0')
+    lines.append('t "" 1 "end" { 0 0 }')
+    for d in reversed(range(decisions)):
+        win = 1 if d % 2 == 0 else -1
+        lines.append(f't "" {d + 2} "stop {d + 1}" {{ {win} {-win} }}')
+    return "\n".join(lines) + "\n"
+
+
+def wide_efg(actions: int, answers: int = 2) -> str:
+    """Player 1 picks one of `actions` actions at the root; player 2 sees it and answers with one
+    of `answers` actions. I = actions + 1 information sets, A = actions: one wide node makes every
+    [I, A] array wide (player 1's payoff is 1 when the answer's index matches the action's mod answers).
+    With answers=0 each action ends the game (30,000 actions then fit in under 1 MB, as in the issue's file)."""
+    names = " ".join(f'"a{k}"' for k in range(actions))
+    replies = " ".join(f'"r{k}"' for k in range(answers))
+    lines = ['EFG 2 R "Wide" { "Player 1" "Player 2" }', '""', f'p "" 1 1 "root" {{ {names} }} 0']
+    outcome = 0
+    for k in range(actions):
+        if answers == 0:
+            outcome += 1
+            lines.append(f't "" {outcome} "" {{ {k % 2} {-(k % 2)} }}')
+            continue
+        lines.append(f'p "" 2 {k + 1} "after a{k}" {{ {replies} }} 0')
+        for r in range(answers):
+            outcome += 1
+            win = 1 if r == k % answers else -1
+            lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
+    return "\n".join(lines) + "\n"
