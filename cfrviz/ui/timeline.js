@@ -96,7 +96,7 @@ class Timeline {
     this.layout = 0;
     this.selected = -1;
     this.hovered = -1;
-    this.sheetClosed = false;
+    this.sheetClosed = true;   // a linked node shows as a bar at the foot of a phone's screen
     this.headerT = null;
     this.headerNode = undefined;
     this.sentT = null;
@@ -109,6 +109,9 @@ class Timeline {
     this.main = el("div", { class: this.spec.inspector ? "tl-main" : "tl-charts" }, root);
     if (this.spec.inspector) {
       this.treeBox = el("div", { class: "tl-tree" }, this.main);
+      this.panNote = el("div", { class: "tl-note tl-pan-note", hidden: "" }, this.treeBox.parentNode);
+      this.panNote.textContent = "The tree is wider than the screen: swipe or scroll it sideways.";
+      this.main.insertBefore(this.panNote, this.treeBox);
       this.inspector = el("div", { class: "tl-inspector", "aria-live": "polite" }, this.main);
       this.legend = el("div", { class: "tl-legend" }, root);
       this.fillLegend();
@@ -383,12 +386,13 @@ class Timeline {
     let right = 10;
     for (let k = 0; k < N; k++) if (actor[k] === 3) right = Math.max(right, this.measure(payoffText(k), true) + 18);
     const padL = ch[0] + 4;
-    // Pills side by side need this much room per column, with an edge label ("b .23") between.
+    // Pills side by side need this much room per column, with an edge letter between.
     let need = 0;
-    for (let c = 0; c + 1 < C; c++) need = Math.max(need, ch[c] + ch[c + 1] + 24 + this.measure("b .00") + 12);
+    for (let c = 0; c + 1 < C; c++) need = Math.max(need, ch[c] + ch[c + 1] + 24 + this.measure("r") + 12);
     const wide = Math.ceil(padL + right + ch[C - 1] + (C - 1) * need);
     // On a narrow screen the tree keeps its labels and pans sideways instead (at most 3 screens).
     const W = this.narrow && wide > this.width ? Math.min(wide, 3 * this.width) : this.width;
+    this.panNote.hidden = W <= this.width;
     const span = (h) => (W - padL - right - h[C - 1]) / Math.max(1, C - 1);
     let colW = span(ch);
     // Pills that do not fit side by side become plain dots; the key stays in the inspector.
@@ -496,11 +500,9 @@ class Timeline {
     this.send?.setTriggerValue("node", this.b.nodes.id[k]);
   }
 
-  closeSheet() {
-    this.sheetClosed = true;
-    this.inspector.classList.remove("tl-open");
-    this.root.focus({ preventScroll: true });
-  }
+  closeSheet() { this.sheetClosed = true; this.inspected = null; this.draw(); this.root.focus({ preventScroll: true }); }
+
+  openSheet() { this.sheetClosed = false; this.inspected = null; this.draw(); }
 
   fillLegend() {
     const c = this.b.colors;
@@ -566,7 +568,7 @@ class Timeline {
       if (s.text) {
         // White or black key, whichever reads better on the pill as painted (WCAG contrast).
         const behind = over(s.base, o, this.shade[s.k] ? this.bandPaper : this.paper);
-        s.text.setAttribute("fill", contrast(behind, [255, 255, 255]) >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000");
+        s.text.style.fill = contrast(behind, [255, 255, 255]) >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000";
       }
     }
     this.drawSelection();
@@ -611,11 +613,17 @@ class Timeline {
     this.cursors = (this.cursors || []).filter((c) => !box.contains(c.line));
     box.replaceChildren();
     // On a narrow screen the inspector is a sheet over the tree, open while a node is shown.
-    box.classList.toggle("tl-open", !!this.narrow && k >= 0 && !this.sheetClosed);
-    if (this.narrow) {
-      const close = el("button", { type: "button", class: "tl-close", "aria-label": "Close the inspector" }, box, "✕");
-      close.addEventListener("click", () => this.closeSheet());
+    // On a narrow screen the inspector is a sheet over the tree: open after a tap on a node,
+    // else a bar with the node's name at the foot of the screen.
+    const open = !!this.narrow && k >= 0 && !this.sheetClosed, peek = !!this.narrow && k >= 0 && this.sheetClosed;
+    box.classList.toggle("tl-open", open);
+    box.classList.toggle("tl-peek", peek);
+    if (open || peek) {
+      const toggle = el("button", { type: "button", class: "tl-close", "aria-label": open ? "Close the inspector" : "Open the inspector" },
+                        box, open ? "✕" : "▴");
+      toggle.addEventListener("click", (e) => { e.stopPropagation(); if (open) this.closeSheet(); else this.openSheet(); });
     }
+    box.onclick = peek ? () => this.openSheet() : null;
     el("div", { class: "tl-hover-note" }, box, this.hovered >= 0 && this.hovered !== this.selected ? "Hovering: click the node to keep it here." : "");
     if (k < 0) {
       el("h4", {}, box, "Inspector");
@@ -677,24 +685,34 @@ class Timeline {
     this.spark(box, "cumulative regret over the iterations", "regret", s, null);
   }
 
+  // A small chart of one set's values over the frames, with its axes' ends labelled: the value
+  // range on the left, the first and last iteration below.
   spark(box, title, key, s, range) {
     const b = this.b;
     if (!b[key] || this.frames.length < 2) return;
     el("div", { class: "tl-spark-title" }, box, title);
-    const W = 310, H = 64, x0 = 4, w = W - 8;
-    const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": title }, box);
     const series = b[key].map((row) => row[s]);
     const A = b.sets[s].actions.length;
     let lo = range ? range[0] : Infinity, hi = range ? range[1] : -Infinity;
     if (!range) for (const row of series) for (let a = 0; a < A; a++) { lo = Math.min(lo, row[a]); hi = Math.max(hi, row[a]); }
     if (!(hi > lo)) { hi = lo + 1; }
-    const Y = (v) => H - 4 - ((v - lo) / (hi - lo)) * (H - 8);
+    const tick = (v) => range ? String(v) : fmt(v, Math.abs(hi - lo) >= 10 ? 1 : 2);
+    const x0 = Math.ceil(Math.max(this.measure(tick(lo)), this.measure(tick(hi)))) + 8;
+    const W = 310, plotH = 64, H = plotH + 20, w = W - x0 - 6;
+    const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": title, class: "tl-spark" }, box);
+    const Y = (v) => plotH - 4 - ((v - lo) / (hi - lo)) * (plotH - 8);
+    el("svg:line", { x1: x0, x2: x0, y1: 2, y2: plotH, stroke: "#bbb" }, svg);
+    el("svg:line", { x1: x0, x2: x0 + w, y1: plotH, y2: plotH, stroke: "#bbb" }, svg);
+    el("svg:text", { x: x0 - 4, y: Y(hi) + 10, "text-anchor": "end" }, svg, tick(hi));
+    el("svg:text", { x: x0 - 4, y: Y(lo) + 2, "text-anchor": "end" }, svg, tick(lo));
+    el("svg:text", { x: x0, y: H - 2, "text-anchor": "start" }, svg, `t = ${thousands(this.frames[0])}`);
+    el("svg:text", { x: x0 + w, y: H - 2, "text-anchor": "end" }, svg, thousands(this.frames[this.frames.length - 1]));
     if (lo < 0 && hi > 0) el("svg:line", { x1: x0, x2: x0 + w, y1: Y(0), y2: Y(0), stroke: "#ccc" }, svg);
     for (let a = 0; a < A; a++) {
       const pts = series.map((row, f) => `${(x0 + this.axis(this.frames[f]) * w).toFixed(1)},${Y(row[a]).toFixed(1)}`);
       el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: b.colors.actions[a], "stroke-width": 2 }, svg);
     }
-    const line = el("svg:line", { y1: 0, y2: H, stroke: "#E69F00", "stroke-width": 2 }, svg);
+    const line = el("svg:line", { y1: 0, y2: plotH, stroke: "#E69F00", "stroke-width": 2 }, svg);
     this.cursors = this.cursors || [];
     this.cursors.push({ line, x0, w });
   }
@@ -803,9 +821,12 @@ const SVG_STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opa
                    "stroke-linecap", "stroke-linejoin", "paint-order", "opacity", "font-family", "font-size",
                    "font-weight", "text-anchor"];
 
+// The page's font first, then fonts most viewers have.
+const family = (css) => `${css}, "Source Sans Pro", "Source Sans 3", "Helvetica Neue", Arial, sans-serif`;
+
 function inlineStyle(live, copy) {
   const cs = getComputedStyle(live);
-  copy.setAttribute("style", SVG_STYLE.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";"));
+  copy.setAttribute("style", SVG_STYLE.map((p) => `${p}:${p === "font-family" ? family(cs.getPropertyValue(p)) : cs.getPropertyValue(p)}`).join(";"));
   copy.removeAttribute("class");
 }
 
@@ -816,10 +837,21 @@ function copySVG(svg, into, dx, dy) {
     if (child.tagName === "title") continue;
     const copy = child.cloneNode(true);
     const lives = [child, ...child.querySelectorAll("*")], copies = [copy, ...copy.querySelectorAll("*")];
-    lives.forEach((live, i) => { if (copies[i].tagName !== "title") inlineStyle(live, copies[i]); });
+    lives.forEach((live, i) => {
+      if (copies[i].tagName === "title") return;
+      inlineStyle(live, copies[i]);
+      if (live.tagName === "text" && live.textContent.trim()) fitText(copies[i], live.getComputedTextLength());
+    });
     copy.querySelectorAll("title").forEach((t) => t.remove());
     g.appendChild(copy);
   }
+}
+
+// A viewer without the page's font draws the text in the width the browser laid it out in, so
+// neighbouring texts never run into each other.
+function fitText(text, width) {
+  text.setAttribute("textLength", width.toFixed(1));
+  text.setAttribute("lengthAdjust", "spacingAndGlyphs");
 }
 
 const fontMetrics = new Map();
@@ -838,6 +870,7 @@ function ascent(font) {
 function copyPanel(box, into, dx, dy) {
   const origin = box.getBoundingClientRect();
   const ox = origin.left - box.scrollLeft - dx, oy = origin.top - box.scrollTop - dy;
+  if (!box.scrollTop && !box.scrollLeft && box.scrollHeight <= box.clientHeight + 1) copyBox(box, into, origin.left - dx, origin.top - dy);
   const visible = (e) => { const cs = getComputedStyle(e); return cs.display !== "none" && cs.visibility !== "hidden"; };
   const walk = (node) => {
     if (node.nodeType === Node.TEXT_NODE) { copyText(node, into, ox, oy); return; }
@@ -887,12 +920,14 @@ function copyText(node, into, ox, oy) {
     const r = range.getBoundingClientRect();
     if (!r.width) continue;
     const line = lines[lines.length - 1];
-    if (line && Math.abs(line.top - r.top) < 2) line.words.push(m[0]);
-    else lines.push({ top: r.top, left: r.left, words: [m[0]] });
+    if (line && Math.abs(line.top - r.top) < 2) { line.words.push(m[0]); line.right = r.right; }
+    else lines.push({ top: r.top, left: r.left, right: r.right, words: [m[0]] });
   }
   for (const line of lines) {
-    el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font)).toFixed(1),
-                     style: `fill:${cs.color};font-family:${cs.fontFamily};font-size:${cs.fontSize};font-weight:${cs.fontWeight}` }, into, line.words.join(" "));
+    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font)).toFixed(1),
+                               style: `fill:${cs.color};font-family:${family(cs.fontFamily)};font-size:${cs.fontSize};font-weight:${cs.fontWeight}` },
+                 into, line.words.join(" "));
+    fitText(t, line.right - line.left);
   }
 }
 
@@ -902,13 +937,12 @@ function figure(tl) {
   const rootStyle = getComputedStyle(tl.root);
   const paper = rootStyle.getPropertyValue("--st-background-color").trim() || "#ffffff";
   const ink = rootStyle.color;
-  const family = rootStyle.fontFamily;
   const pad = 16, gap = 16, titleH = 30;
   const svg = el("svg:svg", { version: "1.1" });
   const back = el("svg:rect", { x: 0, y: 0, style: `fill:${paper}` }, svg);
   const title = [tl.b.title, tl.frameLabel()];
   if (tl.spec.kind) title.push(`${tl.spec.kind.replace(/:\s*$/, "")}: ${tl.kind === "current" ? "current strategy" : "average strategy"}`);
-  el("svg:text", { x: pad, y: pad + 16, style: `fill:${ink};font-family:${family};font-size:16px;font-weight:600` },
+  el("svg:text", { x: pad, y: pad + 16, style: `fill:${ink};font-family:${family(rootStyle.fontFamily)};font-size:16px;font-weight:600` },
      svg, title.join(" · "));
   const body = el("svg:g", {}, svg);
   let width = 0, height = 0;
@@ -1002,9 +1036,10 @@ function paint(ctx, node) {
     ctx.textAlign = anchor === "middle" ? "center" : anchor === "end" ? "right" : "left";
     ctx.textBaseline = "alphabetic";
     const x = attr("x"), y = attr("y"), text = node.textContent;
-    const halo = () => doStroke(() => ctx.strokeText(text, x, y));
-    if ((css("paint-order") || "").startsWith("stroke")) { halo(); doFill(() => ctx.fillText(text, x, y)); }
-    else { doFill(() => ctx.fillText(text, x, y)); halo(); }
+    const most = node.hasAttribute("textLength") ? attr("textLength") + 1 : undefined;
+    const halo = () => doStroke(() => ctx.strokeText(text, x, y, most));
+    if ((css("paint-order") || "").startsWith("stroke")) { halo(); doFill(() => ctx.fillText(text, x, y, most)); }
+    else { doFill(() => ctx.fillText(text, x, y, most)); halo(); }
   }
   ctx.restore();
 }
