@@ -479,8 +479,8 @@ class Timeline {
       }
       el("svg:title", {}, g, b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : ""));
       g.addEventListener("click", () => this.select(k));
-      g.addEventListener("mouseenter", () => { this.hovered = k; this.inspected = null; this.draw(); });
-      g.addEventListener("mouseleave", () => { this.hovered = -1; this.inspected = null; this.draw(); });
+      g.addEventListener("mouseenter", () => { if (!this.hoverFrozen) { this.hovered = k; this.inspected = null; this.draw(); } });
+      g.addEventListener("mouseleave", () => { if (!this.hoverFrozen) { this.hovered = -1; this.inspected = null; this.draw(); } });
       const base = rgba(actor[k] <= 1 ? b.colors.player[actor[k]] : "#fff");
       this.nodeShapes.push({ g, shape, k, text, base, opacity: -1 });
     }
@@ -497,7 +497,40 @@ class Timeline {
     this.inspected = null;
     this.sheetClosed = false;
     this.draw();
+    this.keepInspectorInView();
     this.send?.setTriggerValue("node", this.b.nodes.id[k]);
+  }
+
+  // A sticky inspector cannot go below the tree's bottom: after a click low in the tree the page
+  // may have it partly above the screen. Scroll just enough to show it whole (below Streamlit's
+  // header); the clicked node, near the tree's bottom, stays on the screen.
+  keepInspectorInView() {
+    if (this.narrow || !this.inspector) return;
+    const box = this.inspector.getBoundingClientRect();
+    const top = parseFloat(this.root.style.getPropertyValue("--tl-top")) || 8;
+    let dy = 0;
+    if (box.top < top) dy = box.top - top;
+    else if (box.bottom > innerHeight) dy = Math.min(box.bottom - innerHeight + 8, box.top - top);
+    if (Math.abs(dy) < 1) return;
+    let n = this.root;
+    while (n && n !== document.documentElement) {
+      const cs = getComputedStyle(n);
+      if (/(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight) break;
+      n = n.parentElement || n.getRootNode().host;
+    }
+    // The tree moves under a still pointer: that is no hover, until the pointer itself moves.
+    this.hovered = -1;
+    this.hoverFrozen = true;
+    this.root.addEventListener("pointermove", (e) => {
+      // Enter events come before the move that thaws hovering: take the node under the pointer now.
+      this.hoverFrozen = false;
+      const g = e.composedPath().find((n) => n.classList?.contains("tl-node"));
+      const k = g ? this.local.get(Number(g.dataset.node)) ?? -1 : -1;
+      if (k !== this.hovered) { this.hovered = k; this.inspected = null; this.draw(); }
+    }, { once: true });
+    (n && n !== document.documentElement ? n : document.scrollingElement).scrollBy({ top: dy });
+    this.inspected = null;
+    this.draw();
   }
 
   closeSheet() { this.sheetClosed = true; this.inspected = null; this.draw(); this.root.focus({ preventScroll: true }); }
