@@ -386,9 +386,9 @@ class Timeline {
     let right = 10;
     for (let k = 0; k < N; k++) if (actor[k] === 3) right = Math.max(right, this.measure(payoffText(k), true) + 18);
     const padL = ch[0] + 4;
-    // Pills side by side need this much room per column, with an edge letter between.
+    // Pills side by side need this much room per column (the test below that keeps the keys).
     let need = 0;
-    for (let c = 0; c + 1 < C; c++) need = Math.max(need, ch[c] + ch[c + 1] + 24 + this.measure("r") + 12);
+    for (let c = 0; c + 1 < C; c++) need = Math.max(need, ch[c] + ch[c + 1] + 24);
     const wide = Math.ceil(padL + right + ch[C - 1] + (C - 1) * need);
     // On a narrow screen the tree keeps its labels and pans sideways instead (at most 3 screens).
     const W = this.narrow && wide > this.width ? Math.min(wide, 3 * this.width) : this.width;

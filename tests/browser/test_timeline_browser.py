@@ -394,3 +394,31 @@ def test_the_legend_sentence_is_never_cut(page, app_url: str, size: dict) -> Non
         .concat(legend.scrollWidth > legend.clientWidth + 0.5 ? ['(legend overflows)'] : []); }""")
     assert cut == []
     assert page.get_by_text("Edge width: probability of the action.").first.is_visible()
+
+
+def test_the_edge_width_choice_goes_to_the_server_once_and_stays_after_its_rerun(page, app_url: str) -> None:
+    # The choice is a state value the share link can carry: choosing "current" reruns the script
+    # once, and the header that rerun sends back keeps "current" (it never flips back).
+    # Reference: the run solved here; at t = 40 edge widths are 1.5 + 9 p (timeline.js drawTree)
+    # with p the current strategy of the edge's action.
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    open_app(page, f"{app_url}/Game_tree?{KUHN}&t=40")
+    wait_tree(page)
+    page.evaluate(WATCH_RUNS)
+    page.get_by_label("current", exact=True).first.check()
+    page.wait_for_function("() => window.__scriptRuns === 1", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    assert page.get_by_label("current", exact=True).first.is_checked()
+    assert page.evaluate("window.__scriptRuns") == 1
+    tree = run.tree
+    jq = tree.node_label.index("JQ")
+    bet = tree.node_label.index("JQ b")
+    p = run.current_strategy[run.snapshot_at(40), tree.infoset[jq], 1]
+    assert abs(p - run.average_strategy[run.snapshot_at(40), tree.infoset[jq], 1]) > 0.05   # the two differ here
+    width = page.locator(".tl").first.evaluate(
+        f"""(root) => {{ const b = root.querySelector('.tl-node[data-node="{bet}"] rect').getBoundingClientRect();
+          const lines = [...root.querySelectorAll('.tl-tree line')];
+          const into = lines.find((l) => Math.abs(l.getBoundingClientRect().right - b.left) < 2 &&
+                                          Math.abs(l.getBoundingClientRect().bottom - (b.top + b.height / 2)) < 3);
+          return Number(into.getAttribute('stroke-width')); }}""")
+    assert width == pytest.approx(1.5 + 9 * p, abs=0.01)
