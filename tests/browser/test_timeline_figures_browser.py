@@ -137,3 +137,18 @@ def test_the_animation_is_a_webm_of_at_least_24_frames_over_the_chosen_iteration
     # The view comes back to where it was, and the server heard no t from the recording.
     assert page.get_by_test_id("timeline-t").first.inner_text().startswith("Iteration t = 40 ")
     assert "t=40" in page.url
+
+
+def test_the_svg_of_a_charts_timeline_shows_its_bars_and_cards(page, app_url: str) -> None:
+    # Evolution draws the same timeline in its "sets" mode: the figure holds the set names of its
+    # bars, the exploitability card, and a bar as a filled box for each action of each set.
+    tree = cfrviz.compile_game("kuhn")
+    open_app(page, f"{app_url}/Evolution?{KUHN}&t=3")
+    page.locator(".tl-bars").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    figure = ET.parse(download(page, "Download SVG")).getroot()
+    joined = " ".join(svg_texts(figure))
+    assert "Iteration t = 3 of 200" in joined and "Exploitability" in joined
+    for i in range(tree.num_infosets):
+        assert f"{tree.infosets[i].key} (player {tree.infoset_player[i] + 1})" in joined
+    filled = [r for r in figure.iter(f"{SVG_NS}rect") if "fill:rgb" in r.get("style", "").replace(" ", "")]
+    assert len(filled) >= 2 * tree.num_infosets
