@@ -550,6 +550,7 @@ class Timeline {
   strategyAt(kind, f) { return this.b[kind]?.[f] ?? null; }
 
   frameLabel() {
+    if (this.spec.label) return this.spec.label(this);
     if (!this.frames.length) return "no snapshots";
     return `Iteration t = ${thousands(this.frames[this.f])} of ${thousands(this.b.iterations)}`;
   }
@@ -1159,8 +1160,11 @@ async function downloadAnimation(tl, first, last, button) {
 
 // ---------------------------------------------------------------- modes
 // A mode: `build(tl)` lays the drawing out for tl.width, `draw(tl)` shows frame tl.f;
-// `inspector` gives the tree-and-inspector layout (tl.treeBox, tl.inspector, tl.legend), and
-// `kind` (a label) offers average/current strategy, reported to Python as `kind`.
+// `inspector` gives the tree-and-inspector layout (tl.treeBox, tl.inspector, tl.legend), `kind`
+// (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
+// given, names the frame in the bar and in figures (default "Iteration t = … of …").
+// A new mode (with its name in cfrviz.timeline.MODES) gets keys, playback, focus, the server's
+// t and the SVG/PNG/WebM downloads from the core.
 const MODES = {
   tree: { build: (tl) => tl.buildTree(), draw: (tl) => tl.drawTree(), inspector: true, kind: "edge width: " },
   sets: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: "strategy: " },
