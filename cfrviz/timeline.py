@@ -185,12 +185,23 @@ def _rounded(array: np.ndarray, digits: int = 4) -> Any:
     return clean(listed)
 
 
-def edge_text(tree: GameTree, node: int) -> str:
-    """Short label of the edge into `node`: poker actions as their letters, deals as dealt."""
-    label = tree.edge_label[node]
-    if node > 0 and tree.actor[int(tree.parent[node])] != CHANCE:
-        return ACTION_LETTERS.get(label, label)
-    return label
+def graphml_bytes(tree: GameTree, nodes: Sequence[int] | None = None) -> bytes:
+    """The tree (or the histories `nodes`) as GraphML, for Gephi, yEd or networkx.
+
+    The graph is `tree.to_networkx(nodes)`; GraphML has no null, so a chance or terminal node
+    has no `infoset_key` attribute.
+    """
+    import io
+
+    import networkx as nx
+
+    graph = tree.to_networkx(nodes)
+    for _, attributes in graph.nodes(data=True):
+        if attributes.get("infoset_key") is None:
+            attributes.pop("infoset_key", None)
+    out = io.BytesIO()
+    nx.write_graphml(graph, out, encoding="utf-8")
+    return out.getvalue()
 
 
 def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None = None, *,
@@ -198,14 +209,24 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
                   max_frames: int = MAX_FRAMES) -> dict[str, Any]:
     """Everything the browser needs for one drawn part (`nodes`, default the whole tree).
 
-    Node arrays are in the order of the sorted drawn node ids; `set` indexes `sets`, the drawn
-    information sets. Frame arrays are [F, ...] over `frames` (iterations).
+    What is drawn is the graph `tree.to_networkx(nodes)`: node arrays [M] are in the order of
+    its sorted node ids (local indices); `edges` [E] are its tree edges and `links` its
+    same-information-set edges, `groups` the connected components of the links; `set` indexes
+    `sets`, the drawn information sets. Frame arrays are [F, ...] over `frames` (iterations).
     """
-    drawn = sorted(set(range(tree.num_nodes) if nodes is None else (int(n) for n in nodes)))
+    import networkx as nx
+
+    graph = tree.to_networkx(nodes)
+    drawn = sorted(int(n) for n in graph.nodes)
     local = {n: k for k, n in enumerate(drawn)}
-    set_ids = sorted({int(tree.infoset[n]) for n in drawn if tree.infoset[n] >= 0})
+    attributes = [graph.nodes[n] for n in drawn]
+    actor = [int(a["actor"]) for a in attributes]
+    set_ids = sorted({int(a["infoset"]) for a in attributes if a["infoset"] >= 0})
     set_local = {i: k for k, i in enumerate(set_ids)}
     layouts = [tree_layout(tree, drawn, by) for by in arrangements] if drawn else []
+    tree_edges = sorted((local[u], local[v], e) for u, v, e in graph.edges(data=True) if e["kind"] == "action")
+    links = sorted((local[u], local[v]) for u, v, e in graph.edges(data=True) if e["kind"] == "information_set")
+    groups = sorted(sorted(c) for c in nx.connected_components(nx.Graph(links)))
     payload: dict[str, Any] = {
         "version": PAYLOAD_VERSION,
         "title": tree.game.title,
@@ -214,16 +235,25 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
                    "terminal": ACTOR_STYLE[TERMINAL]["color"], "actions": list(ACTION_COLORS)},
         "nodes": {
             "id": drawn,
-            "parent": [local.get(int(tree.parent[n]), -1) for n in drawn],
-            "actor": [int(tree.actor[n]) for n in drawn],
-            "set": [set_local.get(int(tree.infoset[n]), -1) for n in drawn],
-            "action": [int(tree.action_index[n]) for n in drawn],
-            "label": [tree.node_label[n] for n in drawn],
-            "edge": [edge_text(tree, n) for n in drawn],
-            "chance": [round(float(tree.chance_probability[n]), 6) if n > 0 and tree.actor[int(tree.parent[n])] == CHANCE
-                       else None for n in drawn],
-            "payoff": [float(tree.payoff[n]) if tree.actor[n] == TERMINAL else None for n in drawn],
+            "actor": actor,
+            "set": [set_local.get(int(a["infoset"]), -1) for a in attributes],
+            "label": [str(a["label"]) for a in attributes],
+            "payoff": [float(a["payoff"]) if actor[k] == TERMINAL else None for k, a in enumerate(attributes)],
         },
+        # Tree edges (local indices) with the action's name, its index and letter (poker actions
+        # as letters, deals as dealt), and a chance outcome's probability.
+        "edges": {
+            "parent": [u for u, _, _ in tree_edges],
+            "child": [v for _, v, _ in tree_edges],
+            "name": [str(e["label"]) for _, _, e in tree_edges],
+            "action": [int(e["action"]) for _, _, e in tree_edges],
+            "letter": [str(e["label"]) if actor[u] == CHANCE else ACTION_LETTERS.get(e["label"], e["label"])
+                       for u, _, e in tree_edges],
+            "chance": [round(float(e["probability"]), 6) if actor[u] == CHANCE else None for u, _, e in tree_edges],
+        },
+        # Same-information-set links, and their connected components: one shaded group each.
+        "links": [list(link) for link in links],
+        "groups": groups,
         "layouts": [{"name": lay.name, "by": lay.arrange_by, "column": list(lay.column), "row": list(lay.row),
                      "columns": lay.columns, "rows": lay.rows} for lay in layouts],
         "sets": [{
@@ -317,22 +347,38 @@ def checked_node(value: object, tree: GameTree) -> int | None:
     return int(value)
 
 
-def next_header(previous: dict[str, Any] | None, wanted: dict[str, Any], shown: tuple[Any, Any] | None,
+#: What the tree's edge widths (and the strategy bars and curves) show: the average strategy,
+#: which converges, or the current strategy of iteration t.
+EDGE_WIDTHS = ("average", "current")
+#: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js).
+MODES = ("tree", "charts", "sets")
+#: Header values the browser changes itself and reports back.
+BROWSER_VALUES = ("t", "node", "kind")
+
+
+def checked_kind(value: object) -> str | None:
+    """The edge-width choice the browser reported ("average" or "current"), or None."""
+    return value if isinstance(value, str) and value in EDGE_WIDTHS else None
+
+
+def next_header(previous: dict[str, Any] | None, wanted: dict[str, Any], shown: dict[str, Any] | None,
                 mounted: bool) -> dict[str, Any]:
     """The header to mount the component with: `previous` again when the component stayed mounted,
-    nothing but `t` and `node` changed, and they changed only to what the browser itself reported
-    (`shown`); otherwise `wanted`. Byte-identical data means no new payload goes to the browser.
+    nothing but the browser's own values (`BROWSER_VALUES`: t, node, kind) changed, and they
+    changed only to what the browser itself reported (`shown`); otherwise `wanted`.
+    Byte-identical data means no new payload goes to the browser.
 
-    >>> old = {"id": "a", "t": 1000, "node": None}
-    >>> next_header(old, {"id": "a", "t": 40, "node": None}, (40, None), mounted=True) is old
+    >>> old = {"id": "a", "t": 1000, "node": None, "kind": "average"}
+    >>> next_header(old, {**old, "t": 40}, {"t": 40, "node": None, "kind": "average"}, mounted=True) is old
     True
-    >>> next_header(old, {"id": "a", "t": 40, "node": None}, (40, None), mounted=False)["t"]
+    >>> next_header(old, {**old, "t": 40}, {"t": 40, "node": None, "kind": "average"}, mounted=False)["t"]
     40
     """
     if not mounted or previous is None or shown is None:
         return wanted
-    rest = {k: v for k, v in wanted.items() if k not in ("t", "node")}
-    if rest == {k: v for k, v in previous.items() if k not in ("t", "node")} and (wanted["t"], wanted["node"]) == shown:
+    rest = {k: v for k, v in wanted.items() if k not in BROWSER_VALUES}
+    same_rest = rest == {k: v for k, v in previous.items() if k not in BROWSER_VALUES}
+    if same_rest and all(wanted.get(k) == shown.get(k) for k in BROWSER_VALUES):
         return previous
     return wanted
 

@@ -6,6 +6,7 @@ Information sets are numbered in order of first appearance.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,29 +92,43 @@ class GameTree:
         uniform: np.ndarray = self.legal / self.num_actions[:, None]
         return uniform
 
-    def to_networkx(self) -> Any:
-        """A networkx DiGraph of the tree.
+    def to_networkx(self, nodes: Iterable[int] | None = None) -> Any:
+        """A networkx DiGraph of the tree, or of the histories `nodes` (default: all N).
 
-        Tree edges carry kind="action", the action or chance label, and the action index.
-        Nodes of one information set are joined left to right by edges of
-        kind="information_set" (undirected in meaning; drawn dotted).
+        Nodes are history ids with `label`, `actor` (0, 1, CHANCE=2, TERMINAL=3), `depth`,
+        `infoset` (-1 off decision nodes), `infoset_key` (None off decision nodes) and
+        `payoff` (player 1's, at terminals). Tree edges, parent to child, carry kind="action",
+        `label` (the action or chance outcome), `action` (its index) and `probability` (of a
+        chance outcome, else 1). The histories of one information set are joined left to right
+        by edges of kind="information_set" (undirected in meaning, drawn dotted); with `nodes`,
+        the included histories of a set are joined, so a set's histories are one connected
+        component of those links. This graph is what the app draws.
+
+        >>> graph = compile_game("kuhn").to_networkx()
+        >>> graph.number_of_nodes(), graph.edges[0, 1]["label"], graph.edges[1, 7]["label"]
+        (55, 'JQ', 'check')
+        >>> sorted(graph.nodes[n]["label"] for n in graph.successors(7))
+        ['JQ kb', 'JQ kk', 'KQ k']
         """
         import networkx as nx
 
+        wanted = range(self.num_nodes) if nodes is None else sorted({int(n) for n in nodes})
+        inside = set(wanted)
         graph = nx.DiGraph(game=self.game.title)
-        for n in range(self.num_nodes):
+        for n in wanted:
             i = int(self.infoset[n])
             graph.add_node(n, label=self.node_label[n], actor=int(self.actor[n]), depth=int(self.depth[n]),
                            infoset=i, infoset_key=self.infosets[i].key if i >= 0 else None,
                            payoff=float(self.payoff[n]))
-        for n in range(1, self.num_nodes):
-            graph.add_edge(int(self.parent[n]), n, kind="action", label=self.edge_label[n],
-                           action=int(self.action_index[n]),
-                           probability=float(self.chance_probability[n]))
-        for i in range(self.num_infosets):
-            nodes = self.nodes_of(i)
-            for a, b in zip(nodes[:-1], nodes[1:]):
-                graph.add_edge(int(a), int(b), kind="information_set", infoset=i)
+        for n in wanted:
+            if n > 0 and int(self.parent[n]) in inside:
+                graph.add_edge(int(self.parent[n]), n, kind="action", label=self.edge_label[n],
+                               action=int(self.action_index[n]),
+                               probability=float(self.chance_probability[n]))
+        for i in sorted({int(self.infoset[n]) for n in wanted if self.infoset[n] >= 0}):
+            members = [int(m) for m in self.nodes_of(i) if int(m) in inside]
+            for a, b in zip(members[:-1], members[1:]):
+                graph.add_edge(a, b, kind="information_set", infoset=i)
         return graph
 
 

@@ -6,8 +6,11 @@ arrays for the numbers the browser gets.
 """
 from __future__ import annotations
 
+import io
 import json
 from itertools import pairwise
+
+import networkx as nx
 
 import numpy as np
 import pytest
@@ -138,15 +141,112 @@ def test_checked_node_takes_only_nodes_of_the_tree(value: object, expected: int 
 
 
 def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None:
-    # Reference: the browser applies a header's t only when it differs from the last header's and
-    # from what it sent itself (timeline.js applyHeader), so an unchanged header is always safe.
+    # Reference: the browser applies a header's t (and kind) only when it differs from the last
+    # header's and from what it sent itself (timeline.js applyHeader), so an unchanged header is
+    # always safe.
     from cfrviz.timeline import next_header
 
-    old = {"id": "a", "t": 1000, "node": None, "mode": "tree", "focus": [], "log": False}
+    old = {"id": "a", "t": 1000, "node": None, "kind": "average", "mode": "tree", "focus": [], "log": False}
     moved = {**old, "t": 40}
-    assert next_header(old, moved, (40, None), mounted=True) is old           # the browser's own release
-    assert next_header(old, moved, (1000, None), mounted=True) is moved       # t changed elsewhere
-    assert next_header(old, moved, (40, None), mounted=False) is moved        # back from another page
-    assert next_header(old, {**moved, "id": "b"}, (40, None), mounted=True)["id"] == "b"   # a new part
-    assert next_header(old, {**moved, "focus": ["Q"]}, (40, None), mounted=True)["focus"] == ["Q"]
+    seen = {"t": 40, "node": None, "kind": "average"}
+    assert next_header(old, moved, seen, mounted=True) is old                  # the browser's own release
+    assert next_header(old, moved, {**seen, "t": 1000}, mounted=True) is moved  # t changed elsewhere
+    assert next_header(old, moved, seen, mounted=False) is moved               # back from another page
+    assert next_header(old, {**moved, "id": "b"}, seen, mounted=True)["id"] == "b"   # a new part
+    assert next_header(old, {**moved, "focus": ["Q"]}, seen, mounted=True)["focus"] == ["Q"]
     assert next_header(None, moved, None, mounted=True) is moved
+    # The visitor switched edge widths to "current": the server's header follows, the data stays.
+    switched = {**old, "kind": "current"}
+    assert next_header(old, switched, {**seen, "t": 1000, "kind": "current"}, mounted=True) is old
+    # A link asked for "current" while the browser shows "average": the new header goes.
+    assert next_header(old, switched, {**seen, "t": 1000}, mounted=True) is switched
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("average", "average"), ("current", "current"), ("Average", None), ("", None), (None, None), (1, None)])
+def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: str | None) -> None:
+    from cfrviz.timeline import checked_kind
+
+    assert checked_kind(value) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# networkx is the drawing's model
+
+
+def graph_parts(graph: nx.DiGraph) -> tuple[set[tuple[int, int, str]], set[tuple[int, int]]]:
+    """(tree edges with their action names, same-information-set links) of a to_networkx graph."""
+    edges = {(u, v, d["label"]) for u, v, d in graph.edges(data=True) if d["kind"] == "action"}
+    links = {(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "information_set"}
+    return edges, links
+
+
+def payload_parts(payload: dict) -> tuple[set[tuple[int, int, str]], set[tuple[int, int]]]:
+    """The same two sets read off a payload, in history ids."""
+    ids, e = payload["nodes"]["id"], payload["edges"]
+    edges = {(ids[p], ids[c], name) for p, c, name in zip(e["parent"], e["child"], e["name"], strict=True)}
+    links = {(ids[a], ids[b]) for a, b in payload["links"]}
+    return edges, links
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_the_payloads_edges_and_links_are_the_graphs(game: str) -> None:
+    # Reference: GameTree.to_networkx is the model of the drawing; Kuhn's tree has 54 edges and
+    # 12 two-history sets (so 12 links), Leduc's first-round part "player 1 holds Q" is drawn.
+    tree = cfrviz.compile_game(game)
+    nodes = None if game == "kuhn" else tree_parts.part_nodes(tree, tree_parts.Part("player1", card="Q")).tolist()
+    payload = build_payload(tree, None, nodes)
+    graph = tree.to_networkx(nodes)
+    assert payload["nodes"]["id"] == sorted(graph.nodes)
+    assert payload_parts(payload) == graph_parts(graph)
+    if game == "kuhn":
+        assert len(payload_parts(payload)[0]) == 54 and len(payload["links"]) == 12
+    # The shaded groups are the connected components of the links: each set's drawn histories.
+    ids = payload["nodes"]["id"]
+    groups = {frozenset(ids[k] for k in g) for g in payload["groups"]}
+    assert groups == {frozenset(c) for c in nx.connected_components(nx.Graph(list(graph_parts(graph)[1])))}
+    drawn = set(ids)
+    by_set: dict[int, set[int]] = {}
+    for n in drawn:
+        if tree.infoset[n] >= 0:
+            by_set.setdefault(int(tree.infoset[n]), set()).add(n)
+    assert groups == {frozenset(m) for m in by_set.values() if len(m) > 1}
+    # Node arrays: the graph's attributes.
+    for k, n in enumerate(ids):
+        assert payload["nodes"]["label"][k] == graph.nodes[n]["label"]
+        assert payload["nodes"]["actor"][k] == graph.nodes[n]["actor"]
+
+
+def test_a_part_joins_the_drawn_histories_of_a_set_even_with_one_left_out() -> None:
+    # Hand computation: Kuhn's set "Q k" (player 2 holds Q after a check) has the histories
+    # JQ k and KQ k; the part of every deal but KQ draws only JQ k, so no link, no group, while a
+    # part that leaves out a history in between still joins the two it keeps.
+    tree = cfrviz.compile_game("kuhn")
+    jq_k, kq_k = tree.node_label.index("JQ k"), tree.node_label.index("KQ k")
+    without_kq = [n for n in range(tree.num_nodes) if not tree.node_label[n].startswith("KQ")]
+    graph = tree.to_networkx(without_kq)
+    assert jq_k in graph and kq_k not in graph
+    assert not [v for v in graph.successors(jq_k) if graph.edges[jq_k, v]["kind"] == "information_set"]
+    leduc = cfrviz.compile_game("leduc")
+    q_k = leduc.infoset_index("Q k")
+    members = [int(m) for m in leduc.nodes_of(q_k)]
+    assert len(members) == 3
+    kept = set(range(leduc.num_nodes)) - {members[1]}
+    links = {(u, v) for u, v, d in leduc.to_networkx(kept).edges(data=True) if d["kind"] == "information_set"}
+    assert (members[0], members[2]) in links
+
+
+def test_graphml_reads_back_into_networkx() -> None:
+    # Reference: networkx's own GraphML reader; Kuhn has 55 histories, 54 actions and 12 links.
+    from cfrviz.timeline import graphml_bytes
+
+    tree = cfrviz.compile_game("kuhn")
+    back = nx.read_graphml(io.BytesIO(graphml_bytes(tree)))
+    assert back.number_of_nodes() == 55
+    kinds = [d["kind"] for _, _, d in back.edges(data=True)]
+    assert kinds.count("action") == 54 and kinds.count("information_set") == 12
+    jq_k = tree.node_label.index("JQ k")
+    assert back.nodes[str(jq_k)]["infoset_key"] == "Q k" and back.nodes[str(jq_k)]["label"] == "JQ k"
+    assert back.edges[str(jq_k), str(tree.node_label.index("JQ kb"))]["label"] == "bet"
+    assert "infoset_key" not in back.nodes["0"]        # the root deals: no information set
+    assert back.graph["game"] == tree.game.title

@@ -16,8 +16,11 @@ import streamlit as st
 
 from cfrviz.run import Run
 from cfrviz.timeline import (
+    EDGE_WIDTHS,
+    MODES,
     build_payload,
     checked_iteration,
+    checked_kind,
     checked_node,
     component_data,
     encode_payload,
@@ -33,10 +36,12 @@ _component = st.components.v2.component(
     css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
 )
 
-# Per component key: the last header sent, and the (t, node) the browser shows as far as the
-# server knows (what it was sent, then what it reported back).
+# Per component key: the last header sent, and the t, node and kind the browser shows as far as
+# the server knows (what it was sent, then what it reported back).
 _HEADERS = "cfrviz_timeline_headers"
 _SHOWN = "cfrviz_timeline_shown"
+# Prefix of the session-state key of a timeline's edge-width choice, unless the page names one.
+_KINDS = "cfrviz_timeline_kind"
 
 #: Set (to the node) when the inspector asks to draw the selected node's information set whole.
 WHOLE_SET_KEY = "cfrviz_tree_whole_set"
@@ -76,11 +81,10 @@ def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, 
     return payload_id, body
 
 
-def _shown(key: str, t: object = None, node: object = None) -> None:
+def _shown(key: str, **reported: object) -> None:
     shown = st.session_state.setdefault(_SHOWN, {})
     if key in shown:
-        old_t, old_node = shown[key]
-        shown[key] = (old_t if t is None else t, old_node if node is None else node)
+        shown[key] = {**shown[key], **{k: v for k, v in reported.items() if v is not None}}
 
 
 def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
@@ -101,40 +105,58 @@ def _on_node(key: str, tree: GameTree, node_key: str, event: str = "node") -> No
             st.session_state[WHOLE_SET_KEY] = node
 
 
+def _on_kind(key: str, kind_key: str) -> None:
+    kind = checked_kind((st.session_state.get(key) or {}).get("kind"))
+    if kind is not None:
+        st.session_state[kind_key] = kind
+        _shown(key, kind=kind)
+
+
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
-          arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False) -> None:
+          arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
+          kind_key: str | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.ui.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
     curves for the information sets named in `focus`). `log` starts the slider on a log scale.
 
-    Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`.
+    Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`;
+    choosing what edge widths show sets `kind_key` (default: a key of this timeline's own) to
+    "average" or "current", and a value put there (from a link) is what the timeline shows.
+    Returns that edge-width choice, for the share link.
     """
     from cfrviz import ui
 
+    if mode not in MODES:
+        raise ValueError(f"The timeline has no mode {mode!r}; it has {', '.join(MODES)}.")
     run: Run | None = view.run
     include = None
     if run is not None:
         # A linked t that is not a frame gets its own frame (only then: the cache stays warm).
-        shown = int(run.snapshot_at(view.t))
-        if shown not in set(frame_snapshots(run.iterations).tolist()):
-            include = shown
+        shown_snapshot = int(run.snapshot_at(view.t))
+        if shown_snapshot not in set(frame_snapshots(run.iterations).tolist()):
+            include = shown_snapshot
     payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
                                      arrangements=arrangements, include=include)
+    kind_key = kind_key or f"{_KINDS}_{key}"
+    chosen = checked_kind(st.session_state.get(kind_key)) or EDGE_WIDTHS[0]
     # The browser already shows what it reported itself: then the last header goes again, so the
     # data is unchanged and the payload is not sent a second time.
-    wanted = {"id": payload_id, "t": view.t, "node": view.node, "mode": mode, "focus": list(focus), "log": log}
+    wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
+              "log": log}
     headers = st.session_state.setdefault(_HEADERS, {})
     shown = st.session_state.setdefault(_SHOWN, {})
     header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
     if header is wanted:
-        shown[key] = (view.t, view.node)
+        shown[key] = {"t": view.t, "node": view.node, "kind": chosen}
     headers[key] = header
     iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
     tree = view.tree
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
                on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
-               on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"))
+               on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"),
+               on_kind_change=lambda: _on_kind(key, kind_key))
+    return chosen
 
 
 def frames_of(run: Run) -> np.ndarray:

@@ -2,7 +2,9 @@
 
 References: Kuhn's tree in breadth-first ids (cfrviz.tree); a hand computation: at iteration 1
 every strategy is uniform, so player 1's own reach of the history "QK kb" (after checking with Q)
-is 1/2; and the run solved here in the test process for the numbers the inspector must show.
+is 1/2; the run solved here in the test process for the numbers the inspector must show; WCAG 2's
+contrast ratio ((L1 + 0.05) / (L2 + 0.05) of relative luminances, 4.5:1 for normal text) for
+legibility; and the viewport for what is on the screen.
 """
 from __future__ import annotations
 
@@ -150,8 +152,14 @@ def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
     return [(a["text"], b["text"]) for a, b in itertools.combinations(boxes, 2) if meet(a, b)]
 
 
-@pytest.mark.parametrize("query", [KUHN + "&t=40", "game=leduc&algo=cfr&iters=300&updates=simultaneous&node=5"])
-def test_tree_labels_are_legible_and_never_overlap_at_1280(page, app_url: str, query: str) -> None:
+LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
+SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("query", [KUHN + "&t=40", LEDUC + "&node=5"], ids=["kuhn", "leduc"])
+def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
+    page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{query}")
     wait_tree(page)
     for arrangement in range(page.locator(".tl-bar select option").count() or 1):
@@ -195,3 +203,222 @@ def test_convergence_cursor_follows_the_timeline(page, app_url: str) -> None:
     assert t_label(page) == 1 and page.evaluate("window.__scriptRuns") == 0
     assert card.inner_text().split()[0] == f"{run.exploitability[0]:.2e}"
     page.get_by_text("Exploitability at iteration 1").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Contrast, focus, the inspector in view, the legend
+
+
+# Every text of the tree with its fill, halo (stroke) and what is painted under it: the pill for a
+# key (its fill and opacity, over a shaded band or the page), the page for the rest.
+TREE_TEXT = """(root) => {
+  const page = getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor;
+  const groups = [...root.querySelectorAll('.tl-tree .tl-group')].map((g) => g.getBoundingClientRect());
+  const band = root.querySelector('.tl-tree .tl-group');
+  const bandStyle = band && getComputedStyle(band);
+  const opacity = (e) => { let o = 1; for (; e && e.tagName !== 'svg'; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
+  return [...root.querySelectorAll('.tl-tree text')].filter((t) => t.textContent.trim()).map((t) => {
+    const cs = getComputedStyle(t), r = t.getBoundingClientRect();
+    const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+    const shape = t.classList.contains('tl-key') ? t.previousElementSibling : null;
+    const inBand = groups.some((g) => cx >= g.left && cx <= g.right && cy >= g.top && cy <= g.bottom);
+    return {text: t.textContent, kind: t.getAttribute('class') || '', fill: cs.fill, fillOpacity: parseFloat(cs.fillOpacity),
+            stroke: cs.stroke, strokeWidth: parseFloat(cs.strokeWidth), strokeOpacity: parseFloat(cs.strokeOpacity),
+            paintOrder: cs.paintOrder, opacity: opacity(t), page,
+            band: inBand && bandStyle ? [bandStyle.fill, parseFloat(bandStyle.fillOpacity)] : null,
+            shape: shape ? [getComputedStyle(shape).fill, parseFloat(getComputedStyle(shape).fillOpacity)] : null};
+  });
+}"""
+
+
+def rgb(css: str) -> tuple[float, float, float, float]:
+    """(r, g, b, alpha) of a computed CSS colour."""
+    parts = [float(x) for x in css[css.index("(") + 1:css.index(")")].replace("/", ",").replace(" ", ",").split(",") if x]
+    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
+
+
+def over(top: tuple[float, ...], alpha: float, under: tuple[float, ...]) -> tuple[float, float, float, float]:
+    a = alpha * top[3]
+    return (a * top[0] + (1 - a) * under[0], a * top[1] + (1 - a) * under[1], a * top[2] + (1 - a) * under[2], 1.0)
+
+
+def luminance(c: tuple[float, ...]) -> float:
+    def channel(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    x, y = luminance(a), luminance(b)
+    return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+
+
+def test_contrast_of_wcag_reference_colours() -> None:
+    # Reference: WCAG 2 gives black on white 21:1 and #767676 on white 4.54:1.
+    assert contrast((0, 0, 0, 1), (255, 255, 255, 1)) == pytest.approx(21.0)
+    assert contrast(rgb("rgb(118, 118, 118)"), rgb("rgb(255, 255, 255)")) == pytest.approx(4.54, abs=0.01)
+
+
+def tree_root(page):
+    return page.locator(".tl").first
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("query", [KUHN + "&t=40", KUHN + "&t=200", LEDUC + "&node=5",
+                                   "game=kuhn&cards=13&algo=cfr&iters=200&updates=simultaneous"],
+                         ids=["kuhn-40", "kuhn-200", "leduc", "kuhn13"])
+def test_every_payoff_and_label_has_contrast_4_5_against_what_is_behind_it(page, app_url: str, query: str,
+                                                                        size: dict) -> None:
+    # The audit found payoffs white on white at the ends of thick edges (5 of 30 in Kuhn). A text
+    # drawn over edges and bands is read against its own halo (paint-order: stroke, opaque, at
+    # least 3 px); a key is read against its pill as painted (fill with opacity over the page or
+    # a shaded band).
+    page.set_viewport_size(size)
+    open_app(page, f"{app_url}/Game_tree?{query}")
+    wait_tree(page)
+    texts = tree_root(page).evaluate(TREE_TEXT)
+    payoffs = [t for t in texts if "tl-payoff" in t["kind"]]
+    assert len(payoffs) >= 30 or "leduc" in query, len(payoffs)
+    assert payoffs, texts[:3]
+    poor = []
+    for t in texts:
+        fill = rgb(t["fill"])
+        if t["shape"] is not None:
+            page_colour = rgb(t["page"])
+            under = over(rgb(t["band"][0]), t["band"][1], page_colour) if t["band"] else page_colour
+            behind = over(rgb(t["shape"][0]), t["shape"][1], under)
+            ratio = contrast(fill, behind)
+        else:
+            assert t["paintOrder"].startswith("stroke") and t["strokeWidth"] >= 3, t
+            assert t["strokeOpacity"] == 1 and rgb(t["stroke"])[3] == 1, t
+            ratio = contrast(fill, rgb(t["stroke"]))
+        assert t["opacity"] == 1 and t["fillOpacity"] == 1 and fill[3] == 1, t
+        if ratio < 4.5:
+            poor.append((t["text"], t["kind"], round(ratio, 2)))
+    assert poor == []
+
+
+ACTIVE_IS_ROOT = "(root) => root.getRootNode().activeElement === root"
+
+
+def test_leduc_keeps_the_keyboard_focus_after_the_reruns_of_a_key_step_and_a_new_part(page, app_url: str) -> None:
+    # The audit lost focus after the rerun that follows a key step or a click on Leduc, so arrow
+    # keys did nothing. A history chip outside the drawn part makes the server draw another part
+    # (a new payload, so a new drawing): the focus must survive that too.
+    open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
+    wait_tree(page)
+    root = tree_root(page)
+    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
+    assert root.evaluate(ACTIVE_IS_ROOT)
+    page.keyboard.press("ArrowLeft")
+    assert t_label(page) == 299
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '299'", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    assert root.evaluate(ACTIVE_IS_ROOT), "the rerun after a key step dropped the focus"
+    page.keyboard.press("ArrowLeft")
+    assert t_label(page) == 298
+
+    # Player 2's set "Q k" in the part "player 1 holds Q" draws QQ k only; its chip "JQ k" asks for
+    # the part where JQ k is drawn (player 2 holds Q).
+    tree = cfrviz.compile_game("leduc")
+    qq_k, jq_k = tree.node_label.index("QQ k"), tree.node_label.index("JQ k")
+    page.locator(f'.tl-node[data-node="{qq_k}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {qq_k}: QQ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{qq_k}'",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    assert root.evaluate(ACTIVE_IS_ROOT), "the rerun after a node click dropped the focus"
+    page.locator(".tl-inspector .tl-chip", has_text="JQ k").first.click()
+    page.locator(f'.tl-node[data-node="{jq_k}"]').first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.get_by_text("showing player 2 holds Q").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    assert tree_root(page).evaluate(ACTIVE_IS_ROOT), "drawing a new part dropped the focus"
+    before = t_label(page)
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == before + 1
+
+
+# Where the inspector's heading is, whether it is the element painted at its centre (nothing
+# covers it), and the bottom of Streamlit's own header bar (which covers the top of the page).
+HEADING = """(root) => {
+  const h = root.querySelector('.tl-inspector h4'), r = h.getBoundingClientRect();
+  const hit = root.getRootNode().elementFromPoint(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  const header = document.querySelector('[data-testid="stHeader"]');
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: h.textContent,
+          covered: !(hit && (hit === h || h.contains(hit))),
+          headerBottom: header ? header.getBoundingClientRect().bottom : 0,
+          width: innerWidth, height: innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("query", [KUHN + "&t=40", LEDUC + "&node=5"], ids=["kuhn", "leduc"])
+def test_the_inspector_is_on_screen_after_a_click_on_the_lowest_node(page, app_url: str, query: str,
+                                                                      size: dict) -> None:
+    # At 1280x800 the audit saw the inspector's heading, histories and reach scrolled above the
+    # screen after a click on a low node; on a phone the inspector opened below the tree, off
+    # screen. Reference: the viewport and Streamlit's header bar bound what a visitor sees.
+    page.set_viewport_size(size)
+    open_app(page, f"{app_url}/Game_tree?{query}")
+    wait_tree(page)
+    lowest = tree_root(page).evaluate("""(root) => {
+      const pills = [...root.querySelectorAll('.tl-tree .tl-node')].filter((g) => g.querySelector('rect'));
+      pills.sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom);
+      return pills[0].dataset.node; }""")
+    page.locator(f'.tl-node[data-node="{lowest}"]').first.click()
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{lowest}'",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-inspector h4", has_text=f"Node {lowest}:").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    where = tree_root(page).evaluate(HEADING)
+    assert where["top"] >= where["headerBottom"] and where["bottom"] <= where["height"], where
+    assert where["left"] >= 0 and where["right"] <= where["width"], where
+    assert not where["covered"], where
+    # The reach line and the table's first row are on the screen too.
+    for selector in (".tl-inspector .tl-reach", ".tl-inspector tbody tr"):
+        box = page.locator(selector).first.bounding_box()
+        assert box and box["y"] >= where["headerBottom"] and box["y"] + box["height"] <= size["height"], (selector, box)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_legend_sentence_is_never_cut(page, app_url: str, size: dict) -> None:
+    # The audit found the legend's sentence cut at 1280 and at 390: every legend item must end
+    # inside the component's width.
+    page.set_viewport_size(size)
+    open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
+    wait_tree(page)
+    cut = tree_root(page).evaluate("""(root) => {
+      const right = root.getBoundingClientRect().right + 0.5, legend = root.querySelector('.tl-legend');
+      return [...legend.children].filter((e) => e.getBoundingClientRect().right > right).map((e) => e.textContent)
+        .concat(legend.scrollWidth > legend.clientWidth + 0.5 ? ['(legend overflows)'] : []); }""")
+    assert cut == []
+    assert page.get_by_text("Edge width: probability of the action.").first.is_visible()
+
+
+def test_the_edge_width_choice_goes_to_the_server_once_and_stays_after_its_rerun(page, app_url: str) -> None:
+    # The choice is a state value the share link can carry: choosing "current" reruns the script
+    # once, and the header that rerun sends back keeps "current" (it never flips back).
+    # Reference: the run solved here; at t = 40 edge widths are 1.5 + 9 p (timeline.js drawTree)
+    # with p the current strategy of the edge's action.
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    open_app(page, f"{app_url}/Game_tree?{KUHN}&t=40")
+    wait_tree(page)
+    page.evaluate(WATCH_RUNS)
+    page.get_by_label("current", exact=True).first.check()
+    page.wait_for_function("() => window.__scriptRuns === 1", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    assert page.get_by_label("current", exact=True).first.is_checked()
+    assert page.evaluate("window.__scriptRuns") == 1
+    tree = run.tree
+    jq = tree.node_label.index("JQ")
+    bet = tree.node_label.index("JQ b")
+    p = run.current_strategy[run.snapshot_at(40), tree.infoset[jq], 1]
+    assert abs(p - run.average_strategy[run.snapshot_at(40), tree.infoset[jq], 1]) > 0.05   # the two differ here
+    width = page.locator(".tl").first.evaluate(
+        f"""(root) => {{ const b = root.querySelector('.tl-node[data-node="{bet}"] rect').getBoundingClientRect();
+          const lines = [...root.querySelectorAll('.tl-tree line')];
+          const into = lines.find((l) => Math.abs(l.getBoundingClientRect().right - b.left) < 2 &&
+                                          Math.abs(l.getBoundingClientRect().bottom - (b.top + b.height / 2)) < 3);
+          return Number(into.getAttribute('stroke-width')); }}""")
+    assert width == pytest.approx(1.5 + 9 * p, abs=0.01)
