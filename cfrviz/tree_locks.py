@@ -126,6 +126,15 @@ class Locks:
 
     items: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
+    def __post_init__(self) -> None:
+        keys = [key for key, _ in self.items]
+        if keys != sorted(set(keys)):
+            raise ValueError("Locks keep one entry per key, sorted by key; build them with Locks.of or Locks.parse.")
+        for key, probabilities in self.items:
+            checked = _checked_probabilities(key, probabilities)
+            if not all(type(p) is float for p in probabilities) or checked != probabilities:
+                raise ValueError(f"The lock on {quoted(key)} must hold floats; build it with Locks.of.")
+
     @classmethod
     def of(cls, locks: Locks | Mapping[str, Sequence[float]] | None) -> Locks:
         """Locks from a mapping such as {"J": [0.0, 1.0]} (or None for none); ValueError names the bad one."""

@@ -334,3 +334,19 @@ def test_bad_lock_values_end_in_one_sentence(value: object, phrase: str) -> None
     with pytest.raises(ValueError) as error:
         solve_locked("kuhn", "cfr", 10, value)      # type: ignore[arg-type]
     assert phrase in str(error.value) and _one_sentence(str(error.value)), str(error.value)
+
+
+def test_locks_built_directly_are_checked_too() -> None:
+    with pytest.raises(ValueError, match="sums to 0.5"):
+        Locks((("J", (0.5, 0.0)),))
+    with pytest.raises(ValueError, match="one entry per key"):
+        Locks((("Q", (1.0, 0.0)), ("J", (1.0, 0.0))))
+    with pytest.raises(ValueError, match="must hold floats"):
+        Locks((("J", (1, 0)),))
+
+
+def test_regret_matching_refuses_a_locked_matrix_game_in_one_sentence() -> None:
+    # A lock on one player of rock-paper-scissors leaves a chance node above player 2: no longer a matrix game.
+    with pytest.raises(ValueError) as error:
+        solve_locked("rps", "rm", 10, {"player 1": [1, 0, 0]})
+    assert _one_sentence(str(error.value)) and "CFR algorithm" in str(error.value)
