@@ -19,7 +19,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from cfrviz.games import CHANCE, TERMINAL, MatrixGame
+from cfrviz.games import CHANCE, TERMINAL, MatrixGame, kuhn, leduc
 from cfrviz.tree import GameTree, compile_game
 
 __all__ = [
@@ -28,10 +28,9 @@ __all__ = [
     "history_values", "kuhn_equilibrium", "matrix_equilibrium", "matrix_strategy", "nash_conv",
 ]
 
-#: Player 1's value of 3-card Kuhn poker, chips per hand (Kuhn 1950).
-KUHN_VALUE = -1.0 / 18.0
-#: Player 1's value of Leduc poker, chips per hand (OpenSpiel's published value; CFR+ here reaches it to 1e-5 by 3,000 iterations).
-LEDUC_VALUE = -0.0856064
+#: Player 1's values of 3-card Kuhn poker and Leduc poker, chips per hand (defined with their rules).
+KUHN_VALUE = kuhn.VALUE
+LEDUC_VALUE = leduc.VALUE
 
 # Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
 _ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3

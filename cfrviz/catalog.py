@@ -36,6 +36,7 @@ import numpy as np
 from cfrviz.formats import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game, TryAgainLater
+from cfrviz.games import kuhn, leduc
 from cfrviz.games.kuhn import MAX_CARDS
 from cfrviz.text import quoted
 from cfrviz.tree import GameTree, build_tree
@@ -512,14 +513,14 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
           # Measured whole `cfrviz.solve` calls, quiet / busy shared 2-core machine: vanilla CFR 100k
           # iterations 0.2 / 0.3 s (13 cards 1.4 / 3.7 s); the CLI cap is a hundred times that.
           app_iteration_cap=100_000, cli_iteration_cap=10_000_000,
-          known_value=-1.0 / 18.0, alpha_family=True, parts_by="private card",
+          known_value=kuhn.VALUE, alpha_family=True, parts_by="private card",
           description="Kuhn (1950): three cards, one bet. Its value for player 1 is -1/18."),
     Entry("leduc", "Leduc poker", _leduc, _recognise_leduc,
           parameters=(Parameter("suits", "Deal suits", "bool", False,
                                 help="Deal the six cards one by one instead of by rank (same game, bigger tree)."),),
           # Leduc 50k vanilla CFR took 1.9 / 11.5 s: capped at 20k to stay near a second.
           app_iteration_cap=20_000, cli_iteration_cap=1_000_000,
-          known_value=-0.0856064, parts_by="private card", same_game=("suits",),
+          known_value=leduc.VALUE, parts_by="private card", same_game=("suits",),
           description="Southey et al. (2005): six cards, two betting rounds, one public card."),
     Entry("rps", "Rock-paper-scissors", rock_paper_scissors, _recognise_rps,
           app_iteration_cap=100_000, cli_iteration_cap=10_000_000, known_value=0.0, matrix=True,

@@ -1,6 +1,6 @@
 """Reference numbers for any catalog game: its value and an equilibrium to judge a run against.
 
-The value is the literature's where the catalog knows one (Kuhn -1/18, Leduc -0.0856064,
+The value is the literature's where the catalog knows one (Kuhn -1/18, Leduc -0.0856064240780,
 rock-paper-scissors 0), exact for a matrix game, and otherwise the value of the
 sequence-form linear program (Koller, Megiddo & von Stengel 1994) solved by `cfrviz.lp`.
 Known equilibria: Kuhn's α-family (Kuhn 1950) and a matrix game's exact equilibrium.

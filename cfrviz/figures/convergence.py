@@ -88,7 +88,7 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
 
 
 def game_value(run: Run) -> float | None:
-    """Player 1's value of the game: known (Kuhn −1/18, Leduc −0.0856064, rock-paper-scissors 0), exact
+    """Player 1's value of the game: known (Kuhn −1/18, Leduc −0.0856064240780, rock-paper-scissors 0), exact
     for matrix games, otherwise from the sequence-form LP (`cfrviz.reference.game_value`)."""
     return reference.game_value(run.tree)
 

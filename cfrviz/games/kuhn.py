@@ -13,6 +13,8 @@ from cfrviz.text import quoted
 
 RANKS = "23456789TJQKA"
 MAX_CARDS = len(RANKS)
+#: Player 1's value of 3-card Kuhn poker in chips per hand, in closed form (Kuhn 1950).
+VALUE = -1.0 / 18.0
 
 
 def card_names(cards: int) -> str:
