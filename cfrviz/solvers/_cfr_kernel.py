@@ -136,11 +136,12 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
 def _level_starts(parent):
     """[D + 1] uint64: the first node id of each depth, then N (nodes are numbered breadth first)."""
     n_nodes = np.uint64(parent.shape[0])
-    depth = np.zeros(n_nodes, dtype=np.uint64)
+    depth = np.empty(n_nodes, dtype=np.uint64)
+    depth[0] = ZERO
     for n in range(ONE, n_nodes):
         depth[n] = depth[parent[n]] + ONE
     deepest = depth[n_nodes - ONE]
-    starts = np.zeros(deepest + np.uint64(2), dtype=np.uint64)
+    starts = np.empty(deepest + np.uint64(2), dtype=np.uint64)
     n = n_nodes
     while n > ZERO:
         n -= ONE
@@ -235,7 +236,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     last_value = 0.0
     s = s0
     for t in range(t0 + 1, t0 + n + 1):
-        own_reach[:] = 0.0
+        for i in range(own_reach.shape[0]):
+            own_reach[i] = 0.0
         # Alternating: one pass per player. Simultaneous: one pass as player -1, updating both
         # players' regrets, as Neller and Lanctot's tutorial code does. A loop variable rather
         # than a literal -1 keeps numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
@@ -243,7 +245,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
             if predictive:
                 for i in range(infoset_player.shape[0]):
                     if player < 0 or infoset_player[i] == player:
-                        instant[i, :] = 0.0
+                        for a in range(instant.shape[1]):
+                            instant[i, a] = 0.0
             root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
                              first_child, num_children, action_index, strategy,
                              instant if predictive else regret, own_reach, reach, value,
