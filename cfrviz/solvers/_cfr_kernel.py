@@ -235,6 +235,9 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
             value[h] = payoff[h]
     last_value = 0.0
     s = s0
+    # Chosen once, outside the loop: a choice between arrays inside it costs reference counting
+    # on every array of the call.
+    pass_regret = instant if predictive else regret
     for t in range(t0 + 1, t0 + n + 1):
         for i in range(own_reach.shape[0]):
             own_reach[i] = 0.0
@@ -249,8 +252,7 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
                             instant[i, a] = 0.0
             root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
                              first_child, num_children, action_index, strategy,
-                             instant if predictive else regret, own_reach, reach, value,
-                             level_start)
+                             pass_regret, own_reach, reach, value, level_start)
             if player <= 0:
                 last_value = root
             _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive,
