@@ -124,7 +124,7 @@ def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                 best = _ZERO
                 for a in range(_ONE, nodes[_NUM_CHILDREN, n]):
                     if action_value[i, a] > action_value[i, best]:
-                        best = a
+                        best = np.uint64(a)     # a is uint64 already; mypy reads range() as int
                 best_action[i] = best
             value[n, who] = value[nodes[_FIRST_CHILD, n] + np.uint64(best_action[i]), who]
     return value[0, 0], value[0, 1]

@@ -142,10 +142,10 @@ def _level_starts(parent):
         depth[n] = depth[parent[n]] + ONE
     deepest = depth[n_nodes - ONE]
     starts = np.empty(deepest + np.uint64(2), dtype=np.uint64)
-    n = n_nodes
-    while n > ZERO:
-        n -= ONE
-        starts[depth[n]] = n
+    node = n_nodes
+    while node > ZERO:
+        node -= ONE
+        starts[depth[node]] = node
     starts[deepest + ONE] = n_nodes
     return starts
 

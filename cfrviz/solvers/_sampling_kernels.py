@@ -63,7 +63,7 @@ def _sample_index(rng, probabilities, row, k):
     for a in range(k):
         p = probabilities[row, a]
         if p > 0.0:
-            last = a
+            last = np.uint64(a)     # a is uint64 already; this tells mypy, which reads range() as int
             acc += p
             if u < acc:
                 return a

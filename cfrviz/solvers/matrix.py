@@ -53,11 +53,10 @@ def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
-    """An action drawn from `strategy`, as uint64 (an unsigned index needs no negative-index check)."""
     u = rng.random()
     acc = 0.0
-    last = np.uint64(0)
-    for a in range(np.uint64(strategy.shape[0])):
+    last = 0
+    for a in range(strategy.shape[0]):
         if strategy[a] > 0.0:
             last = a
             acc += strategy[a]
