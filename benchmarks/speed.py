@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -126,9 +127,9 @@ def measure_game(game: Game, repeats: int, spiel: Any, leg: Any, floor: Path | N
             cls = solver_class(algorithm)
             solver = cls(tree, updates=updates)
             record = times[(algorithm, updates)]
-            record.kernel.append(_cpu_seconds(lambda s=solver: s.iterate(iterations)) / iterations)
-            record.solve.append(_cpu_seconds(lambda a=algorithm, u=updates: cfrviz.solve(
-                game.name, a, iterations=iterations, updates=u, **game.params)) / iterations)
+            record.kernel.append(_cpu_seconds(partial(solver.iterate, iterations)) / iterations)
+            record.solve.append(_cpu_seconds(partial(cfrviz.solve, game.name, algorithm, iterations=iterations,
+                                                     updates=updates, **game.params)) / iterations)
             if spiel is not None and peer is not None:
                 seconds = openspiel_cfr_seconds(spiel, game.openspiel, peer, game.peer_iterations, [], CLOCK)
                 record.openspiel.append(seconds / game.peer_iterations)
@@ -198,7 +199,7 @@ def time_to_target(repeats: int, spiel: Any) -> list[str]:
             lines.append(f"  cfrviz {algorithm:7s} not within 5,000 iterations")
             continue
         cls = solver_class(algorithm)
-        seconds = statistics.median(_cpu_seconds(lambda c=cls, n=first: c(tree).iterate(n)) for _ in range(repeats))
+        seconds = statistics.median(_cpu_seconds(partial(cls(tree).iterate, first)) for _ in range(repeats))
         lines.append(f"  cfrviz {algorithm:7s} iteration {first:6,}: {seconds:.4f} s (kernel)")
         if best is None or seconds < best[0]:
             best = (seconds, algorithm)

@@ -19,6 +19,8 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +29,7 @@ import pytest
 REFERENCE_PATH = Path(__file__).parent / "data" / "kernel_identity.json"
 
 #: (game, parameters, algorithm, updates, iterations) solved with default snapshots and seed 3.
-SOLVES = (
+SOLVES: list[tuple[str, dict[str, Any], str, str, int]] = (
     [("kuhn", {}, algorithm, "alternating", 300)
      for algorithm in ("cfr", "cfr+", "dcfr", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "chance", "external", "outcome")]
     + [("kuhn", {}, algorithm, "simultaneous", 300) for algorithm in ("cfr", "cfr+", "chance")]
@@ -122,7 +124,7 @@ def cases() -> dict[str, Callable[[], dict[str, str]]]:
     for game, params, algorithm, updates, iterations in SOLVES:
         suffix = "".join(f"_{k}{v}" for k, v in params.items())
         name = f"solve/{game}{suffix}/{algorithm}/{updates}/{iterations}"
-        named[name] = (lambda g=game, p=params, a=algorithm, u=updates, n=iterations: _solve_case(g, p, a, u, n))
+        named[name] = partial(_solve_case, game, params, algorithm, updates, iterations)
     named["chance_forced_deal"] = _forced_chance_case
     named["regret_matching_path"] = _regret_matching_case
     named["analysis"] = _analysis_case
@@ -135,7 +137,7 @@ def _reference() -> dict[str, dict[str, str]]:
 
 
 @pytest.mark.parametrize("case", sorted(cases()))
-def test_kernel_outputs_are_bit_identical_to_the_signed_index_code(case):
+def test_kernel_outputs_are_bit_identical_to_the_signed_index_code(case: str) -> None:
     # Reference: the digests recorded from commit 59db1f0's kernels (see the module docstring).
     expected = _reference()[case]
     got = cases()[case]()
