@@ -38,7 +38,7 @@ SOLVES: list[tuple[str, dict[str, Any], str, str, int]] = (
     + [("leduc", {}, "cfr", "simultaneous", 30)]
     + [("leduc", {}, algorithm, "alternating", 400) for algorithm in ("chance", "external", "outcome")]
     + [("leduc", {}, "chance", "simultaneous", 400)]
-    + [("leduc", {"suits": True}, "cfr", "alternating", 5), ("kuhn", {"cards": 5}, "cfr+", "alternating", 50)]
+    + [("leduc", {"suits": True}, "cfr", "alternating", 5)] + [("kuhn", {"cards": 5}, "cfr+", "alternating", 50)]
     + [("rps", {}, "rm", updates, 200) for updates in ("alternating", "simultaneous")]
 )
 
