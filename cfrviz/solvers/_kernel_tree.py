@@ -1,8 +1,8 @@
 """The tree's arrays as the compiled kernels read them: unsigned indices, made once per tree.
 
 numba checks every array access made with a signed integer for a negative index, which Python
-would count from the end; an unsigned index needs no such check. On Leduc that check was half
-the CFR kernel's time. GameTree marks "none" with -1 (the root's parent, the information set of
+would count from the end (a compare and a select at each access); an unsigned index needs no
+such check. GameTree marks "none" with -1 (the root's parent, the information set of
 a chance or terminal node); here it is `NONE`, the largest uint64, which no kernel reads as an
 index. Every kernel gets arrays of exactly these types, so numba compiles each kernel once.
 """
