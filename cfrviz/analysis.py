@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL, MatrixGame, kuhn, leduc
+from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.tree import GameTree, compile_game
 
 __all__ = [
@@ -34,16 +35,20 @@ LEDUC_VALUE = leduc.VALUE
 
 # Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
 _ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
+# The table is uint64 (see cfrviz.solvers._kernel_tree): numba checks every signed index for a
+# negative value, and a signed operand makes a sum signed again, so kernels count with these.
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
 
 
 # --------------------------------------------------------------------------------------------
 # Kernels
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.ndarray, reach: np.ndarray) -> None:
     """Fill reach [N, 3]: player 1's, player 2's and chance's reach probability of every node."""
-    n_nodes = nodes.shape[1]
+    n_nodes = np.uint64(nodes.shape[1])
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
     reach[0, 2] = 1.0
@@ -63,7 +68,7 @@ def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.
                 reach[c, who] *= strategy[nodes[_INFOSET, n], a]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                     strategy: np.ndarray, reach: np.ndarray, value: np.ndarray, action_value: np.ndarray,
                     best_action: np.ndarray) -> tuple[float, float]:
@@ -78,9 +83,11 @@ def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
     """
     action_value[:, :] = 0.0
     best_action[:] = -1
-    for d in range(levels.shape[0] - 2, -1, -1):
+    d = np.uint64(levels.shape[0] - 1)
+    while d > _ZERO:
+        d -= _ONE
         lo = levels[d]
-        hi = levels[d + 1]
+        hi = levels[d + _ONE]
         # Pass 1: values of terminals, chance and the responder's opponent; sum action values.
         for n in range(lo, hi):
             who = nodes[_ACTOR, n]
@@ -99,7 +106,7 @@ def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                 value[n, 1] = v1
             else:
                 i = nodes[_INFOSET, n]
-                other = 1 - who
+                other = _ONE - who
                 weight = reach[n, other] * reach[n, 2]
                 v = 0.0
                 for a in range(k):
@@ -113,16 +120,16 @@ def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                 continue
             i = nodes[_INFOSET, n]
             if best_action[i] < 0:
-                best = 0
-                for a in range(1, nodes[_NUM_CHILDREN, n]):
+                best = _ZERO
+                for a in range(_ONE, nodes[_NUM_CHILDREN, n]):
                     if action_value[i, a] > action_value[i, best]:
-                        best = a
+                        best = np.uint64(a)     # a is uint64 already; mypy reads range() as int
                 best_action[i] = best
-            value[n, who] = value[nodes[_FIRST_CHILD, n] + best_action[i], who]
+            value[n, who] = value[nodes[_FIRST_CHILD, n] + np.uint64(best_action[i]), who]
     return value[0, 0], value[0, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                    strategy: np.ndarray) -> float:
     """NashConv of one profile [I, A]."""
@@ -137,7 +144,7 @@ def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np
     return first + second
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                     strategies: np.ndarray) -> np.ndarray:
     """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
@@ -156,7 +163,7 @@ def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
                     value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
@@ -164,7 +171,9 @@ def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
     is False (then it is not touched and may be empty: one number needs no [N, A] table)."""
     if with_actions:
         action_value[:, :] = 0.0
-    for n in range(nodes.shape[1] - 1, -1, -1):
+    n = np.uint64(nodes.shape[1])
+    while n > _ZERO:
+        n -= _ONE
         who = nodes[_ACTOR, n]
         if who == TERMINAL:
             value[n] = payoff[n]
@@ -188,10 +197,10 @@ def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
 
 @dataclass(frozen=True)
 class _Packed:
-    nodes: np.ndarray               # [4, N] int64: actor, infoset, first_child, num_children
+    nodes: np.ndarray               # [4, N] uint64: actor, infoset (NONE if none), first_child, num_children
     chance_probability: np.ndarray  # [N]
     payoff: np.ndarray              # [N]
-    levels: np.ndarray              # [D + 2] first node id of each depth, then N
+    levels: np.ndarray              # [D + 2] uint64: first node id of each depth, then N
 
 
 _PACKED: weakref.WeakKeyDictionary[GameTree, _Packed] = weakref.WeakKeyDictionary()
@@ -220,9 +229,10 @@ def _packed(tree: GameTree) -> _Packed:
 
 def _pack(tree: GameTree) -> _Packed:
     # Private and never written after this; left writeable so the kernels keep one compiled signature.
-    nodes = np.ascontiguousarray(np.stack([tree.actor.astype(np.int64), tree.infoset,
-                                           tree.first_child, tree.num_children]))
-    levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.int64)
+    arrays = kernel_tree(tree)      # the solvers' unsigned copies, made once per tree
+    nodes = np.ascontiguousarray(np.stack([arrays.actor.astype(np.uint64), arrays.infoset,
+                                           arrays.first_child, arrays.num_children]))
+    levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.uint64)
     packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
                      np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
     return packed

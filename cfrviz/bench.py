@@ -26,13 +26,16 @@ from typing import Any
 import numpy as np
 
 import cfrviz
+from benchmarks.peers import OPENSPIEL_GAMES, LITEEFG_GRAPHS
+from benchmarks.peers import liteefg_module as _liteefg
+from benchmarks.peers import liteefg_seconds as _liteefg_seconds
+from benchmarks.peers import openspiel_cfr_seconds as _openspiel_cfr_seconds
+from benchmarks.peers import pyspiel_module as _pyspiel
 from cfrviz.analysis import exploitability
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import solver_class
 from cfrviz.tree import GameTree, compile_game
 
-#: OpenSpiel's game with the same tree as cfrviz's (Leduc: suits merged, as cfrviz deals by default).
-OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker(suit_isomorphism=True)"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -131,14 +134,6 @@ def _median_seconds(task: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
-def _pyspiel() -> Any:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    return pyspiel
-
-
 def _fmt_us(seconds: float) -> str:
     us = seconds * 1e6
     return f"{us:,.1f}" if us < 100 else f"{us:,.0f}"
@@ -150,18 +145,6 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
         return "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
 
     return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
-
-
-def _openspiel_cfr_seconds(spiel: Any, game_name: str, algorithm: str, iterations: int, holder: list[Any]) -> float:
-    """Seconds for `iterations` of OpenSpiel's C++ CFR or CFR+ on a fresh solver (kept in holder)."""
-    game = spiel.load_game(game_name)
-    start = time.perf_counter()
-    solver = (spiel.CFRPlusSolver if algorithm == "cfr+" else spiel.CFRSolver)(game)
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    seconds = time.perf_counter() - start
-    holder[:] = [game, solver]
-    return seconds
 
 
 def solver_rows(repeats: int, spiel: Any) -> list[list[str]]:
@@ -211,48 +194,6 @@ def solver_rows(repeats: int, spiel: Any) -> list[list[str]]:
             rows.append([game, algorithm, "plain Python (recursive)", _fmt_us(plain_s), ratio(plain_s),
                          f"{exploitability(tree, plain.average_strategy(tree)):.3e} @ {python_iterations}"])
     return rows
-
-
-def _liteefg() -> Any:
-    try:
-        import LiteEFG
-    except ImportError:
-        return None
-    return LiteEFG
-
-
-#: LiteEFG's shipped graphs for the algorithms both implement, and the average it reports for each
-#: (its training script's choice: uniform for CFR and DCFR's own, linear for CFR+ and PCFR+).
-LITEEFG_GRAPHS = {"cfr": ("CFR", "avg-iterate"), "cfr+": ("CFRplus", "linear-avg-iterate"),
-                  "dcfr": ("DCFR", "average-iterate"), "pcfr+": ("PCFR", "linear-avg-iterate")}
-
-
-def _liteefg_seconds(leg: Any, spiel: Any, game_name: str, algorithm: str, iterations: int) -> tuple[float, float]:
-    """(seconds for `iterations` LiteEFG updates, exploitability of its reported average), setup excluded.
-
-    One iteration is what LiteEFG's own training loop does: update both players, then record the
-    strategy for its running average."""
-    import contextlib
-    import importlib
-    import io
-
-    module_name, average = LITEEFG_GRAPHS[algorithm]
-    with contextlib.redirect_stdout(io.StringIO()):          # LiteEFG prints a banner per graph
-        env = leg.OpenSpielEnv(spiel.load_game(game_name), traverse_type="Enumerate", regenerate=False)
-        graph = importlib.import_module(f"LiteEFG.baselines.{module_name}").graph()
-        env.set_graph(graph)
-    own_average = average == "average-iterate"          # DCFR keeps its weighted average in the graph
-
-    def strategy() -> Any:
-        return graph.current_strategy("average-iterate") if own_average else graph.current_strategy()
-
-    start = time.perf_counter()
-    for _ in range(iterations):
-        graph.update_graph(env)
-        env.update_strategy(strategy())
-    seconds = time.perf_counter() - start
-    kind = "last-iterate" if own_average else average
-    return seconds, float(sum(env.exploitability(strategy(), kind))) / 2.0
 
 
 def variant_rows(repeats: int, spiel: Any, leg: Any) -> list[list[str]]:

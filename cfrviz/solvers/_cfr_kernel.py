@@ -11,6 +11,12 @@ Values are player 1's throughout; player 2's regret uses their negation.
 Predictive variants (PCFR+, PDCFR+) keep this iteration's instantaneous regret r^t apart
 from the cumulative regret, because the next strategy is regret matching on R^t + r^t
 (the last instantaneous regret is the prediction of the next one).
+
+Node and information-set indices are uint64 (`_kernel_tree.KernelTree`), and so are the loop
+variables that index with them: numba checks every signed index for a negative value, and
+mixing signed with unsigned gives a signed result, so constants are `ZERO`/`ONE`, never `0`/`1`.
+error_model="numpy" drops the zero-division check before each division; every divisor here is
+checked positive first, so the results are the same bits.
 """
 from __future__ import annotations
 
@@ -21,6 +27,8 @@ from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
 
 CHANCE = 2
 TERMINAL = 3
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
 
 # Regret transforms applied after a player's regrets were updated.
 REGRET_PLAIN = 0      # vanilla CFR
@@ -29,42 +37,7 @@ REGRET_DISCOUNT = 2   # DCFR: positive * t^a/(t^a+1), negative * t^b/(t^b+1) (Br
 REGRET_DISCOUNT_PLUS = 3  # DCFR+, PDCFR+: max(R + r, 0) * t^a/(t^a+1) (Xu et al. 2022, 2024)
 
 
-@njit(cache=True)
-def _regret_matching_row(regret, strategy, i, k):
-    """strategy[i, :k] proportional to positive regret, uniform when none is positive."""
-    total = 0.0
-    for a in range(k):
-        if regret[i, a] > 0.0:
-            total += regret[i, a]
-    if total > 0.0:
-        for a in range(k):
-            strategy[i, a] = regret[i, a] / total if regret[i, a] > 0.0 else 0.0
-    else:
-        for a in range(k):
-            strategy[i, a] = 1.0 / k
-
-
-@njit(cache=True)
-def _predicted_matching_row(regret, instant, strategy, i, k):
-    """strategy[i, :k] proportional to [regret + instant]^+, uniform when none is positive.
-
-    Predictive regret matching+ (Farina, Kroer and Sandholm 2021): the prediction of the
-    next instantaneous regret is the last one, instant[i]."""
-    total = 0.0
-    for a in range(k):
-        x = regret[i, a] + instant[i, a]
-        if x > 0.0:
-            total += x
-    if total > 0.0:
-        for a in range(k):
-            x = regret[i, a] + instant[i, a]
-            strategy[i, a] = x / total if x > 0.0 else 0.0
-    else:
-        for a in range(k):
-            strategy[i, a] = 1.0 / k
-
-
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_child,
               num_children, action_index, strategy, regret, own_reach, reach, value, level_start):
     """One full pass; updates regrets of `player` (or of both when player < 0).
@@ -77,7 +50,7 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
     [I]: the weight of its strategy in the average (Run.reach is the probability itself,
     derived later). Returns player 1's root value.
     """
-    n_nodes = parent.shape[0]
+    n_nodes = np.uint64(parent.shape[0])
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
     reach[0, 2] = 1.0
@@ -115,8 +88,10 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
     # Depths last to first, but nodes ascending within a depth: an information set's regrets
     # then add up in deal order, as the recursive tutorial code does, so its printed numbers
     # come out digit for digit.
-    for level in range(level_start.shape[0] - 2, -1, -1):
-        for n in range(level_start[level], level_start[level + 1]):
+    level = np.uint64(level_start.shape[0] - 1)
+    while level > ZERO:
+        level -= ONE
+        for n in range(level_start[level], level_start[level + ONE]):
             who = actor[n]
             if who == TERMINAL:
                 continue        # value[n] is payoff[n], set once per call by run_iterations
@@ -125,7 +100,7 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
             v = 0.0
             if who == CHANCE:
                 uniform = True
-                for a in range(1, k):
+                for a in range(ONE, k):
                     if chance_probability[c + a] != chance_probability[c]:
                         uniform = False
                 if uniform:     # equally likely outcomes: one division, as a plain average
@@ -157,21 +132,25 @@ def _traverse(player, parent, actor, infoset, chance_probability, payoff, first_
     return value[0]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _level_starts(parent):
-    """[D + 1]: the first node id of each depth, then N (nodes are numbered breadth first)."""
-    n_nodes = parent.shape[0]
-    depth = np.zeros(n_nodes, dtype=np.int64)
-    for n in range(1, n_nodes):
-        depth[n] = depth[parent[n]] + 1
-    starts = np.zeros(depth[n_nodes - 1] + 2, dtype=np.int64)
-    for n in range(n_nodes - 1, -1, -1):
-        starts[depth[n]] = n
-    starts[depth[n_nodes - 1] + 1] = n_nodes
+    """[D + 1] uint64: the first node id of each depth, then N (nodes are numbered breadth first)."""
+    n_nodes = np.uint64(parent.shape[0])
+    depth = np.empty(n_nodes, dtype=np.uint64)
+    depth[0] = ZERO
+    for n in range(ONE, n_nodes):
+        depth[n] = depth[parent[n]] + ONE
+    deepest = depth[n_nodes - ONE]
+    starts = np.empty(deepest + np.uint64(2), dtype=np.uint64)
+    node = n_nodes
+    while node > ZERO:
+        node -= ONE
+        starts[depth[node]] = node
+    starts[deepest + ONE] = n_nodes
     return starts
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive, strategy_sum,
                    strategy, played, own_reach, regret_mode, alpha, beta, offset, average_mode, gamma):
     """After a pass: add to the strategy sum, transform regrets and pick the next strategy.
@@ -194,7 +173,7 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
     else:
         positive_scale = 1.0
         negative_scale = 1.0
-    for i in range(infoset_player.shape[0]):
+    for i in range(np.uint64(infoset_player.shape[0])):
         if player >= 0 and infoset_player[i] != player:
             continue
         k = num_actions[i]
@@ -214,13 +193,25 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
                     regret[i, a] *= negative_scale
             elif regret_mode == REGRET_DISCOUNT_PLUS:
                 regret[i, a] = regret[i, a] * positive_scale if regret[i, a] > 0.0 else 0.0
-        if predictive:
-            _predicted_matching_row(regret, instant, strategy, i, k)
+        # The next strategy: regret matching (Hart and Mas-Colell 2000) on R, or for the predictive
+        # variants on R + r (Farina, Kroer and Sandholm 2021); uniform when nothing is positive.
+        # Written out here: a helper taking the arrays costs two reference-count updates per
+        # array per call, and per information set that was a fifth of an iteration.
+        total = 0.0
+        for a in range(k):
+            x = regret[i, a] + instant[i, a] if predictive else regret[i, a]
+            if x > 0.0:
+                total += x
+        if total > 0.0:
+            for a in range(k):
+                x = regret[i, a] + instant[i, a] if predictive else regret[i, a]
+                strategy[i, a] = x / total if x > 0.0 else 0.0
         else:
-            _regret_matching_row(regret, strategy, i, k)
+            for a in range(k):
+                strategy[i, a] = 1.0 / k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
                    action_index, infoset_player, num_actions,
                    regret, instant, strategy_sum, strategy, played, own_reach, reach, value,
@@ -244,8 +235,12 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
             value[h] = payoff[h]
     last_value = 0.0
     s = s0
+    # Chosen once, outside the loop: a choice between arrays inside it costs reference counting
+    # on every array of the call.
+    pass_regret = instant if predictive else regret
     for t in range(t0 + 1, t0 + n + 1):
-        own_reach[:] = 0.0
+        for i in range(own_reach.shape[0]):
+            own_reach[i] = 0.0
         # Alternating: one pass per player. Simultaneous: one pass as player -1, updating both
         # players' regrets, as Neller and Lanctot's tutorial code does. A loop variable rather
         # than a literal -1 keeps numba from compiling _traverse and _finish_player a second time for Literal[int](-1).
@@ -253,11 +248,11 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
             if predictive:
                 for i in range(infoset_player.shape[0]):
                     if player < 0 or infoset_player[i] == player:
-                        instant[i, :] = 0.0
+                        for a in range(instant.shape[1]):
+                            instant[i, a] = 0.0
             root = _traverse(player, parent, actor, infoset, chance_probability, payoff,
                              first_child, num_children, action_index, strategy,
-                             instant if predictive else regret, own_reach, reach, value,
-                             level_start)
+                             pass_regret, own_reach, reach, value, level_start)
             if player <= 0:
                 last_value = root
             _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive,

@@ -15,6 +15,11 @@ per-iteration cost to the histories a traversal touches. Recorded iterations red
 current and average strategy only for information sets whose regret or strategy sum changed
 since (flags `stale_regret`, `stale_sum`): an external-sampling iteration on Leduc changes
 about 10 of 288, and redoing all of them was about half the cost of a snapshot.
+
+Node ids, information sets, actions and stack positions are uint64 (see `_kernel_tree`): numba
+checks a signed index for a negative value at every access, and a signed operand makes the result
+signed, so constants are `ZERO`/`ONE`. The stacks count their items rather than pointing at
+the top one, so nothing goes below zero.
 """
 from __future__ import annotations
 
@@ -25,42 +30,47 @@ from cfrviz.solvers._snapshot import write_snapshot_cached
 
 CHANCE = 2
 TERMINAL = 3
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
 
 
-@njit(cache=True, inline="always")
-def _regret_matching_into(cumulative_regret, infoset, k, out):
-    """out[:k] = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _regret_matching_into(cumulative_regret, infoset, k, out, row):
+    """out[row, :k] = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000).
+
+    A row index rather than a row view: a view is a new array, and numba counts references to it
+    at every node."""
     total = 0.0
     for a in range(k):
         r = cumulative_regret[infoset, a]
         r = r if r > 0.0 else 0.0
-        out[a] = r
+        out[row, a] = r
         total += r
     if total > 0.0:
         for a in range(k):
-            out[a] /= total
+            out[row, a] /= total
     else:
         for a in range(k):
-            out[a] = 1.0 / k
+            out[row, a] = 1.0 / k
 
 
-@njit(cache=True, inline="always")
-def _sample_index(rng, probabilities, k):
-    """An index in [0, k) drawn from probabilities[:k]; round-off falls on the last positive one."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _sample_index(rng, probabilities, row, k):
+    """An index in [0, k) drawn from probabilities[row, :k]; round-off falls on the last positive one."""
     u = rng.random()
     acc = 0.0
-    last = 0
+    last = ZERO
     for a in range(k):
-        p = probabilities[a]
+        p = probabilities[row, a]
         if p > 0.0:
-            last = a
+            last = np.uint64(a)     # a is uint64 already; this tells mypy, which reads range() as int
             acc += p
             if u < acc:
                 return a
     return last
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _sample_chance(rng, chance_probability, first, k):
     u = rng.random()
     acc = 0.0
@@ -75,48 +85,32 @@ def _sample_chance(rng, chance_probability, first, k):
     return last
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret):
-    buf = np.empty(current_strategy.shape[1])
-    for i in range(current_strategy.shape[0]):
+    for i in range(np.uint64(current_strategy.shape[0])):
         if not stale_regret[i]:
             continue
         stale_regret[i] = 0
         k = num_actions[i]
-        _regret_matching_into(cumulative_regret, i, k, buf)
-        for a in range(current_strategy.shape[1]):
-            current_strategy[i, a] = buf[a] if a < k else 0.0
+        _regret_matching_into(cumulative_regret, i, k, current_strategy, i)
+        for a in range(k, np.uint64(current_strategy.shape[1])):
+            current_strategy[i, a] = 0.0
 
 
-@njit(cache=True)
-def _begin_iteration(t, t_end, schedule, s, cumulative_regret, num_actions, current_strategy,
-                     stale_regret):
-    """When iteration t is recorded (a snapshot, or the batch's last), the strategy it plays goes
-    to current_strategy."""
-    if t == t_end or (s < schedule.shape[0] and schedule[s] == t):
-        _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret)
+@njit(cache=True, error_model="numpy")
+def _snapshot_due(t, schedule, s):
+    """Whether iteration t is the next one to record, schedule[s]. Kept free of loops and of
+    other arrays: numba then drops its reference counting, which a call per iteration would pay."""
+    return s < schedule.shape[0] and schedule[s] == t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _recorded_scratch(num_infosets, width):
     """Stale flags (all set: a call may start from any state) and the cached average."""
     return np.ones(num_infosets, np.uint8), np.ones(num_infosets, np.uint8), np.zeros((num_infosets, width))
 
 
-@njit(cache=True)
-def _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                   last, value_sum, touched, average, stale_sum, out_regret, out_current, out_average,
-                   out_value, out_expected, out_nodes):
-    """Write snapshot s if iteration t is schedule[s]; returns the next snapshot index."""
-    if s >= schedule.shape[0] or schedule[s] != t:
-        return s
-    write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                          last, value_sum, touched, average, stale_sum, out_regret, out_current,
-                          out_average, out_value, out_expected, out_nodes)
-    return s + 1
-
-
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                               num_actions, cumulative_regret, strategy_sum,
                               stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach, value, sigma):
@@ -128,45 +122,51 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
     (simultaneous updates, as the seed's worked example does). Regrets are weighted by the
     opponent's reach only: chance is sampled, so its probability drops out of the estimate.
     """
-    top = 0
-    count = 0
-    stack[0] = 0
+    size = ONE          # nodes on the stack
+    count = ZERO        # nodes visited
+    stack[0] = ZERO
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
-    while top >= 0:
-        h = stack[top]
-        top -= 1
+    # The board as an offset among its chance node's children, once one is known.
+    forced_board = board >= 0
+    board_offset = np.uint64(board) if forced_board else ZERO
+    while size > ZERO:
+        size -= ONE
+        h = stack[size]
         order[count] = h
-        count += 1
+        count += ONE
         who = actor[h]
         if who == TERMINAL:
             continue
         first = first_child[h]
         k = num_children[h]
         if who == CHANCE:
-            if h == 0:
-                c = first + deal if deal >= 0 else _sample_chance(rng, chance_probability, first, k)
+            if h == ZERO:
+                c = first + np.uint64(deal) if deal >= 0 else _sample_chance(rng, chance_probability, first, k)
             else:
                 # One board per deal: every betting line sees the same public card, so the
                 # sample is one whole chance outcome, as chance sampling defines it.
-                if board < 0:
-                    board = _sample_chance(rng, chance_probability, first, k) - first
-                c = first + board
+                if not forced_board:
+                    board_offset = _sample_chance(rng, chance_probability, first, k) - first
+                    forced_board = True
+                c = first + board_offset
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
-            top += 1
-            stack[top] = c
+            stack[size] = c
+            size += ONE
             continue
-        _regret_matching_into(cumulative_regret, infoset[h], k, sigma[h])
+        _regret_matching_into(cumulative_regret, infoset[h], k, sigma, h)
         for a in range(k):
             c = first + a
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
             reach[c, who] *= sigma[h, a]
-            top += 1
-            stack[top] = c
-    for j in range(count - 1, -1, -1):
+            stack[size] = c
+            size += ONE
+    j = count
+    while j > ZERO:
+        j -= ONE
         h = order[j]
         who = actor[h]
         if who == TERMINAL:
@@ -184,7 +184,7 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         if update_player == 2 or update_player == who:
             i = infoset[h]
             sign = 1.0 if who == 0 else -1.0
-            opponent_reach = reach[h, 1 - who]
+            opponent_reach = reach[h, ONE - who]
             mine = reach[h, who]
             for a in range(k):
                 cumulative_regret[i, a] += sign * (value[first + a] - v) * opponent_reach
@@ -194,16 +194,16 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
     return value[0], count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _traversal_scratch(size, width):
     """Per-call work arrays of a sampled traversal over `size` nodes: the explicit stack, the
     visit order, which child each chance or opponent node sampled, the two reaches [N, 2],
     node values and the strategy at each node [N, A]."""
-    return (np.empty(size, np.int64), np.empty(size, np.int64), np.zeros(size, np.int64),
+    return (np.empty(size, np.uint64), np.empty(size, np.uint64), np.zeros(size, np.uint64),
             np.empty((size, 2)), np.empty(size), np.empty((size, width)))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                            num_actions, cumulative_regret, strategy_sum, current_strategy,
                            simultaneous, deal, board, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -220,32 +220,31 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                         stale_regret)
-        if simultaneous:
-            v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum,
-                                             stale_regret, stale_sum, 2, deal, board, rng, stack, order, sampled, reach, value, sigma)
+        if t == t0 + n or _snapshot_due(t, schedule, s):
+            # A recorded iteration: the strategy it plays goes to current_strategy.
+            _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret)
+        # Update player 2 (both at once), or 0 then 1. A loop variable, not a literal, so that
+        # numba compiles the traversal once rather than once per constant.
+        v = 0.0
+        for update_player in range(2 if simultaneous else 0, 3 if simultaneous else 2):
+            root, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
+                                                payoff, num_actions, cumulative_regret, strategy_sum,
+                                                stale_regret, stale_sum, update_player, deal, board, rng, stack,
+                                                order, sampled, reach, value, sigma)
             touched += c
-        else:
-            v, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum,
-                                             stale_regret, stale_sum, 0, deal, board, rng, stack, order, sampled, reach, value, sigma)
-            touched += c
-            _, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
-                                             payoff, num_actions, cumulative_regret, strategy_sum,
-                                             stale_regret, stale_sum, 1, deal, board, rng, stack, order, sampled, reach, value, sigma)
-            touched += c
+            if update_player != 1:
+                v = root
         value_sum += v
         last = v
-        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
-                           out_average,
-                           out_value, out_expected, out_nodes)
+        if _snapshot_due(t, schedule, s):
+            write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                                  last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                                  out_average, out_value, out_expected, out_nodes)
+            s += 1
     return last, value_sum, touched, s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                         cumulative_regret, strategy_sum, stale_regret, stale_sum,
                         traverser, rng,
@@ -257,16 +256,16 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
     its reach and the sampling probability cancel ("simple", stochastically-weighted
     averaging, as OpenSpiel's ExternalSamplingSolver does by default).
     """
-    top = 0
-    count = 0
-    stack[0] = 0
+    size = ONE          # nodes on the stack
+    count = ZERO        # nodes visited
+    stack[0] = ZERO
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
-    while top >= 0:
-        h = stack[top]
-        top -= 1
+    while size > ZERO:
+        size -= ONE
+        h = stack[size]
         order[count] = h
-        count += 1
+        count += ONE
         who = actor[h]
         if who == TERMINAL:
             continue
@@ -277,31 +276,33 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
-            top += 1
-            stack[top] = c
+            stack[size] = c
+            size += ONE
             continue
         i = infoset[h]
-        _regret_matching_into(cumulative_regret, i, k, sigma[h])
+        _regret_matching_into(cumulative_regret, i, k, sigma, h)
         if who == traverser:
             for a in range(k):
                 c = first + a
                 reach[c, 0] = reach[h, 0]
                 reach[c, 1] = reach[h, 1]
                 reach[c, who] *= sigma[h, a]
-                top += 1
-                stack[top] = c
+                stack[size] = c
+                size += ONE
         else:
             for a in range(k):
                 strategy_sum[i, a] += sigma[h, a]
             stale_sum[i] = 1
-            c = first + _sample_index(rng, sigma[h], k)
+            c = first + _sample_index(rng, sigma, h, k)
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
             reach[c, who] *= sigma[h, c - first]
-            top += 1
-            stack[top] = c
-    for j in range(count - 1, -1, -1):
+            stack[size] = c
+            size += ONE
+    j = count
+    while j > ZERO:
+        j -= ONE
         h = order[j]
         who = actor[h]
         if who == TERMINAL:
@@ -323,7 +324,7 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
     return value[0], count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def external_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                              num_actions, cumulative_regret, strategy_sum, current_strategy,
                              rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -340,28 +341,29 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                         stale_regret)
-        v, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                   cumulative_regret, strategy_sum, stale_regret,
-                                   stale_sum, 0, rng,
-                                   stack, order, sampled, reach, value, sigma)
-        touched += c
-        _, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                   cumulative_regret, strategy_sum, stale_regret,
-                                   stale_sum, 1, rng,
-                                   stack, order, sampled, reach, value, sigma)
-        touched += c
+        if t == t0 + n or _snapshot_due(t, schedule, s):
+            # A recorded iteration: the strategy it plays goes to current_strategy.
+            _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret)
+        v = 0.0
+        for traverser in range(2):      # a loop variable: one compiled traversal, not one per literal
+            root, c = _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                          cumulative_regret, strategy_sum, stale_regret,
+                                          stale_sum, traverser, rng,
+                                          stack, order, sampled, reach, value, sigma)
+            touched += c
+            if traverser == 0:
+                v = root
         value_sum += v
         last = v
-        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
-                           out_average,
-                           out_value, out_expected, out_nodes)
+        if _snapshot_due(t, schedule, s):
+            write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                                  last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                                  out_average, out_value, out_expected, out_nodes)
+            s += 1
     return last, value_sum, touched, s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
                      cumulative_regret, strategy_sum, stale_regret, stale_sum,
                      update_player, exploration,
@@ -374,8 +376,8 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
     by 1 / sample reach, as in OpenSpiel's OutcomeSamplingSolver with a zero baseline.
     Returns (the update player's value estimate at the root, path length).
     """
-    h = 0
-    depth = 0
+    h = ZERO
+    depth = ZERO
     mine = 1.0
     theirs = 1.0
     behave = 1.0
@@ -391,14 +393,14 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
             c = _sample_chance(rng, chance_probability, first, k)
         else:
             i = infoset[h]
-            _regret_matching_into(cumulative_regret, i, k, sigma[depth])
+            _regret_matching_into(cumulative_regret, i, k, sigma, depth)
             if who == update_player:
                 for a in range(k):
                     behaviour[depth, a] = exploration / k + (1.0 - exploration) * sigma[depth, a]
             else:
                 for a in range(k):
                     behaviour[depth, a] = sigma[depth, a]
-            a = _sample_index(rng, behaviour[depth], k)
+            a = _sample_index(rng, behaviour, depth, k)
             c = first + a
             if who == update_player:
                 mine *= sigma[depth, a]
@@ -406,11 +408,13 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
                 theirs *= sigma[depth, a]
             behave *= behaviour[depth, a]
         chosen[depth] = c - first
-        depth += 1
+        depth += ONE
         h = c
     u = payoff[h] if update_player == 0 else -payoff[h]
-    length = depth + 1
-    for d in range(depth - 1, -1, -1):
+    length = depth + ONE
+    d = depth
+    while d > ZERO:
+        d -= ONE
         h = path[d]
         who = actor[h]
         if who == CHANCE:
@@ -434,7 +438,7 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
     return u, length
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                             num_actions, cumulative_regret, strategy_sum, current_strategy,
                             exploration, max_depth, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -447,8 +451,8 @@ def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_pr
     (last value, value_sum, nodes touched, next snapshot index).
     """
     width = cumulative_regret.shape[1]
-    path = np.empty(max_depth + 1, np.int64)
-    chosen = np.empty(max_depth + 1, np.int64)
+    path = np.empty(max_depth + 1, np.uint64)
+    chosen = np.empty(max_depth + 1, np.uint64)
     my_reach = np.empty(max_depth + 1)
     opponent_reach = np.empty(max_depth + 1)
     sample_reach = np.empty(max_depth + 1)
@@ -457,22 +461,23 @@ def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_pr
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
-        _begin_iteration(t, t0 + n, schedule, s, cumulative_regret, num_actions, current_strategy,
-                         stale_regret)
-        v, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                cumulative_regret, strategy_sum, stale_regret,
-                                stale_sum, 0, exploration, rng,
-                                path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
-        touched += c
-        _, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
-                                cumulative_regret, strategy_sum, stale_regret,
-                                stale_sum, 1, exploration, rng,
-                                path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
-        touched += c
+        if t == t0 + n or _snapshot_due(t, schedule, s):
+            # A recorded iteration: the strategy it plays goes to current_strategy.
+            _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret)
+        v = 0.0
+        for update_player in range(2):      # a loop variable: one compiled episode, not one per literal
+            root, c = _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
+                                       cumulative_regret, strategy_sum, stale_regret,
+                                       stale_sum, update_player, exploration, rng,
+                                       path, chosen, my_reach, opponent_reach, sample_reach, sigma, behaviour)
+            touched += c
+            if update_player == 0:
+                v = root
         value_sum += v
         last = v
-        s = _end_iteration(t, schedule, s, num_actions, cumulative_regret, strategy_sum, current_strategy,
-                           last, value_sum, touched, average, stale_sum, out_regret, out_current,
-                           out_average,
-                           out_value, out_expected, out_nodes)
+        if _snapshot_due(t, schedule, s):
+            write_snapshot_cached(s, t, num_actions, cumulative_regret, strategy_sum, current_strategy,
+                                  last, value_sum, touched, average, stale_sum, out_regret, out_current,
+                                  out_average, out_value, out_expected, out_nodes)
+            s += 1
     return last, value_sum, touched, s

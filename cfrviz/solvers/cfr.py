@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from cfrviz.solvers import _cfr_kernel as kernel
+from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
 from cfrviz.tree import GameTree
 
@@ -48,12 +49,11 @@ class _FullTraversalCFR(Solver):
         self._reach_weight = np.zeros(tree.num_infosets)
         self._reach = np.zeros((tree.num_nodes, 3))
         self._value = np.zeros(tree.num_nodes)
+        arrays = kernel_tree(tree)      # unsigned indices, made once per tree
         self._tree_arrays = (
-            np.ascontiguousarray(tree.parent), np.ascontiguousarray(tree.actor),
-            np.ascontiguousarray(tree.infoset), np.ascontiguousarray(tree.chance_probability),
-            np.ascontiguousarray(tree.payoff), np.ascontiguousarray(tree.first_child),
-            np.ascontiguousarray(tree.num_children), np.ascontiguousarray(tree.action_index),
-            np.ascontiguousarray(tree.infoset_player), np.ascontiguousarray(tree.num_actions),
+            arrays.parent, arrays.actor, arrays.infoset, arrays.chance_probability, arrays.payoff,
+            arrays.first_child, arrays.num_children, arrays.action_index, arrays.infoset_player,
+            arrays.num_actions,
         )
         self._no_outputs = kernel.empty_outputs(tree.num_infosets, tree.max_actions)
         self._no_schedule = np.zeros(0, dtype=np.int64)

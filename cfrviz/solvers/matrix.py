@@ -38,7 +38,7 @@ MAX_PATH_POINTS = 200_000
 # Kernel
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
     """out = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
     k = cumulative_regret.shape[0]
@@ -51,7 +51,7 @@ def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
         out[a] = out[a] / total if total > 0.0 else 1.0 / k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
     u = rng.random()
     acc = 0.0
@@ -65,7 +65,7 @@ def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
     return last
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _expected_row_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_row: np.ndarray) -> float:
     """Add player 1's regrets against player 2's mixed strategy; returns the profile's value."""
     rows, columns = payoffs.shape
@@ -80,7 +80,7 @@ def _expected_row_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_s
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _expected_column_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_column: np.ndarray) -> None:
     """Add player 2's regrets (its payoff is minus player 1's) against player 1's mixed strategy."""
     rows, columns = payoffs.shape
@@ -94,7 +94,7 @@ def _expected_column_update(payoffs: np.ndarray, row_strategy: np.ndarray, colum
         regret_column[c] += utility[c] - value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def matrix_regret_matching_kernel(payoffs: np.ndarray, regret_row: np.ndarray, regret_column: np.ndarray,
                                   sum_row: np.ndarray, sum_column: np.ndarray, opponent: np.ndarray,
                                   sampled: bool, alternating: bool, n: int, rng: np.random.Generator,
@@ -118,7 +118,10 @@ def matrix_regret_matching_kernel(payoffs: np.ndarray, regret_row: np.ndarray, r
     for t in range(n):
         _match(regret_row, current_row)
         if fixed:
-            current_column[:] = opponent
+            # Element by element: a whole-array copy compiles numba's shape-mismatch error
+            # message (string formatting) into the kernel, seconds of a cold start.
+            for c in range(columns):
+                current_column[c] = opponent[c]
         else:
             _match(regret_column, current_column)
         for r in range(rows):
@@ -152,12 +155,14 @@ def matrix_regret_matching_kernel(payoffs: np.ndarray, regret_row: np.ndarray, r
         step = start + t + 1
         if every > 0 and step % every == 0:
             j = step // every - 1
-            path_current_row[j, :] = current_row
-            path_current_column[j, :] = current_column
-            path_regret_row[j, :] = regret_row
-            path_regret_column[j, :] = regret_column
-            path_sum_row[j, :] = sum_row
-            path_sum_column[j, :] = sum_column
+            for r in range(rows):
+                path_current_row[j, r] = current_row[r]
+                path_regret_row[j, r] = regret_row[r]
+                path_sum_row[j, r] = sum_row[r]
+            for c in range(columns):
+                path_current_column[j, c] = current_column[c]
+                path_regret_column[j, c] = regret_column[c]
+                path_sum_column[j, c] = sum_column[c]
             path_value[j] = value
     return value_sum, last
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from cfrviz.games import CHANCE
 from cfrviz.solvers import _sampling_kernels as kernels
+from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
 from cfrviz.tree import GameTree
 
@@ -47,8 +48,9 @@ class _SamplingSolver(Solver):
         super().__init__(tree, updates=updates, seed=_checked_seed(seed))
         #: the only source of randomness; numba kernels draw from it directly
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
-        self._tree_arrays = (tree.actor, tree.infoset, tree.first_child, tree.num_children,
-                             tree.chance_probability, tree.payoff, tree.num_actions)
+        arrays = kernel_tree(tree)      # unsigned indices, made once per tree
+        self._tree_arrays = (arrays.actor, arrays.infoset, arrays.first_child, arrays.num_children,
+                             arrays.chance_probability, arrays.payoff, arrays.num_actions)
         shape = tree.legal.shape
         self._no_schedule = np.zeros(0, dtype=np.int64)
         self._no_outputs = (np.zeros((0,) + shape), np.zeros((0,) + shape), np.zeros((0,) + shape),

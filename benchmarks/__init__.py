@@ -1,0 +1,1 @@
+"""Benchmarks of cfrviz against other solvers, kept outside the package: `python -m benchmarks.speed`."""

@@ -1,0 +1,82 @@
+"""The tree's arrays as the compiled kernels read them: unsigned indices, made once per tree.
+
+numba checks every array access made with a signed integer for a negative index, which Python
+would count from the end (a compare and a select at each access); an unsigned index needs no
+such check. GameTree marks "none" with -1 (the root's parent, the information set of
+a chance or terminal node); here it is `NONE`, the largest uint64, which no kernel reads as an
+index. Every kernel gets arrays of exactly these types, so numba compiles each kernel once.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from cfrviz.tree import GameTree
+
+__all__ = ["NONE", "KernelTree", "kernel_tree"]
+
+#: "No node" or "no information set" in the unsigned arrays (GameTree's -1).
+NONE = np.uint64(np.iinfo(np.uint64).max)
+
+
+@dataclass(frozen=True, eq=False)
+class KernelTree:
+    """Read-only copies of a GameTree's arrays in the kernels' types (N nodes, I information sets).
+
+    parent [N] uint64 (NONE at the root), actor [N] uint8 (0, 1, CHANCE, TERMINAL), infoset [N]
+    uint64 (NONE unless a decision node), chance_probability [N] and payoff [N] float64,
+    first_child, num_children and action_index [N] uint64, infoset_player [I] uint8 and
+    num_actions [I] uint64.
+    """
+
+    parent: np.ndarray
+    actor: np.ndarray
+    infoset: np.ndarray
+    chance_probability: np.ndarray
+    payoff: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    action_index: np.ndarray
+    infoset_player: np.ndarray
+    num_actions: np.ndarray
+
+
+_KERNEL_TREES: weakref.WeakKeyDictionary[GameTree, KernelTree] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def _unsigned(indices: np.ndarray) -> np.ndarray:
+    """uint64 copy of an int64 index array, -1 becoming NONE."""
+    unsigned = np.asarray(indices, dtype=np.int64).astype(np.uint64)
+    unsigned[indices < 0] = NONE
+    return unsigned
+
+
+def _frozen(array: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
+    copy = np.ascontiguousarray(array, dtype=dtype).copy()
+    copy.setflags(write=False)
+    return copy
+
+
+def kernel_tree(tree: GameTree) -> KernelTree:
+    """The kernels' arrays of `tree`, built on first use and kept as long as the tree lives."""
+    with _LOCK:
+        cached = _KERNEL_TREES.get(tree)
+        if cached is None:
+            cached = KernelTree(
+                parent=_frozen(_unsigned(tree.parent), np.uint64),
+                actor=_frozen(tree.actor, np.uint8),
+                infoset=_frozen(_unsigned(tree.infoset), np.uint64),
+                chance_probability=_frozen(tree.chance_probability, np.float64),
+                payoff=_frozen(tree.payoff, np.float64),
+                first_child=_frozen(tree.first_child, np.uint64),
+                num_children=_frozen(tree.num_children, np.uint64),
+                action_index=_frozen(tree.action_index, np.uint64),
+                infoset_player=_frozen(tree.infoset_player, np.uint8),
+                num_actions=_frozen(tree.num_actions, np.uint64),
+            )
+            _KERNEL_TREES[tree] = cached
+    return cached
