@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import app as ui
 from cfrviz.figures.convergence import exploitability_figure
 
 view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)

@@ -44,9 +44,10 @@ def main() -> int:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="cfrviz-kernel-checks-")
     from numba.core.registry import CPUDispatcher
 
-    from cfrviz import analysis, inspector
+    from cfrviz import analysis
+    from cfrviz.analysis import inspector
     from cfrviz.solvers import _cfr_kernel, _sampling_kernels, _snapshot, matrix
-    from cfrviz.warmup import compile_kernels
+    from cfrviz.app.warmup import compile_kernels
 
     compile_kernels()
     print("| kernel | signatures | negative-index checks | reference counts | raise sites |")

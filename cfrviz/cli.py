@@ -220,7 +220,7 @@ def format_report(run: Run, stream: TextIO) -> None:
             print(f"  {record.key:<{width}}  {moves}", file=stream)
     print(file=stream)
     value = expected_value(tree, average)
-    from cfrviz.reference import game_value, value_source
+    from cfrviz.analysis.reference import game_value, value_source
 
     game = catalog.of_tree(tree)
     source, exact = value_source(tree), game_value(tree)

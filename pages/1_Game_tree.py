@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import tree_parts, ui
+from cfrviz.tree import parts as tree_parts
+from cfrviz import app as ui
 from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
-from cfrviz.ui import timeline
+from cfrviz.app.components import timeline
 
 view = ui.setup_page("Game tree")
 tree = view.tree

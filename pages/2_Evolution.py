@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import app as ui
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
-from cfrviz.ui import timeline
+from cfrviz.app.components import timeline
 
 PLAYBACK_ALL = 40  # most information sets shown all at once on the timeline
 # Each chosen set adds curves and playback frames; on Leduc 5, 10, 20 and 40 sets cost 0.9, 1.1,

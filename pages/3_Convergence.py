@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import ui
+from cfrviz import app as ui
 from cfrviz.figures.convergence import (
     STRATEGY_CHOICES,
     equilibrium_figure,
@@ -12,7 +12,7 @@ from cfrviz.figures.convergence import (
     game_value,
     value_figure,
 )
-from cfrviz.ui import timeline
+from cfrviz.app.components import timeline
 
 view = ui.setup_page("Convergence")
 run = view.run

@@ -4,8 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 import cfrviz
-from cfrviz import ui
-from cfrviz.compare import (
+from cfrviz import app as ui
+from cfrviz.teaching.compare import (
     DEFAULT_REPEATS,
     DEFAULT_SEEDS,
     MAX_REPEATS,

@@ -5,12 +5,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from cfrviz import catalog, ui
+from cfrviz import catalog, app as ui
 from cfrviz.analysis import best_response_to, matrix_equilibrium
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path
-from cfrviz.text import escape_markdown
+from cfrviz.util.text import escape_markdown
 
 view = ui.setup_page(
     "Regret matching in a matrix game", solve=False, page="regret_matching",

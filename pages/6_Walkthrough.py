@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from cfrviz import catalog, ui
+from cfrviz import catalog, app as ui
 from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
 from cfrviz.solvers import ALGORITHMS, update_schemes
-from cfrviz.walkthrough import (
+from cfrviz.teaching.walkthrough import (
     WALKTHROUGH_ALGORITHMS,
     deal_options,
     information_set_table,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz import tree_parts, ui
+from cfrviz.tree import parts as tree_parts
+from cfrviz import app as ui
 from cfrviz.analysis import best_response, exploitability
 from cfrviz.figures.best_response import (
     best_response_table,
@@ -13,8 +14,8 @@ from cfrviz.figures.best_response import (
     exploitability_split_figure,
 )
 from cfrviz.figures.tree import is_drawn_whole
-from cfrviz.reference import game_value as reference_value
-from cfrviz.reference import lp_equilibrium, value_source
+from cfrviz.analysis.reference import game_value as reference_value
+from cfrviz.analysis.reference import lp_equilibrium, value_source
 
 view = ui.setup_page("Best response and exploitability", page="best_response")
 run = view.run

@@ -5,7 +5,8 @@ import math
 
 import streamlit as st
 
-from cfrviz import catalog, play, ui
+from cfrviz import catalog, app as ui
+from cfrviz.teaching import play
 from cfrviz.figures.play import bot_decision_figure, score_figure
 from cfrviz.games import CHANCE
 

@@ -85,8 +85,8 @@ def server_reruns(query: str, count: int = 12) -> list[float]:
     """Milliseconds per rerun of the Game tree script when the timeline sends a new node or t."""
     from streamlit.testing.v1 import AppTest
 
-    from cfrviz import ui
-    from cfrviz.timeline import read_component_data
+    from cfrviz import app as ui
+    from cfrviz.figures.timeline import read_component_data
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     for pair in query.split("&"):

@@ -6,9 +6,9 @@ and one headless Chromium visit to a page measures, from `page.goto`:
   - solve: the page's first chart is drawn (the default 1,000-iteration Kuhn solve is shown).
 
 Cases: "cold cache" (an empty numba cache: every kernel compiles in this process), "warm cache"
-(the cache filled beforehand by `python -m cfrviz.warmup`, as a deploy does at build time), both
+(the cache filled beforehand by `python -m cfrviz.app.warmup`, as a deploy does at build time), both
 with `streamlit run app.py`; and "warm cache + serve", the same cache with the server started by
-`python -m cfrviz.ui.serve`, which loads the kernels before the first visitor; there the visit
+`python -m cfrviz.app.serve`, which loads the kernels before the first visitor; there the visit
 starts once the server logs "kernels ready" (a visitor who arrives a few seconds after start-up).
 The other cases visit as soon as /_stcore/health answers.
 
@@ -60,7 +60,7 @@ def visit(page_path: str, cache_dir: str, browser, serve: bool = False) -> tuple
     """(seconds to text, seconds to the first chart) of one first visit to a new server."""
     port = free_port()
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)}
-    start = ["-m", "cfrviz.ui.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
+    start = ["-m", "cfrviz.app.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
     server = subprocess.Popen(
         [sys.executable, *start, "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
@@ -108,7 +108,7 @@ def main() -> None:
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory(prefix="cfrviz_numba_") as cache_dir:
                     if case.startswith("warm cache"):
-                        subprocess.run([sys.executable, "-m", "cfrviz.warmup"], cwd=ROOT, check=True,
+                        subprocess.run([sys.executable, "-m", "cfrviz.app.warmup"], cwd=ROOT, check=True,
                                        env={**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)},
                                        stdout=subprocess.DEVNULL)
                     text, solve = visit(args.page, cache_dir, browser, serve=case.endswith("serve"))

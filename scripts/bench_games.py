@@ -3,7 +3,7 @@
     python scripts/bench_games.py            # add OpenSpiel rows when OpenSpiel is installed
 
 Rows: reading a .efg text (`read_efg`, tokenizer to checked game) and expanding it into a tree;
-enumerating an OpenSpiel game through pyspiel; the sequence-form LP (`cfrviz.lp`, both players'
+enumerating an OpenSpiel game through pyspiel; the sequence-form LP (`cfrviz.analysis.lp`, both players'
 programs, uncached). Nothing here is asserted; the numbers go in the README by hand.
 """
 from __future__ import annotations
@@ -16,10 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cfrviz import lp  # noqa: E402
-from cfrviz.formats.efg import read_bundled, read_efg, write_efg  # noqa: E402
+from cfrviz.analysis import lp  # noqa: E402
+from cfrviz.games.efg import read_bundled, read_efg, write_efg  # noqa: E402
 from cfrviz.games.openspiel import available, load_openspiel  # noqa: E402
-from cfrviz.tree import build_tree, compile_game  # noqa: E402
+from cfrviz.tree import build_tree  # noqa: E402
+from cfrviz.catalog import compile_game  # noqa: E402
 
 REPEATS = 5
 

@@ -55,7 +55,7 @@ def _leduc_run_bytes():
 
 
 def _refused(name: str, data: bytes) -> str:
-    from cfrviz.uploads import read_upload
+    from cfrviz.run.uploads import read_upload
 
     try:
         read_upload(name, data)
@@ -88,7 +88,7 @@ def scenario(name: str) -> dict:
         # An .efg upload of an extreme shape at the reader's limits, then the solve its app cap allows.
         from efg_shapes import chain_efg, wide_efg
 
-        from cfrviz.formats.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH
+        from cfrviz.games.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH
 
         text = chain_efg(MAX_EFG_DEPTH) if rest == "chain" else wide_efg(MAX_EFG_ACTIONS)
 
@@ -108,7 +108,8 @@ def scenario(name: str) -> dict:
     if kind == "payload":
         # After a solve: the browser timeline's payload of the first part of the tree (the inspector's
         # numbers for every frame), built while the run is held.
-        from cfrviz import timeline, tree_parts
+        from cfrviz.figures import timeline
+        from cfrviz.tree import parts as tree_parts
 
         game = catalog.lookup(rest)
         tree = game.tree()
@@ -147,7 +148,7 @@ def scenario(name: str) -> dict:
         return {"kind": "click", "what": f"download button clicked: the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz)",
                 "seconds": seconds, "peak": peak}
     if kind == "link":
-        from cfrviz import links
+        from cfrviz.app import links
 
         hostile = {"game": "kuhn" + "9" * 5000, "algo": "[x](https://example.org/)", "iters": "１２" * 100,
                    "updates": "$x$" * 1000, "seed": "9" * 5000, "t": "③", "node": "<img>" * 1000}
@@ -155,7 +156,7 @@ def scenario(name: str) -> dict:
         return {"kind": "link", "what": "parsing a hostile link, all 7 parameters bad (the solve it asks for: above)",
                 "seconds": seconds / 100, "peak": peak}
     if kind == "upload":
-        from cfrviz.uploads import MAX_UNPACKED_BYTES
+        from cfrviz.run.uploads import MAX_UNPACKED_BYTES
 
         if rest == "run":
             _, data = _leduc_run_bytes()

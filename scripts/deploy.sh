@@ -27,12 +27,12 @@ case "${1:-}" in
     ;;
   warm)
     mkdir -p "$NUMBA_CACHE_DIR"
-    "$PYTHON" -m cfrviz.warmup
+    "$PYTHON" -m cfrviz.app.warmup
     ;;
   serve)
     # `streamlit run app.py` in a process that starts loading the kernels before the first visitor
-    # (cfrviz.ui.serve); .streamlit/config.toml holds the rest (upload cap, XSRF, no error details).
-    exec "$PYTHON" -m cfrviz.ui.serve \
+    # (cfrviz.app.serve); .streamlit/config.toml holds the rest (upload cap, XSRF, no error details).
+    exec "$PYTHON" -m cfrviz.app.serve \
       --server.address "${ADDRESS:-0.0.0.0}" \
       --server.port "${PORT:-8501}" \
       --server.headless true \

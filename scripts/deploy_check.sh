@@ -80,7 +80,7 @@ if [ -n "${BROWSER_PYTHON:-}" ] && [ -x /usr/bin/chromium ]; then
   "$BROWSER_PYTHON" scripts/visit_app.py "$url"
 fi
 
-# cfrviz.ui.serve logs one line when the kernels are loaded (bounded wait: it reads the warm cache).
+# cfrviz.app.serve logs one line when the kernels are loaded (bounded wait: it reads the warm cache).
 for _ in $(seq 1 120); do
   grep -q "cfrviz: kernels ready" "$work/server.log" && break
   sleep 0.5

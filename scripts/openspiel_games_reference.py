@@ -15,7 +15,7 @@ reader (`pyspiel.load_efg_game`), a check on cfrviz's reader that shares no code
 
 So that CI can run that comparison without OpenSpiel, each OpenSpiel game is also saved as
 a `.efg` file enumerated by cfrviz's loader (`cfrviz.games.openspiel.load_openspiel`, then
-`cfrviz.formats.efg.write_efg`) in tests/data/openspiel_games/; with OpenSpiel installed the
+`cfrviz.games.efg.write_efg`) in tests/data/openspiel_games/; with OpenSpiel installed the
 tests check that the loader still gives that same tree.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ CASES = (
 
 def _load(pyspiel: Any, name: str, source: str) -> Any:
     if source == "efg":
-        text = (ROOT / "cfrviz" / "data" / "games" / f"{name}.efg").read_text(encoding="utf-8")
+        text = (ROOT / "cfrviz" / "games" / "data" / "games" / f"{name}.efg").read_text(encoding="utf-8")
         return pyspiel.load_efg_game(text)
     game = pyspiel.load_game(name)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
@@ -64,7 +64,7 @@ def _table(policy: Any) -> dict[str, list[float]]:
 def snapshot(name: str) -> str:
     """cfrviz's enumeration of the OpenSpiel game `name`, written as a .efg file; returns its path."""
     sys.path.insert(0, str(ROOT))
-    from cfrviz.formats.efg import write_efg
+    from cfrviz.games.efg import write_efg
     from cfrviz.games.openspiel import load_openspiel
     from cfrviz.tree import build_tree
 

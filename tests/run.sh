@@ -39,7 +39,7 @@ fi
 # (scripts/deploy.sh warm): each test's server and subprocess then loads the machine code instead
 # of compiling it again, so a fresh clone's first browser test does not wait out its timeout.
 echo "Compiling the solver kernels (once; later runs load them from numba's cache)..."
-.venv/bin/python -m cfrviz.warmup
+.venv/bin/python -m cfrviz.app.warmup
 
 # The type and lint gate (a full run only; extra arguments run just pytest): mypy --strict over
 # cfrviz/ and ruff over the repository, both configured in pyproject.toml. The doctests run inside

@@ -11,7 +11,8 @@ import cfrviz
 from cfrviz.analysis import (KUHN_VALUE, best_response, closest_alpha, distance_to_equilibrium,
                              expected_value, exploitability, exploitability_many, history_values,
                              kuhn_equilibrium, matrix_equilibrium, matrix_strategy, nash_conv)
-from cfrviz.tree import build_tree, compile_game
+from cfrviz.tree import build_tree
+from cfrviz.catalog import compile_game
 
 
 def first_action(tree):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cfrviz import ui
-from cfrviz.timeline import read_component_data
+from cfrviz import app as ui
+from cfrviz.figures.timeline import read_component_data
 
 APP = str(Path(__file__).parents[1] / "app.py")
 PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
@@ -167,10 +167,10 @@ def test_leduc_part_follows_a_new_node_but_keeps_the_users_choice():
 
 
 def test_an_uploaded_one_snapshot_strategy_renders_every_page():
-    # Reference: cfrviz.uploads turns a strategy .json into a one-snapshot run (tests/test_uploads.py);
+    # Reference: cfrviz.run.uploads turns a strategy .json into a one-snapshot run (tests/test_uploads.py);
     # the page shows that run's own strategy at node 4 (deal QK, information set "Q").
     import cfrviz
-    from cfrviz.uploads import read_upload
+    from cfrviz.run.uploads import read_upload
 
     solved = cfrviz.solve("kuhn", "cfr", iterations=50, updates="simultaneous")
     uploaded = read_upload("strategy.json", solved.export_strategy().encode())
@@ -215,9 +215,9 @@ def test_choosing_an_alternating_only_sampler_switches_updates_with_a_notice():
 
 
 def test_a_click_inside_the_part_keeps_it_and_draw_whole_set_switches_to_the_players_cards():
-    # Reference: cfrviz.tree_parts: the part "player 1 holds Q, round 1" holds the history "QJ k"
+    # Reference: cfrviz.tree.parts: the part "player 1 holds Q, round 1" holds the history "QJ k"
     # (player 2 to act); its set "J k" is whole only in the part "player 2 holds J".
-    from cfrviz.ui import timeline as ui_timeline
+    from cfrviz.app.components import timeline as ui_timeline
 
     tree = cfrviz_tree("leduc")
     at = start(game="leduc", iters="50", node=str(tree.node_label.index("QQ")))

@@ -99,7 +99,7 @@ def _every_tree() -> list[tuple[str, catalog.CatalogGame]]:
 def test_lp_value_is_the_same_for_both_players(name: str, game: catalog.CatalogGame) -> None:
     # The minimax theorem: player 1's and player 2's sequence-form programs have the same optimum, and the
     # strategy they give is an equilibrium (exploitability 0).
-    from cfrviz.lp import lp_equilibrium
+    from cfrviz.analysis.lp import lp_equilibrium
 
     tree = game.tree()
     solution = lp_equilibrium(tree)
@@ -130,7 +130,7 @@ OPENSPIEL_CASES = [(c, key) for c in CASES if c.openspiel for key, ref in OPENSP
 
 @pytest.mark.parametrize("case, key", OPENSPIEL_CASES, ids=lambda x: x if isinstance(x, str) else x.link)
 def test_cfr_matches_openspiel(case: Case, key: str) -> None:
-    # Reference: OpenSpiel's CFRSolver, measured once by cfrviz/bench_reference.py into tests/data.
+    # Reference: OpenSpiel's CFRSolver, measured once by benchmarks/bench_reference.py into tests/data.
     ref = OPENSPIEL[key]
     run = cfrviz.solve(case.link, ref["algorithm"], iterations=ref["iterations"], updates=ref["updates"],
                        snapshots=ref["iterations"])
@@ -139,8 +139,8 @@ def test_cfr_matches_openspiel(case: Case, key: str) -> None:
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.value is not None], ids=lambda c: c.link)
 def test_value_from_the_lp_and_the_reference(case: Case) -> None:
-    from cfrviz.lp import solve_lp
-    from cfrviz.reference import game_value
+    from cfrviz.analysis.lp import solve_lp
+    from cfrviz.analysis.reference import game_value
 
     tree = catalog.lookup(case.link).tree()
     value, strategy = solve_lp(tree)
@@ -270,7 +270,7 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
 
 def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # The promise: register one Entry, and links, the menu, solve, saved runs and the CLI's caps know it.
-    from cfrviz import links
+    from cfrviz.app import links
 
     entry = catalog.Entry("coin", "Coin call", lambda: CoinGame(),
                           lambda game: () if isinstance(game, CoinGame) else None)
@@ -294,7 +294,7 @@ def test_no_game_name_comparisons_outside_games_and_the_catalog() -> None:
     offenders = []
     for path in [*(ROOT / "cfrviz").rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"]:
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(("cfrviz/games/", "cfrviz/bench")) or relative == "cfrviz/catalog.py":
+        if relative.startswith("cfrviz/games/") or relative.startswith("cfrviz/catalog/"):
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if pattern.search(line):
@@ -305,7 +305,7 @@ def test_no_game_name_comparisons_outside_games_and_the_catalog() -> None:
 # ---------------------------------------------------------------------------------------------
 # Games from .efg files: cfrviz.solve, the command line, saved runs
 
-MYERSON = (ROOT / "cfrviz" / "data" / "games" / "myerson_card_game.efg").read_text(encoding="utf-8")
+MYERSON = (ROOT / "cfrviz" / "games" / "data" / "games" / "myerson_card_game.efg").read_text(encoding="utf-8")
 
 
 def test_solve_takes_a_path_to_an_efg_file_and_its_run_reloads(tmp_path: Path) -> None:
@@ -373,7 +373,7 @@ def test_cli_bad_efg_files_are_one_sentence_and_exit_2(tmp_path: Path, name: str
 
 
 def test_cli_missing_and_oversized_efg_files(tmp_path: Path) -> None:
-    from cfrviz.formats.efg import MAX_EFG_BYTES
+    from cfrviz.games.efg import MAX_EFG_BYTES
 
     missing = _cli("solve", str(tmp_path / "none.efg"), "-a", "cfr", "-n", "10")
     assert missing.returncode == 2 and "Cannot read none.efg" in missing.stderr
@@ -389,8 +389,8 @@ def test_runs_of_a_big_efg_game_upload_again() -> None:
     # and the bounded readers count structure, not the text's own brackets, so both upload again.
     import io
 
-    from cfrviz.formats.efg import write_efg
-    from cfrviz.uploads import read_upload
+    from cfrviz.games.efg import write_efg
+    from cfrviz.run.uploads import read_upload
 
     game = catalog.get("efg", text=write_efg(catalog.lookup("leduc").tree()))
     assert dict(game.params)["text"].count("{") > 1_000

@@ -6,15 +6,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.links import Choice
-from cfrviz.ui import CHOICE_KEY
-from cfrviz.uploads import read_game_upload
+from cfrviz.app.links import Choice
+from cfrviz.app import CHOICE_KEY
+from cfrviz.run.uploads import read_game_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
 # A game a user might write: Myerson's card game as a file outside the package (Myerson 1991, section 2.1).
-UPLOADED = (ROOT / "cfrviz" / "data" / "games" / "myerson_card_game.efg").read_bytes()
+UPLOADED = (ROOT / "cfrviz" / "games" / "data" / "games" / "myerson_card_game.efg").read_bytes()
 
 
 def _open(page: str, query: dict[str, str] | None = None, choice: Choice | None = None) -> AppTest:
@@ -71,7 +71,7 @@ def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
     # 5-card Kuhn written out as an .efg file has 20 deals x 5 ends = 100 terminals, more than a
     # drawing holds, and no cards the reader knows of: the pages split it into subtrees.
     from cfrviz.catalog import lookup
-    from cfrviz.formats.efg import write_efg
+    from cfrviz.games.efg import write_efg
 
     game = read_game_upload("kuhn5.efg", write_efg(lookup("kuhn5").tree()).encode())
     at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))

@@ -13,7 +13,7 @@ import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.cfr import CFRPlus, DiscountedCFR, LinearCFR, VanillaCFR
-from cfrviz.tree import compile_game
+from cfrviz.catalog import compile_game
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "openspiel_reference.json").read_text())
 
@@ -55,7 +55,7 @@ def test_tutorial_kuhn_100000_simultaneous_value():
 @pytest.mark.parametrize("case", sorted(REFERENCE["entries"]))
 def test_exploitability_matches_openspiel(case):
     # Reference: OpenSpiel 2.0.2's own exploitability of its average policy
-    # (tests/data/openspiel_reference.json, measured by cfrviz/bench_reference.py).
+    # (tests/data/openspiel_reference.json, measured by benchmarks/bench_reference.py).
     entry = REFERENCE["entries"][case]
     game = {"kuhn_poker": "kuhn", "leduc_poker": "leduc"}[entry["game"]]
     run = cfrviz.solve(game, entry["algorithm"], iterations=entry["iterations"], updates=entry["updates"])
@@ -207,8 +207,8 @@ def test_strategies_are_distributions_and_rm_plus_regret_is_non_negative(payoffs
                                                          ("leduc", "cfr", 2), ("leduc", "cfr+", 2)])
 def test_kernel_matches_the_plain_recursive_cfr_of_the_benchmark(game, algorithm, iterations):
     # Reference: the textbook recursion (the tutorial's `cfr`, alternating as OpenSpiel's CFRSolver),
-    # written independently in cfrviz/bench.py over game states rather than tree arrays.
-    from cfrviz.bench import PlainPythonCFR
+    # written independently in benchmarks/bench.py over game states rather than tree arrays.
+    from benchmarks.bench import PlainPythonCFR
 
     run = cfrviz.solve(game, algorithm, iterations=iterations)
     plain = PlainPythonCFR(run.tree.game, plus=algorithm == "cfr+")

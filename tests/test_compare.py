@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import cfrviz
 from cfrviz import analysis
-from cfrviz.compare import (
+from cfrviz.teaching.compare import (
     CURVE_COLUMNS,
     Entry,
     check_work,
@@ -30,7 +30,7 @@ from cfrviz.compare import (
 from cfrviz.figures.compare import algorithm_color, comparison_figure
 from cfrviz.figures.convergence import exploitability_figure
 from cfrviz.solvers import ALGORITHMS
-from cfrviz.tree import compile_game
+from cfrviz.catalog import compile_game
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from cfrviz.analysis import best_response, exploitability, exploitability_many
-from cfrviz.tree import GameTree, compile_game
+from cfrviz.tree import GameTree
+from cfrviz.catalog import compile_game
 
 THREADS = 6
 CALLS_PER_THREAD = 150

@@ -1,6 +1,6 @@
 """Gambit `.efg` files: the reader, its refusals, and the games that ship with cfrviz.
 
-References: Kuhn poker read from `cfrviz/data/games/kuhn.efg` must be the built-in Kuhn poker
+References: Kuhn poker read from `cfrviz/games/data/games/kuhn.efg` must be the built-in Kuhn poker
 (Kuhn 1950) node for node, with the same CFR iterates; its value is -1/18. Myerson's card
 game (Myerson 1991, section 2.1) has value 1/3 (player 1 raises black 1/3, player 2 meets
 2/3; solved by hand from the two indifference conditions). Every refusal below is a file
@@ -17,11 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.formats import efg
-from cfrviz.formats.efg import EfgError, bundled_games, load_efg, read_bundled, read_efg
+from cfrviz.games import efg
+from cfrviz.games.efg import EfgError, bundled_games, load_efg, read_bundled, read_efg
 from cfrviz.games import CHANCE, TERMINAL
-from cfrviz.lp import solve_lp
-from cfrviz.tree import GameTree, build_tree, compile_game
+from cfrviz.analysis.lp import solve_lp
+from cfrviz.tree import GameTree, build_tree
+from cfrviz.catalog import compile_game
 
 HEADER = 'EFG 2 R "t" { "A" "B" }\n'
 # Matching pennies with player 2's second node in the same information set.
@@ -234,7 +235,7 @@ def test_damaged_files_give_a_sentence_or_a_game(data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("name", ["rps", "kuhn", "leduc"])
 def test_written_files_read_back_to_the_same_tree(name: str) -> None:
-    from cfrviz.formats.efg import write_efg
+    from cfrviz.games.efg import write_efg
 
     tree = compile_game(name)
     text = write_efg(tree)

@@ -17,7 +17,7 @@ from test_markup import unescaped_markup
 
 import cfrviz
 from cfrviz.run import Run
-from cfrviz.uploads import read_upload
+from cfrviz.run.uploads import read_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_FILES = (

@@ -4,7 +4,8 @@ import pytest
 
 import cfrviz
 from cfrviz.games import CHANCE, TERMINAL
-from cfrviz.tree import build_tree, compile_game
+from cfrviz.tree import build_tree
+from cfrviz.catalog import compile_game
 
 
 def test_kuhn_counts_match_the_issue():

@@ -1,4 +1,4 @@
-"""The inspector's numbers (cfrviz.inspector) and Run.reach.
+"""The inspector's numbers (cfrviz.analysis.inspector) and Run.reach.
 
 References: hand computations on 3-card Kuhn poker (stated at each test), and the update
 rules of the algorithms: vanilla CFR adds this iteration's counterfactual regret to the
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfrviz import solve
-from cfrviz.inspector import frame_numbers, update_profiles
+from cfrviz.analysis.inspector import frame_numbers, update_profiles
 from cfrviz.run import Run
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import own_reach_probability, regret_matching
@@ -363,7 +363,7 @@ def test_chance_sampling_adds_this_iterations_regret_in_expectation() -> None:
 def test_own_reach_of_any_strategy_is_the_path_product(seed: int, game: str) -> None:
     # Property: for any behaviour strategy (random, with exact zeros sometimes), each set's own
     # reach is the product along the path to each of its histories, and a probability.
-    from cfrviz.tree import compile_game
+    from cfrviz.catalog import compile_game
 
     tree = compile_game(game)
     rng = np.random.default_rng(seed)
@@ -379,9 +379,9 @@ def test_own_reach_of_any_strategy_is_the_path_product(seed: int, game: str) -> 
 
 
 def test_the_timeline_payload_carries_these_numbers() -> None:
-    # The browser shows what cfrviz.inspector computes: the issue's case, player 2's set "Q k"
+    # The browser shows what cfrviz.analysis.inspector computes: the issue's case, player 2's set "Q k"
     # at iteration 123 of alternating CFR on Kuhn, regret [0, -0.0848] (not -0.0910).
-    from cfrviz.timeline import build_payload
+    from cfrviz.figures.timeline import build_payload
 
     run = solve("kuhn", "cfr", 1000, updates="alternating")
     payload = build_payload(run.tree, run, include=run.snapshot_at(123))

@@ -95,7 +95,7 @@ def _regret_matching_case() -> dict[str, str]:
 def _analysis_case() -> dict[str, str]:
     import cfrviz
     from cfrviz.analysis import best_response, expected_value, exploitability, history_values, nash_conv
-    from cfrviz.inspector import frame_numbers
+    from cfrviz.analysis.inspector import frame_numbers
 
     digests: dict[str, str] = {}
     for game, params in (("kuhn", {}), ("leduc", {}), ("leduc", {"suits": True})):

@@ -15,7 +15,7 @@ from cfrviz.figures.simplex import simplex_figure
 from cfrviz.figures.walkthrough import shown_nodes
 from cfrviz.games import CHANCE
 from cfrviz.solvers.matrix import regret_matching_path
-from cfrviz.walkthrough import solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
 
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cfrviz import ui
+from cfrviz import app as ui
 
 ROOT = Path(__file__).parents[1]
 APP = str(ROOT / "app.py")

@@ -1,10 +1,10 @@
-"""cfrviz.links: deep-link parsing, fallbacks with notices, caps."""
+"""cfrviz.app.links: deep-link parsing, fallbacks with notices, caps."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfrviz import links
+from cfrviz.app import links
 
 PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
 

@@ -4,7 +4,7 @@ References, each stated at its test:
 - Kuhn (1950): the value -1/18 and the α-family of equilibria (player 1 bets J with α ∈ [0, 1/3]).
 - Hand computations, written out below, of an equilibrium of each locked Kuhn game and its value
   (six deals, each with probability 1/6). cfrviz's best response confirms each hand profile is an
-  equilibrium of the restricted game, and the sequence-form LP (`cfrviz.lp`) must reach the same value.
+  equilibrium of the restricted game, and the sequence-form LP (`cfrviz.analysis.lp`) must reach the same value.
 - OpenSpiel's own `sequence_form_lp` (a different LP formulation, solved by ECOS through cvxpy) on the
   restricted game exported as .efg, where OpenSpiel is installed.
 - A profile's value lies within its NashConv (twice its exploitability) of the game value: with
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfrviz.analysis import KUHN_VALUE, expected_value, kuhn_equilibrium
-from cfrviz.analysis_locks import (
+from cfrviz.analysis.locks import (
     full_exploitability,
     lock_effect,
     restricted_equilibrium,
@@ -31,10 +31,10 @@ from cfrviz.analysis_locks import (
 from cfrviz.catalog import get
 from cfrviz.games import CHANCE
 from cfrviz.runner import solve
-from cfrviz.runner_locks import chance_sampling_applies, solve_locked
+from cfrviz.runner.locks import chance_sampling_applies, solve_locked
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.tree import GameTree
-from cfrviz.tree_locks import MAX_LOCKS, MAX_LOCKS_CHARS, Locks, restrict
+from cfrviz.tree.locks import MAX_LOCKS, MAX_LOCKS_CHARS, Locks, restrict
 
 KUHN = get("kuhn").tree()
 LEDUC = get("leduc").tree()
@@ -157,7 +157,7 @@ def test_openspiel_sequence_form_lp_agrees_on_the_exported_restricted_game(game:
     import pyspiel
     from open_spiel.python.algorithms import sequence_form_lp
 
-    from cfrviz.formats.efg import write_efg
+    from cfrviz.games.efg import write_efg
 
     # Reference: OpenSpiel reads the .efg itself and solves its own LP; ECOS stops at about 1e-8.
     restricted = restrict(get(game).tree(), Locks.parse(text))

@@ -18,11 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfrviz import lp
+from cfrviz.analysis import lp
 from cfrviz.analysis import expected_value, exploitability, matrix_equilibrium
-from cfrviz.formats.efg import read_efg
-from cfrviz.lp import lp_equilibrium, sequence_form, solve_lp
-from cfrviz.tree import build_tree, compile_game
+from cfrviz.games.efg import read_efg
+from cfrviz.analysis.lp import lp_equilibrium, sequence_form, solve_lp
+from cfrviz.tree import build_tree
+from cfrviz.catalog import compile_game
 
 
 @pytest.mark.parametrize("name, value, digits", [("kuhn", -1 / 18, 1e-9), ("leduc", -0.0856064, 5e-8),

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.text import escape_markdown, quoted
+from cfrviz.util.text import escape_markdown, quoted
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["app.py"] + sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))

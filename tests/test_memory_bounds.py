@@ -1,7 +1,7 @@
 """Memory is planned from the tree before a solve allocates it, and no tree shape can blow it up.
 
 References: the old own-reach form (the product over each set's whole own sequence, [..., I, D])
-for own reach; `cfrviz.memory.solve_plan`'s byte count checked against the arrays a real run holds;
+for own reach; `cfrviz.util.memory.solve_plan`'s byte count checked against the arrays a real run holds;
 the issue's hostile shapes (a 1,500-decision chain took a server past 5 GB, a 5,000-deep one
 ended in a MemoryError, a node of 30,000 actions made a 1 GB tree) for the limits.
 """
@@ -17,8 +17,9 @@ from capped_child import ROOT, run_capped
 from efg_shapes import chain_efg, wide_efg
 
 import cfrviz
-from cfrviz import catalog, memory
-from cfrviz.formats.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH, read_efg
+from cfrviz import catalog
+from cfrviz.util import memory
+from cfrviz.games.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH, read_efg
 from cfrviz.games.openspiel import available as openspiel_available
 from cfrviz.runner import planned_schedule
 from cfrviz.solvers.base import own_reach_probability

@@ -19,7 +19,7 @@ import pytest
 
 import cfrviz
 from cfrviz.analysis import exploitability
-from cfrviz.formats.efg import load_efg, read_bundled
+from cfrviz.games.efg import load_efg, read_bundled
 from cfrviz.games import openspiel
 from cfrviz.games.openspiel import (
     information_set_keys,
@@ -117,7 +117,7 @@ def test_openspiel_reads_our_strategies_back(key: str) -> None:
     # and of the uniform strategy: the reference number.
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-    from cfrviz.lp import solve_lp
+    from cfrviz.analysis.lp import solve_lp
 
     game = load_openspiel(ENTRIES[key]["game"])
     tree = build_tree(game)
@@ -132,7 +132,7 @@ def test_openspiel_reads_our_strategies_back(key: str) -> None:
 
 
 def test_policy_table_needs_an_openspiel_game() -> None:
-    from cfrviz.tree import compile_game
+    from cfrviz.catalog import compile_game
 
     tree = compile_game("kuhn")
     with pytest.raises(ValueError, match=r"^Kuhn poker is not an OpenSpiel game, so it has no OpenSpiel policy\.$"):
@@ -145,8 +145,8 @@ def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
     from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-    from cfrviz.formats.efg import write_efg
-    from cfrviz.tree import compile_game
+    from cfrviz.games.efg import write_efg
+    from cfrviz.catalog import compile_game
 
     tree = compile_game(name)
     spiel_game = pyspiel.load_efg_game(write_efg(tree))
@@ -158,7 +158,7 @@ def test_strategy_files_of_openspiel_games_carry_openspiel_names_and_read_back()
     from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-    from cfrviz.formats.strategy_json import export_strategy, read_strategy_json, run_from_strategy_json
+    from cfrviz.run.strategy_json import export_strategy, read_strategy_json, run_from_strategy_json
 
     key = "game:goofspiel(num_cards=3,imp_info=True,points_order=descending)"
     run = cfrviz.solve("openspiel:" + ENTRIES[key]["game"], "cfr", iterations=ENTRIES[key]["cfr_iterations"])
@@ -185,7 +185,7 @@ def test_strategy_files_of_openspiel_games_carry_openspiel_names_and_read_back()
 
 
 def test_only_openspiel_games_have_openspiel_names_in_strategy_files() -> None:
-    from cfrviz.formats.strategy_json import export_strategy, read_strategy_json
+    from cfrviz.run.strategy_json import export_strategy, read_strategy_json
 
     document = json.loads(export_strategy(cfrviz.solve("kuhn", "cfr", iterations=10)))
     assert "information_state_string" not in document["infosets"][0]

@@ -513,7 +513,7 @@ def test_a_crash_is_a_sentence_for_the_cli_and_the_package() -> None:
 
 def test_uploads_naming_an_off_menu_game_are_refused_like_links(monkeypatch: pytest.MonkeyPatch,
                                                                 tmp_path: Path) -> None:
-    from cfrviz.uploads import read_upload
+    from cfrviz.run.uploads import read_upload
 
     monkeypatch.delenv(catalog.OPENSPIEL_ANY_ENV, raising=False)
     run = cfrviz.solve("openspiel:liars_dice(numdice=1,dice_sides=2)", "cfr", iterations=20)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from cfrviz.links import PAGE_SETTINGS, page_params_of, page_setting, parse_page_settings
+from cfrviz.app.links import PAGE_SETTINGS, page_params_of, page_setting, parse_page_settings
 
 PAGES = sorted({s.page for s in PAGE_SETTINGS})
 

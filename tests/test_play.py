@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from cfrviz import play
-from cfrviz.tree import compile_game
+from cfrviz.teaching import play
+from cfrviz.catalog import compile_game
 
 
 def pure(tree, index: int) -> np.ndarray:

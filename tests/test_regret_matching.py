@@ -16,7 +16,7 @@ from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import regret_matching
 from cfrviz.solvers.matrix import (TUTORIAL_OPPONENT, MatrixRegretMatching, matrix_payoffs,
                                             regret_matching_path)
-from cfrviz.tree import compile_game
+from cfrviz.catalog import compile_game
 
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 # Weighted rock-paper-scissors: rock beating scissors pays 2 (and losing that way costs 2).

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.formats.strategy_json import read_strategy_file, read_strategy_json
+from cfrviz.run.strategy_json import read_strategy_file, read_strategy_json
 from cfrviz.run import Run, snapshot_schedule
 
 
@@ -104,7 +104,7 @@ def test_expected_value_is_the_running_mean_of_iteration_values():
 def test_snapshot_copies_match_a_solver_stepped_by_hand():
     # Reference: the Solver contract; the recorded snapshot at t equals the solver's state after t iterations.
     from cfrviz.solvers.cfr import CFRPlus
-    from cfrviz.tree import compile_game
+    from cfrviz.catalog import compile_game
 
     run = cfrviz.solve("leduc", "cfr+", iterations=30, snapshots=7)
     solver = CFRPlus(compile_game("leduc"))
@@ -270,7 +270,7 @@ def test_strategy_reader_rejects_bad_documents(kuhn_run):
 
 
 def test_huge_snapshot_requests_fail_before_allocating():
-    # Hand computation (cfrviz.memory.solve_plan): a Kuhn snapshot (I = 12, A = 2) is 8 bytes x
+    # Hand computation (cfrviz.util.memory.solve_plan): a Kuhn snapshot (I = 12, A = 2) is 8 bytes x
     # (3 x 24 + 3 x 12 + 8) = 928 bytes, so 10^8 of them take 92.8 GB; the 200 MB budget holds
     # (200,000,000 - 9,496 fixed) // 928 = 215,507, so the stride must be ceil(10^8 / 215,507) = 465.
     with pytest.raises(ValueError, match=r"92\.8 GB.*at most 215,507 fit: ask for a stride of 465 or more"):

@@ -15,7 +15,7 @@ import pytest
 
 import cfrviz
 from cfrviz.run import Run
-from cfrviz.run_cache import RunCache
+from cfrviz.run.cache import RunCache
 
 THREADS = 6
 
@@ -132,7 +132,7 @@ def test_a_shared_run_cannot_be_written() -> None:
 
 
 def test_the_app_hands_every_session_the_same_run() -> None:
-    from cfrviz import ui
+    from cfrviz import app as ui
 
     first = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
     second = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)

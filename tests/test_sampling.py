@@ -13,7 +13,7 @@ from cfrviz.analysis import exploitability
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import own_reach_probability, regret_matching
 from cfrviz.solvers.sampling import ChanceSampling, ExternalSampling, OutcomeSampling
-from cfrviz.tree import compile_game
+from cfrviz.catalog import compile_game
 
 SOLVERS = (ChanceSampling, ExternalSampling, OutcomeSampling)
 

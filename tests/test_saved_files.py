@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 import cfrviz
-from cfrviz.formats.strategy_json import read_strategy_file
+from cfrviz.run.strategy_json import read_strategy_file
 from cfrviz.run import Run
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cfrviz import analysis, ui
+from cfrviz import analysis, app as ui
 from cfrviz.analysis import best_response_to
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import regret_matching_path

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz import tree_parts
-from cfrviz.timeline import (
+from cfrviz.tree import parts as tree_parts
+from cfrviz.figures.timeline import (
     MAX_FRAMES,
     build_payload,
     checked_iteration,
@@ -144,7 +144,7 @@ def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None
     # Reference: the browser applies a header's t (and kind) only when it differs from the last
     # header's and from what it sent itself (timeline.js applyHeader), so an unchanged header is
     # always safe.
-    from cfrviz.timeline import next_header
+    from cfrviz.figures.timeline import next_header
 
     old = {"id": "a", "t": 1000, "node": None, "kind": "average", "mode": "tree", "focus": [], "log": False}
     moved = {**old, "t": 40}
@@ -165,7 +165,7 @@ def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None
 @pytest.mark.parametrize(("value", "expected"), [
     ("average", "average"), ("current", "current"), ("Average", None), ("", None), (None, None), (1, None)])
 def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: str | None) -> None:
-    from cfrviz.timeline import checked_kind
+    from cfrviz.figures.timeline import checked_kind
 
     assert checked_kind(value) == expected
 
@@ -238,7 +238,7 @@ def test_a_part_joins_the_drawn_histories_of_a_set_even_with_one_left_out() -> N
 
 def test_graphml_reads_back_into_networkx() -> None:
     # Reference: networkx's own GraphML reader; Kuhn has 55 histories, 54 actions and 12 links.
-    from cfrviz.timeline import graphml_bytes
+    from cfrviz.figures.timeline import graphml_bytes
 
     tree = cfrviz.compile_game("kuhn")
     back = nx.read_graphml(io.BytesIO(graphml_bytes(tree)))

@@ -1,7 +1,7 @@
 """AppTest: the Game tree page's timeline carries the edge-width choice (average or current).
 
 AppTest cannot run the component's JavaScript; the choice is put in session state the way the
-component's callback puts it (`cfrviz.ui.timeline._on_kind`), and the header the page mounts the
+component's callback puts it (`cfrviz.app.components.timeline._on_kind`), and the header the page mounts the
 component with is read back. Reference: the component shows the header's kind (timeline.js
 applyHeader), so the header is what a visitor sees.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.timeline import read_component_data
+from cfrviz.figures.timeline import read_component_data
 
 APP = str(Path(__file__).parents[1] / "app.py")
 # The session-state key of the Game tree timeline's choice (its component key is "tree_timeline").

@@ -1,4 +1,4 @@
-"""Tree parts (cfrviz.tree_parts): every information set of the acting player drawn whole.
+"""Tree parts (cfrviz.tree.parts): every information set of the acting player drawn whole.
 
 References: the rules of Kuhn poker (Kuhn 1950) and Leduc poker (Southey et al. 2005), and
 hand counts on 3-card Kuhn stated in the tests.
@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfrviz.tree import GameTree, compile_game
-from cfrviz.tree_parts import Part, card_view, cards, checked_part, lines, part_nodes, part_of, parts, public_cards
+from cfrviz.tree import GameTree
+from cfrviz.catalog import compile_game
+from cfrviz.tree.parts import Part, card_view, cards, checked_part, lines, part_nodes, part_of, parts, public_cards
 
 GAMES = [("kuhn", {}), ("kuhn", {"cards": 5}), ("leduc", {}), ("leduc", {"suits": True})]
 

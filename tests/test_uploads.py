@@ -1,7 +1,7 @@
 """Uploaded files: a saved run or strategy reads back; every hostile file gets one clear sentence.
 
 Reference for every hostile case: the file is built by hand here, and the expected sentence is
-the one `cfrviz.uploads` promises for that defect (hand-checked against the file's construction).
+the one `cfrviz.run.uploads` promises for that defect (hand-checked against the file's construction).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 import cfrviz
 from cfrviz.run import Run
-from cfrviz.uploads import MAX_UNPACKED_BYTES, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, read_upload
+from cfrviz.run.uploads import MAX_UNPACKED_BYTES, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, read_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -271,7 +271,7 @@ def test_json_strings_are_never_opened_as_paths(tmp_path: Path, kuhn_run: Run) -
     messages = {refused("upload.json", json.dumps(path).encode()) for path in paths}
     assert messages == {"'upload.json' does not hold a JSON object; upload a strategy exported by cfrviz."}
     # The package's reader takes text as text too: a path string is not JSON, whatever it names.
-    from cfrviz.formats.strategy_json import read_strategy_file, read_strategy_json
+    from cfrviz.run.strategy_json import read_strategy_file, read_strategy_json
 
     for source in (str(real), "/dev/zero"):
         with pytest.raises(ValueError, match="not valid JSON"):
@@ -409,7 +409,7 @@ def test_uploaded_file_names_are_quoted_and_cut_short() -> None:
 
 _CHILD = r"""
 import cfrviz
-from cfrviz.uploads import read_upload
+from cfrviz.run.uploads import read_upload
 
 # Warm up first (imports, a compiled tree), so only the hostile read is measured.
 read_upload("warm.json", cfrviz.solve("kuhn", "cfr", iterations=2).export_strategy().encode())

@@ -1,6 +1,6 @@
 """PCFR+, DCFR+ and PDCFR+ against code that is not cfrviz's, hand computations and the papers' claims.
 
-References (tests/data/variants_reference.json, measured once by `python -m cfrviz.bench_variants`):
+References (tests/data/variants_reference.json, measured once by `python -m benchmarks.bench_variants`):
 - LiteEFG 1.0.0's shipped PCFR+ graph (C++), last iterate;
 - the PDCFR+ authors' public code (commit recorded in the file): PCFRPlus, DCFRPlus, PDCFRPlus with
   their defaults, average and last iterate. Exploitability is OpenSpiel 2.0.2's (NashConv / 2).
@@ -27,7 +27,8 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz import cli, links
+from cfrviz import cli
+from cfrviz.app import links
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import ALGORITHMS, solver_class
 from cfrviz.solvers.cfr import (
@@ -36,7 +37,7 @@ from cfrviz.solvers.cfr import (
     PredictiveDiscountedCFRPlus,
     _FullTraversalCFR,
 )
-from cfrviz.tree import compile_game
+from cfrviz.catalog import compile_game
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "variants_reference.json").read_text())
 

@@ -6,8 +6,8 @@ import pytest
 
 from cfrviz import analysis
 from cfrviz.solvers import solver_class
-from cfrviz.tree import compile_game
-from cfrviz.walkthrough import information_set_table, solver_state_before, trace_iteration
+from cfrviz.catalog import compile_game
+from cfrviz.teaching.walkthrough import information_set_table, solver_state_before, trace_iteration
 
 
 def regret_of(trace, key):

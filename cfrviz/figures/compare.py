@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from cfrviz.compare import Line
+from cfrviz.teaching.compare import Line
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.convergence import exploitability_series
 

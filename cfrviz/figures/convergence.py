@@ -5,7 +5,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from cfrviz import catalog, reference
+from cfrviz import catalog
+from cfrviz.analysis import reference
 from cfrviz.analysis import closest_alpha, expected_value, kuhn_equilibrium
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
 from cfrviz.run import Run
@@ -16,7 +17,7 @@ MAX_VALUE_POINTS = 200
 
 def equilibrium_reference(run: Run) -> tuple[np.ndarray, np.ndarray, str] | None:
     """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown
-    (see `cfrviz.reference.known_equilibria`: Kuhn's α band, a matrix game's exact equilibrium)."""
+    (see `cfrviz.analysis.reference.known_equilibria`: Kuhn's α band, a matrix game's exact equilibrium)."""
     return reference.known_equilibria(run.tree)
 
 
@@ -89,7 +90,7 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
 
 def game_value(run: Run) -> float | None:
     """Player 1's value of the game: known (Kuhn −1/18, Leduc −0.0856064240780, rock-paper-scissors 0), exact
-    for matrix games, otherwise from the sequence-form LP (`cfrviz.reference.game_value`)."""
+    for matrix games, otherwise from the sequence-form LP (`cfrviz.analysis.reference.game_value`)."""
     return reference.game_value(run.tree)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from cfrviz.figures._style import HIGHLIGHT, action_color, base_layout
-from cfrviz.play import BotDecision
+from cfrviz.teaching.play import BotDecision
 
 
 def bot_decision_figure(decision: BotDecision) -> go.Figure:

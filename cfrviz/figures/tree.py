@@ -12,11 +12,11 @@ from itertools import pairwise
 import numpy as np
 import plotly.graph_objects as go
 
-from cfrviz import tree_parts
+from cfrviz.tree import parts as tree_parts
 from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, INFOSET_LINK, PLAYER_NAMES, base_layout
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
-from cfrviz.inspector import frame_numbers
+from cfrviz.analysis.inspector import frame_numbers
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 
@@ -54,7 +54,7 @@ def tree_part(tree: GameTree, private: str | None = None, line: str | None = Non
 
     Without `line` the part is round 1 of those deals (chance nodes end it). With a round-1
     `line` and a `public` card it is the path along that line, the public card and all of round 2.
-    `cfrviz.tree_parts` has the same parts by player 2's card too.
+    `cfrviz.tree.parts` has the same parts by player 2's card too.
     """
     if private is None:
         return list(range(tree.num_nodes))
@@ -261,7 +261,7 @@ class NodeInspection:
     `counterfactual_value` [A] the acting player's counterfactual value of each action at this
     history; `infoset_counterfactual_value` [A] is that summed over the set's histories and
     `instant_regret` [A] this iteration's regret of the set, next to `cumulative_regret` [A].
-    All come from the profile that produced iteration t's update (`cfrviz.inspector`: with
+    All come from the profile that produced iteration t's update (`cfrviz.analysis.inspector`: with
     alternating updates player 2 answers player 1's updated strategy), so for vanilla CFR
     `instant_regret` equals `regret_change`, the change of the cumulative regret since t - 1
     (NaN when snapshot t - 1 is not kept). Strategies are at t.

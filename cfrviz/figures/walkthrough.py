@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, action_color, base_layout
 from cfrviz.figures.tree import tree_figure, tree_layout
 from cfrviz.games import CHANCE
-from cfrviz.walkthrough import IterationTrace, Step
+from cfrviz.teaching.walkthrough import IterationTrace, Step
 
 # More nodes than this are cut down to the betting round being walked.
 MAX_DRAWN_NODES = 60  # all of Kuhn (55 nodes) stays whole

@@ -1,6 +1,6 @@
 """A game given as its whole tree, node by node: what Gambit files and OpenSpiel games become.
 
-Readers (`cfrviz.formats.efg`, `cfrviz.games.openspiel`) check and enumerate a game once
+Readers (`cfrviz.games.efg`, `cfrviz.games.openspiel`) check and enumerate a game once
 into an `ExplicitGame`; its states are node numbers into flat tuples, so expanding it
 with `cfrviz.tree.build_tree` costs no rule evaluation at all.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
-from cfrviz.text import quoted
+from cfrviz.util.text import quoted
 
 RANKS = "23456789TJQKA"
 MAX_CARDS = len(RANKS)

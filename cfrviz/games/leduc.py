@@ -20,7 +20,7 @@ RANKS = "JQK"
 SUITS = "sh"
 BET_SIZE = (2.0, 4.0)
 MAX_BETS_PER_ROUND = 2
-#: Player 1's value in chips per hand: the sequence-form LP's to full precision (`cfrviz.lp`, HiGHS);
+#: Player 1's value in chips per hand: the sequence-form LP's to full precision (`cfrviz.analysis.lp`, HiGHS);
 #: published rounded as -0.0856064 (Southey et al. 2005; OpenSpiel).
 VALUE = -0.08560642407800038
 

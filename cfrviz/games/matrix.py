@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cfrviz.games.base import TERMINAL, InformationSet
-from cfrviz.text import quoted
+from cfrviz.util.text import quoted
 
 MAX_ACTIONS = 10
 #: Action names are shown as labels in pages and charts, so they stay plain text: no markup.

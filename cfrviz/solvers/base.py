@@ -108,7 +108,7 @@ def own_reach_probability(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     probability of the action taken there. Computed level by level in that order, so memory is
     [..., I] whatever the depth.
 
-    >>> from cfrviz.tree import compile_game
+    >>> from cfrviz.catalog import compile_game
     >>> kuhn = compile_game("kuhn")
     >>> reach = own_reach_probability(kuhn, kuhn.uniform_strategy())
     >>> float(reach[kuhn.infoset_index("Q")]), float(reach[kuhn.infoset_index("Q kb")])

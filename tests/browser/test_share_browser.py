@@ -92,7 +92,7 @@ def test_downloaded_run_uploads_and_shows_its_numbers(new_context, app_url: str,
 
 @pytest.mark.browser
 def test_hostile_upload_shows_one_sentence(new_context, app_url: str, tmp_path: Path) -> None:
-    # Reference: cfrviz.uploads refuses a non-zip .npz with this sentence (tests/test_uploads.py).
+    # Reference: cfrviz.run.uploads refuses a non-zip .npz with this sentence (tests/test_uploads.py).
     bad = tmp_path / "run.npz"
     bad.write_bytes(b"this is not a zip archive")
     page = new_context().new_page()

@@ -1,0 +1,165 @@
+"""The browser timeline (a Streamlit components-v2 component): mount it, hear `t` and `node` back.
+
+The payload is built by `cfrviz.figures.timeline` (pure) and kept per run and drawn part, so a rerun
+only adds a short header. The component's JavaScript and CSS are package files beside this one.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from cfrviz.run import Run
+from cfrviz.figures.timeline import (
+    EDGE_WIDTHS,
+    MODES,
+    build_payload,
+    checked_iteration,
+    checked_kind,
+    checked_node,
+    component_data,
+    encode_payload,
+    frame_snapshots,
+    next_header,
+)
+from cfrviz.tree import GameTree
+
+_FILES = resources.files("cfrviz.app.components")
+_component = st.components.v2.component(
+    "cfrviz_timeline",
+    js=_FILES.joinpath("timeline.js").read_text(encoding="utf-8"),
+    css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
+)
+
+# Per component key: the last header sent, and the t, node and kind the browser shows as far as
+# the server knows (what it was sent, then what it reported back).
+_HEADERS = "cfrviz_timeline_headers"
+_SHOWN = "cfrviz_timeline_shown"
+# Prefix of the session-state key of a timeline's edge-width choice, unless the page names one.
+_KINDS = "cfrviz_timeline_kind"
+
+#: Set (to the node) when the inspector asks to draw the selected node's information set whole.
+WHOLE_SET_KEY = "cfrviz_tree_whole_set"
+
+# Encoded payloads by (run, part); a Leduc part is about 1 MB, so keep a handful.
+_CACHE_ENTRIES = 24
+_cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run | None]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:
+    # Solved runs are known by their settings (the shared cache may drop and re-solve one); an
+    # uploaded run lives in the session, so its identity is enough.
+    if uploaded:
+        return ("upload", id(run))
+    return ("solve", run.settings, run.num_snapshots, int(run.iterations[-1]))
+
+
+def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, *, uploaded: bool = False,
+                  arrangements: Sequence[int] = (0,), include: int | None = None) -> tuple[str, bytes]:
+    """(id, body) of the payload for this run and part, built once and then served from memory."""
+    drawn = None if nodes is None else tuple(sorted(int(n) for n in nodes))
+    run_key = ("tree", tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
+    key = (run_key, drawn, tuple(arrangements), include)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit[0], hit[1]
+    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include))
+    with _lock:
+        # Holding an uploaded run keeps id(run) from being reused; a solved run is not held, so
+        # the shared run cache alone decides how many runs stay in memory.
+        _cache[key] = (payload_id, body, run if uploaded else None)
+        while len(_cache) > _CACHE_ENTRIES:
+            _cache.popitem(last=False)
+    return payload_id, body
+
+
+def _shown(key: str, **reported: object) -> None:
+    shown = st.session_state.setdefault(_SHOWN, {})
+    if key in shown:
+        shown[key] = {**shown[key], **{k: v for k, v in reported.items() if v is not None}}
+
+
+def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
+    value = (st.session_state.get(key) or {}).get("t")
+    t = checked_iteration(value, iterations)
+    if t is not None:
+        st.session_state[t_key] = t
+        _shown(key, t=t)
+
+
+def _on_node(key: str, tree: GameTree, node_key: str, event: str = "node") -> None:
+    value = (st.session_state.get(key) or {}).get(event)
+    node = checked_node(value, tree)
+    if node is not None:
+        st.session_state[node_key] = node
+        _shown(key, node=node)
+        if event == "wholeSet":
+            st.session_state[WHOLE_SET_KEY] = node
+
+
+def _on_kind(key: str, kind_key: str) -> None:
+    kind = checked_kind((st.session_state.get(key) or {}).get("kind"))
+    if kind is not None:
+        st.session_state[kind_key] = kind
+        _shown(key, kind=kind)
+
+
+def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
+          arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
+          kind_key: str | None = None) -> str:
+    """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
+    ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
+    curves for the information sets named in `focus`). `log` starts the slider on a log scale.
+
+    Releasing the slider (or pausing key steps) sets `ui.T_KEY`; clicking a node sets `ui.NODE_KEY`;
+    choosing what edge widths show sets `kind_key` (default: a key of this timeline's own) to
+    "average" or "current", and a value put there (from a link) is what the timeline shows.
+    Returns that edge-width choice, for the share link.
+    """
+    from cfrviz import app as ui
+
+    if mode not in MODES:
+        raise ValueError(f"The timeline has no mode {mode!r}; it has {', '.join(MODES)}.")
+    run: Run | None = view.run
+    include = None
+    if run is not None:
+        # A linked t that is not a frame gets its own frame (only then: the cache stays warm).
+        shown_snapshot = int(run.snapshot_at(view.t))
+        if shown_snapshot not in set(frame_snapshots(run.iterations).tolist()):
+            include = shown_snapshot
+    payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
+                                     arrangements=arrangements, include=include)
+    kind_key = kind_key or f"{_KINDS}_{key}"
+    chosen = checked_kind(st.session_state.get(kind_key)) or EDGE_WIDTHS[0]
+    # The browser already shows what it reported itself: then the last header goes again, so the
+    # data is unchanged and the payload is not sent a second time.
+    wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
+              "log": log}
+    headers = st.session_state.setdefault(_HEADERS, {})
+    shown = st.session_state.setdefault(_SHOWN, {})
+    header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
+    if header is wanted:
+        shown[key] = {"t": view.t, "node": view.node, "kind": chosen}
+    headers[key] = header
+    iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
+    tree = view.tree
+    _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
+               on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
+               on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
+               on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"),
+               on_kind_change=lambda: _on_kind(key, kind_key))
+    return chosen
+
+
+def frames_of(run: Run) -> np.ndarray:
+    """The iterations the timeline shows for `run` (for captions and tests)."""
+    shown: np.ndarray = run.iterations[frame_snapshots(run.iterations)]
+    return shown

@@ -1,0 +1,384 @@
+"""Deep links: the plain choices a view is made of, and their query parameters, checked.
+
+Pure Python (no Streamlit), so the parsing that strangers' links go through is unit-tested
+and fuzzed directly. `parse_query_params` never raises: every bad value falls back to a
+default and becomes one sentence in `DeepLink.notices`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cfrviz import catalog
+from cfrviz.catalog import CatalogGame
+from cfrviz.run import RunSettings
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.util.text import quoted
+from cfrviz.tree import GameTree
+
+MAX_SEED = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the sidebar asks for: the plain values a solve is keyed on."""
+
+    game: str = "kuhn"          # a catalog entry's name
+    game_params: tuple[tuple[str, Any], ...] = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
+    algorithm: str = "cfr"
+    iterations: int = 1000
+    updates: str = "simultaneous"
+    seed: int = 0
+
+    @property
+    def catalog_game(self) -> CatalogGame:
+        """The chosen game in the catalog."""
+        return CatalogGame(catalog.entry(self.game), self.game_params)
+
+    @property
+    def game_param(self) -> str | None:
+        """The `game` query value ("kuhn", "kuhn5", "leduc", "rps", "efg:<name>"), or None when a
+        link cannot carry the game (an uploaded .efg file)."""
+        return self.catalog_game.link
+
+    @property
+    def sampling(self) -> bool:
+        """Whether the algorithm samples (so the seed matters)."""
+        return ALGORITHMS[self.algorithm][2]
+
+    def settings(self) -> RunSettings:
+        """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
+        return RunSettings(self.game, self.game_params, self.algorithm, self.iterations,
+                           self.updates, self.seed if self.sampling else 0)
+
+    def tree(self) -> GameTree:
+        """The compiled tree of the chosen game (cached per process by the catalog)."""
+        return self.catalog_game.tree()
+
+
+@dataclass(frozen=True)
+class DeepLink:
+    """A parsed set of query parameters; `notices` explain every value that fell back."""
+
+    choice: Choice
+    t: int | None
+    node: int | None
+    notices: tuple[str, ...]
+
+
+def supported_updates(choice: Choice) -> Choice:
+    """`choice` with its update scheme switched to one its algorithm implements, if need be."""
+    schemes = update_schemes(choice.algorithm)
+    return choice if choice.updates in schemes else replace(choice, updates=schemes[0])
+
+
+def algorithms_for(game: CatalogGame | str) -> tuple[str, ...]:
+    """Algorithm names offered for a game (a catalog game or link value): regret matching only for matrix games."""
+    found = catalog.lookup(game) if isinstance(game, str) else game
+    return tuple(a for a in ALGORITHMS if found.offers(a))
+
+
+def iteration_cap(game: CatalogGame | str) -> int:
+    """Most iterations a solve may ask for on the shared server (a catalog game or link value)."""
+    found = catalog.lookup(game) if isinstance(game, str) else game
+    return found.app_iteration_cap
+
+
+#: Longest query value read at all; longer ones are cut before any parsing.
+MAX_VALUE_CHARS = 200
+#: Most digits a whole number in a link may have (every cap above fits in 12).
+MAX_DIGITS = 12
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def _first(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        value = value[-1] if value else ""
+    try:
+        return str(value)[:MAX_VALUE_CHARS]
+    except Exception:  # a hostile __str__ is still a bad value, not a crash
+        return ""
+
+
+def parse_whole_number(text: str) -> int:
+    """A whole number written with ASCII digits only (optional sign), at most `MAX_DIGITS` digits.
+
+    `str.isdigit` also accepts "³" and "①", which `int` then refuses or misreads, so digits are
+    checked one by one. Raises ValueError otherwise.
+
+    >>> parse_whole_number(" 42 "), parse_whole_number("-3")
+    (42, -3)
+    """
+    text = text.strip()
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or len(digits) > MAX_DIGITS or not set(digits) <= _ASCII_DIGITS:
+        raise ValueError(f"{quoted(text)} is not a whole number.")
+    return int(text)
+
+
+_parse_int = parse_whole_number
+
+
+def parse_query_params(params: Mapping[str, object]) -> DeepLink:
+    """Validate deep-link query parameters; anything malformed falls back with a notice.
+
+    Never raises: each bad value becomes one sentence in `notices`. `node` is checked
+    against the chosen game's tree; `t` against the iterations (the page snaps it to a
+    snapshot later). Notices are plain text (the app escapes them where it shows them).
+    """
+    try:
+        return _parse_query_params(params)
+    except Exception:  # the promise is "never raises": a defect here must not become a traceback
+        return DeepLink(Choice(), None, None, ("This link could not be read; showing the default view.",))
+
+
+def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
+    notices: list[str] = []
+    choice = Choice()
+    get = {k: _first(v) for k, v in params.items()}
+
+    game = choice.catalog_game
+    if "game" in get:
+        try:
+            # OpenSpiel games only from the server's menu, unless the app was started with CFRVIZ_OPENSPIEL_ANY=1.
+            game = catalog.lookup_hosted(get["game"])
+        except ValueError as error:
+            notices.append(f"{error} Showing {game.title}.")
+        else:
+            choice = replace(choice, game=game.name, game_params=game.params)
+    choice = replace(choice, algorithm=game.default_algorithm)
+    title = game.title
+
+    if "algo" in get:
+        algo = get["algo"].strip().lower()
+        # A '+' typed into a link arrives as a space ("dcfr+" -> "dcfr "): read it back as '+',
+        # rather than silently showing a different algorithm.
+        if get["algo"].endswith(" ") and algo + "+" in ALGORITHMS:
+            algo += "+"
+        if algo in algorithms_for(game):
+            choice = replace(choice, algorithm=algo)
+        else:
+            notices.append(f"Algorithm {quoted(get['algo'])} is not available for {title}; "
+                           f"showing {ALGORITHMS[choice.algorithm][0]}.")
+
+    cap = game.app_iteration_cap
+    if "iters" in get:
+        try:
+            iters = _parse_int(get["iters"])
+            if iters < 1:
+                raise ValueError
+            if iters > cap:
+                notices.append(f"{title} is capped at {cap:,} iterations on this server; "
+                               f"showing {cap:,}.")
+                iters = cap
+            choice = replace(choice, iterations=iters)
+        except ValueError:
+            notices.append(f"Iterations must be a whole number from 1 to {cap:,}, not "
+                           f"{quoted(get['iters'])}; showing {choice.iterations:,}.")
+    choice = replace(choice, iterations=min(choice.iterations, cap))
+
+    if "updates" in get:
+        updates = get["updates"].strip().lower()
+        if updates in UPDATE_SCHEMES:
+            choice = replace(choice, updates=updates)
+        else:
+            notices.append(f"Updates must be one of {', '.join(UPDATE_SCHEMES)}, not "
+                           f"{quoted(get['updates'])}; showing {choice.updates}.")
+    supported = supported_updates(choice)
+    if choice.updates != supported.updates:
+        if "updates" in get:
+            notices.append(f"{ALGORITHMS[choice.algorithm][0]} updates one player per traversal; "
+                           f"showing {supported.updates} updates.")
+        choice = supported
+
+    if "seed" in get:
+        try:
+            seed = _parse_int(get["seed"])
+            if not 0 <= seed <= MAX_SEED:
+                raise ValueError
+            choice = replace(choice, seed=seed)
+        except ValueError:
+            notices.append(f"The seed must be a whole number from 0 to {MAX_SEED}, not "
+                           f"{quoted(get['seed'])}; using seed 0.")
+
+    if not choice.sampling:
+        choice = replace(choice, seed=0)  # the seed changes nothing here, so links omit it
+
+    t: int | None = None
+    if "t" in get:
+        try:
+            t = _parse_int(get["t"])
+            if not 1 <= t <= choice.iterations:
+                raise ValueError
+        except ValueError:
+            t = None
+            notices.append(f"The iteration t must be a whole number from 1 to {choice.iterations:,}, "
+                           f"not {quoted(get['t'])}; showing the last iteration.")
+
+    node: int | None = None
+    if "node" in get and get["node"].strip() not in ("", "none"):
+        num_nodes = choice.tree().num_nodes
+        try:
+            node = _parse_int(get["node"])
+            if not 0 <= node < num_nodes:
+                raise ValueError
+        except ValueError:
+            node = None
+            notices.append(f"Node {quoted(get['node'])} is not in the {title} tree "
+                           f"(nodes 0 to {num_nodes - 1}); no node is selected.")
+    return DeepLink(choice, t, node, tuple(notices))
+
+
+def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
+    """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
+    params = {"algo": choice.algorithm, "iters": str(choice.iterations), "updates": choice.updates}
+    if choice.game_param is not None:
+        params = {"game": choice.game_param, **params}
+    if choice.sampling:
+        params["seed"] = str(choice.seed)
+    if t is not None:
+        params["t"] = str(t)
+    if node is not None:
+        params["node"] = str(node)
+    return params
+
+
+# ---------------------------------------------------------------------------------------------
+# Page-level settings: what a page asks for beyond the sidebar, kept in the link too.
+
+#: Longest free-text token a page setting takes (a game link value, a deal such as "QK").
+MAX_TOKEN_CHARS = 60
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:_.()=,+-")
+
+
+@dataclass(frozen=True)
+class PageSetting:
+    """One setting a page owns, carried in the link as `name`.
+
+    A choice among `options`, several of them (`many`, comma-separated in the link, kept in the
+    options' order), a whole number from `low` to `high` (no options), or with `token` a short
+    plain text the page checks itself (a game link value, a deal).
+    """
+
+    name: str
+    page: str
+    what: str
+    default: str | int | tuple[str, ...]
+    options: tuple[str, ...] = ()
+    many: bool = False
+    low: int = 0
+    high: int = 0
+    token: bool = False
+
+    def parse(self, text: str) -> str | int | tuple[str, ...]:
+        """The value a link's `text` stands for; ValueError with one plain sentence otherwise."""
+        text = text.strip()
+        if self.token:
+            if not text or len(text) > MAX_TOKEN_CHARS or not set(text) <= _TOKEN_CHARS:
+                raise ValueError(f"The {self.what} {quoted(text)} is not one this page knows")
+            return text
+        if self.many:
+            wanted = {part.strip().lower() for part in text.split(",") if part.strip()}
+            chosen = tuple(o for o in self.options if o in wanted)
+            if not chosen or len(chosen) != len(wanted):
+                raise ValueError(f"The {self.what} must be some of {', '.join(self.options)}, not {quoted(text)}")
+            return chosen
+        if self.options:
+            value = text.lower()
+            if value not in self.options:
+                raise ValueError(f"The {self.what} must be one of {', '.join(self.options)}, not {quoted(text)}")
+            return value
+        try:
+            number = parse_whole_number(text)
+        except ValueError:
+            number = self.low - 1
+        if not self.low <= number <= self.high:
+            raise ValueError(f"The {self.what} must be a whole number from {self.low:,} to {self.high:,}, "
+                             f"not {quoted(text)}")
+        return number
+
+    def encode(self, value: str | int | tuple[str, ...]) -> str:
+        """The link text of `value` (the inverse of `parse`)."""
+        if self.many:
+            return ",".join(value)  # type: ignore[arg-type]
+        return str(value)
+
+    def accepts(self, value: object) -> bool:
+        """Whether `value` (from a widget) is a value of this setting."""
+        try:
+            return self.parse(self.encode(value)) == value  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            return False
+
+
+def _compare_algorithms() -> tuple[str, ...]:
+    return tuple(a for a in ALGORITHMS if a != "rm")
+
+
+from cfrviz.games.matrix import PRESETS as _MATRIX_PRESETS  # noqa: E402  (rules only, no cycle)
+from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS as _WALK_ALGORITHMS  # noqa: E402
+
+#: Every page's own settings. Pages label the options themselves (format_func).
+PAGE_SETTINGS: tuple[PageSetting, ...] = (
+    PageSetting("cmp_algos", "compare", "list of algorithms to compare",
+                tuple(a for a in _compare_algorithms() if a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+", "external")),
+                _compare_algorithms(), many=True),
+    PageSetting("cmp_updates", "compare", "list of update schemes to compare", ("alternating",),
+                UPDATE_SCHEMES, many=True),
+    PageSetting("cmp_iters", "compare", "iterations of the full-traversal algorithms", 1000, low=1, high=100_000),
+    PageSetting("cmp_sampling_iters", "compare", "iterations of the sampling algorithms", 10_000, low=1, high=100_000),
+    PageSetting("rm_game", "regret_matching", "matrix game", "rps", tuple(_MATRIX_PRESETS)),
+    PageSetting("rm_mode", "regret_matching", "opponent", "self", ("self", "fixed")),
+    PageSetting("rm_update", "regret_matching", "kind of update", "expected", ("expected", "sampled")),
+    PageSetting("rm_iters", "regret_matching", "number of iterations", 10_000, low=1, high=100_000),
+    PageSetting("rm_seed", "regret_matching", "seed", 0, low=0, high=MAX_SEED),
+    PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
+    PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", "chance", _WALK_ALGORITHMS),
+    PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", "simultaneous", UPDATE_SCHEMES),
+    PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
+    PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
+    PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),
+    PageSetting("walk_step", "walkthrough", "walkthrough step", 1, low=1, high=1_000_000),
+    PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
+    PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
+    PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
+)
+_SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
+
+
+def page_setting(name: str) -> PageSetting:
+    """The page setting called `name` (KeyError for a name no page uses)."""
+    return _SETTING[name]
+
+
+def parse_page_settings(params: Mapping[str, object]) -> tuple[dict[str, str | int | tuple[str, ...]], tuple[str, ...]]:
+    """The page settings a link carries, and one sentence per value that was left out.
+
+    Only settings present in `params` are returned (the others keep their values). Never raises.
+    """
+    values: dict[str, str | int | tuple[str, ...]] = {}
+    notices: list[str] = []
+    for name, setting in _SETTING.items():
+        if name not in params:
+            continue
+        try:
+            values[name] = setting.parse(_first(params[name]))
+        except ValueError as problem:
+            notices.append(f"{problem}; keeping {setting.encode(setting.default) or 'the default'}.")
+        except Exception:  # a hostile value is still only a bad value
+            notices.append(f"The {setting.what} in the link could not be read; keeping the default.")
+    return values, tuple(notices)
+
+
+def page_params_of(page: str, values: Mapping[str, object]) -> dict[str, str]:
+    """The link parameters of `page`'s own settings that differ from their defaults."""
+    out: dict[str, str] = {}
+    for setting in PAGE_SETTINGS:
+        if setting.page != page or setting.name not in values:
+            continue
+        value = values[setting.name]
+        if value != setting.default and setting.accepts(value):
+            out[setting.name] = setting.encode(value)  # type: ignore[arg-type]
+    return out

@@ -1,0 +1,44 @@
+"""Start the app with its kernels warming at once: `python -m cfrviz.app.serve [streamlit options]`.
+
+`streamlit run app.py` runs no code until the first visitor arrives, so that visitor pays for
+importing numba and loading (or compiling) every kernel. This entry point imports the app's
+modules and starts `cfrviz.app`'s warm-up thread in the server process first, then hands over to
+Streamlit's own command line in the same process: the page scripts, which run in this process,
+find everything loaded. Options after the command go to `streamlit run` unchanged.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+def _report(ui: ModuleType) -> None:
+    """One line on stderr when the kernels are ready (deploy logs; the benchmark waits for it)."""
+    start = time.perf_counter()
+    ui.wait_until_warm()
+    print(f"cfrviz: kernels ready {time.perf_counter() - start:.1f} s after start-up", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Warm up in the background, then run `streamlit run app.py ARGV` in this process."""
+    from streamlit.web import cli
+
+    from cfrviz import app as ui
+
+    ui.start_warmup()
+    threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
+    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
+    try:
+        cli.main()
+    except SystemExit as done:
+        return int(done.code or 0)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,1 +1,0 @@
-"""File formats cfrviz reads and writes, one module each."""

@@ -1,0 +1,142 @@
+"""One copy of each solved run per server process, within a memory and CPU budget.
+
+A hosted app serves strangers from one process. Runs are read-only (`Run` freezes its arrays),
+so every session can share one copy instead of unpickling its own. `RunCache` keeps the most
+recently used runs up to a byte budget and an entry count, solves each key once even when
+several sessions ask for it at the same moment, and lets only a few solves run at once: the
+machine has a core or two, and each solve in flight holds a run's worth of memory too.
+Pure Python: the app holds one instance per process (`cfrviz.app`).
+
+>>> cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1)
+>>> import cfrviz
+>>> run = cache.get(("kuhn", "cfr", 10), lambda: cfrviz.solve("kuhn", "cfr", iterations=10))
+>>> cache.get(("kuhn", "cfr", 10), lambda: None) is run     # shared, not solved again
+True
+>>> cache.stats().entries, cache.stats().solves
+(1, 1)
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from cfrviz.run.record import Run
+
+__all__ = ["CacheStats", "RunCache"]
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """entries and bytes held now; solves run and hits served since the cache was made."""
+
+    entries: int
+    bytes: int
+    solves: int
+    hits: int
+
+
+class _Flight:
+    """A solve in progress that other sessions wait for instead of starting their own."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.run: Run | None = None
+        self.error: BaseException | None = None
+
+
+class RunCache:
+    """Least-recently-used runs within `max_bytes` (snapshot arrays) and `max_entries`.
+
+    The newest run is always kept, even alone over the budget: the session that asked for it is
+    about to draw it. `max_concurrent_solves` solves run at once; later ones queue.
+    """
+
+    def __init__(self, max_bytes: int, max_entries: int, max_concurrent_solves: int) -> None:
+        if max_bytes < 0 or max_entries < 1 or max_concurrent_solves < 1:
+            raise ValueError("A run cache needs a byte budget >= 0, at least one entry and one solver slot.")
+        self.max_bytes = int(max_bytes)
+        self.max_entries = int(max_entries)
+        self._runs: OrderedDict[Hashable, Run] = OrderedDict()
+        # Runs that left the budget but that some session still holds (a page's variables keep
+        # its run until that session's next rerun): handed out again rather than solved twice.
+        self._alive: weakref.WeakValueDictionary[Hashable, Run] = weakref.WeakValueDictionary()
+        self._bytes = 0
+        self._flights: dict[Hashable, _Flight] = {}
+        self._lock = threading.Lock()
+        self._solver_slots = threading.BoundedSemaphore(max_concurrent_solves)
+        self._solves = 0
+        self._hits = 0
+
+    def get(self, key: Hashable, solve: Callable[[], Run]) -> Run:
+        """The run cached under `key`, or `solve()`'s run, solved once however many sessions ask.
+
+        An error from `solve` reaches every session that waited for it and is not cached.
+        """
+        with self._lock:
+            run = self._runs.get(key)
+            if run is not None:
+                self._runs.move_to_end(key)
+                self._hits += 1
+                return run
+            run = self._alive.get(key)
+            if run is not None:
+                self._hits += 1
+                self._insert(key, run)
+                return run
+            flight = self._flights.get(key)
+            owner = flight is None
+            if flight is None:
+                flight = self._flights[key] = _Flight()
+        if not owner:
+            flight.done.wait()
+            if isinstance(flight.error, ValueError):   # a sentence for the user; a fresh one per thread
+                raise ValueError(str(flight.error))
+            if flight.error is not None:
+                raise RuntimeError(f"The shared solve for {key!r} failed: {flight.error!r}")
+            assert flight.run is not None
+            with self._lock:
+                self._hits += 1
+            return flight.run
+        try:
+            with self._solver_slots:
+                run = solve()
+            if not isinstance(run, Run):
+                raise TypeError(f"The solve for {key!r} returned {type(run).__name__}, not a Run.")
+            flight.run = run
+            self._keep(key, run)
+            return run
+        except BaseException as error:
+            flight.error = error
+            raise
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.done.set()
+
+    def _keep(self, key: Hashable, run: Run) -> None:
+        with self._lock:
+            self._solves += 1
+            self._insert(key, run)
+
+    def _insert(self, key: Hashable, run: Run) -> None:
+        """Add under the lock, then drop the least recently used runs until within budget."""
+        self._runs[key] = run
+        self._alive[key] = run
+        self._bytes += run.nbytes
+        while len(self._runs) > 1 and (self._bytes > self.max_bytes or len(self._runs) > self.max_entries):
+            _, evicted = self._runs.popitem(last=False)
+            self._bytes -= evicted.nbytes
+
+    def stats(self) -> CacheStats:
+        with self._lock:
+            return CacheStats(len(self._runs), self._bytes, self._solves, self._hits)
+
+    def clear(self) -> None:
+        """Forget every cached run (solves in flight finish and are kept)."""
+        with self._lock:
+            self._runs.clear()
+            self._alive.clear()
+            self._bytes = 0

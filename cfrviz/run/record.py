@@ -1,0 +1,269 @@
+"""What a solve leaves behind: snapshots of every information set over the iterations.
+
+`Run` is the record; `RunSettings` the plain values that produced it. The file formats live
+in one module each: `cfrviz.run.npz` (the whole run as `.npz`) and
+`cfrviz.run.strategy_json` (one snapshot's strategies as JSON). `Run.save`, `Run.load`,
+`Run.export_strategy` and `Run.from_strategy_json` are shortcuts to them.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import numpy as np
+
+from cfrviz import catalog
+from cfrviz.games.efg import MAX_EFG_BYTES
+from cfrviz.util.safe_json import dumps_counted, loads_bounded
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.util.text import quoted
+from cfrviz.tree import GameTree
+
+#: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
+DENSE_SNAPSHOTS = 1_000
+#: Most snapshots the default schedule takes (fewer where the memory budget holds fewer: `cfrviz.util.memory`).
+MAX_DEFAULT_SNAPSHOTS = 2_000
+#: How far a stored probability may stray from summing to 1.
+PROBABILITY_TOLERANCE = 1e-6
+
+#: Most iterations a recorded run may claim (far above any solver cap; keeps counts in int64).
+MAX_RECORDED_ITERATIONS = 10**12
+#: Largest seed a recorded run may carry (numpy's generators take any int64).
+MAX_RECORDED_SEED = 2**63 - 1
+#: Largest settings text inside a saved run (a 10 x 10 matrix game's is about 2 kB; an .efg game's
+#: carries its file, at most MAX_EFG_BYTES, which JSON's escapes may double).
+MAX_SETTINGS_BYTES = 2 * MAX_EFG_BYTES + 100_000
+
+_SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
+                    "expected_value", "exploitability", "nodes_touched", "seconds")
+#: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
+_OPTIONAL_FIELDS = ("current_exploitability",)
+#: Every array name a saved run may hold.
+#: Arrays every saved run holds.
+REQUIRED_RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS)
+RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS
+                       + _OPTIONAL_FIELDS)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The plain values that produced a run (and key the app's cache)."""
+
+    game: str                 # a name in cfrviz.catalog.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
+    game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
+    algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
+    iterations: int
+    updates: str              # "simultaneous" or "alternating"
+    seed: int
+
+    def to_json(self) -> str:
+        """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
+        their brackets as escapes, so the bounded reader's counts see only the settings' structure."""
+        return dumps_counted({"game": self.game, "game_params": {k: v for k, v in self.game_params},
+                              "algorithm": self.algorithm, "iterations": self.iterations,
+                              "updates": self.updates, "seed": self.seed})
+
+    @classmethod
+    def from_json(cls, text: str) -> RunSettings:
+        """Parse and check settings written by `to_json`; ValueError says what is wrong."""
+        raw = loads_bounded(text, what="The run's settings", max_bytes=MAX_SETTINGS_BYTES, max_depth=4,
+                            max_containers=1_000, max_values=10_000)
+        if not isinstance(raw, dict):
+            raise ValueError("The run's settings must be a JSON object.")
+        missing = {"game", "game_params", "algorithm", "iterations", "updates", "seed"} - set(raw)
+        if missing:
+            raise ValueError(f"The run's settings lack {sorted(missing)[0]!r}.")
+        params = raw["game_params"]
+        if not isinstance(params, dict):
+            raise ValueError("The run's game parameters must be a JSON object.")
+        settings = cls(game=raw["game"], game_params=tuple(sorted((str(k), frozen_value(v)) for k, v in params.items())),
+                       algorithm=raw["algorithm"], iterations=raw["iterations"], updates=raw["updates"],
+                       seed=raw["seed"])
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Raise ValueError unless every field has a known, well-typed value."""
+        catalog.entry(self.game)
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
+        if self.updates not in UPDATE_SCHEMES:
+            raise ValueError(f"Unknown update scheme {quoted(self.updates)}; choose 'alternating' or 'simultaneous'.")
+        for name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
+                                 f"not {quoted(value)}.")
+
+    def catalog_game(self) -> catalog.CatalogGame:
+        """The catalog game these settings name (ValueError when its parameters are wrong)."""
+        return catalog.get(self.game, **dict(self.game_params))
+
+    def build_tree(self) -> GameTree:
+        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in game_params)."""
+        return self.catalog_game().tree()
+
+
+def frozen_value(value: Any) -> Any:
+    """JSON lists to (nested) tuples so settings stay hashable."""
+    if isinstance(value, list):
+        return tuple(frozen_value(v) for v in value)
+    return value
+
+
+def snapshot_schedule(iterations: int, snapshots: int | str | None = None,
+                      most: int = MAX_DEFAULT_SNAPSHOTS) -> np.ndarray:
+    """[T] the 1-based iterations at which a solve keeps a snapshot, always ending at `iterations`.
+
+    None: every iteration up to 1,000, then log-spaced, at most 2,000 in all; when `most` (the
+    snapshots that fit the memory budget) is smaller, every iteration up to most // 2, then
+    log-spaced, at most `most` in all. "all": every iteration. An integer k: every k-th iteration.
+
+    >>> snapshot_schedule(100, most=6).tolist()
+    [1, 2, 3, 10, 31, 100]
+    """
+    if snapshots is None:
+        most = max(min(int(most), MAX_DEFAULT_SNAPSHOTS), 1)
+        dense_until = min(DENSE_SNAPSHOTS, most // 2)
+        if iterations <= max(dense_until, 1):
+            return np.arange(1, iterations + 1, dtype=np.int64)
+        dense = np.arange(1, dense_until + 1, dtype=np.int64)
+        # From dense_until (dropped: already kept) or from iteration 1 (kept) when nothing is dense.
+        spaced = np.geomspace(max(dense_until, 1), iterations, most - dense_until + (1 if dense_until else 0))
+        sparse = np.unique(np.round(spaced).astype(np.int64))
+        sparse = sparse[sparse > dense_until]
+        sparse[-1] = iterations
+        return np.concatenate([dense, np.unique(sparse)])
+    if isinstance(snapshots, str):
+        if snapshots.strip().lower() != "all":
+            raise ValueError(f"snapshots must be None, 'all' or a whole number stride, not {snapshots!r}.")
+        return np.arange(1, iterations + 1, dtype=np.int64)
+    if not isinstance(snapshots, (int, np.integer)) or isinstance(snapshots, bool) or snapshots < 1:
+        raise ValueError(f"snapshots must be None, 'all' or a whole number stride of at least 1, not {snapshots!r}.")
+    strided = np.arange(int(snapshots), iterations + 1, int(snapshots), dtype=np.int64)
+    if len(strided) == 0 or strided[-1] != iterations:
+        strided = np.append(strided, np.int64(iterations))
+    return strided
+
+
+def snapshot_count(iterations: int, snapshots: int | str | None = None, most: int = MAX_DEFAULT_SNAPSHOTS) -> int:
+    """How many snapshots `snapshot_schedule` would keep, without building it (at most, for None)."""
+    if snapshots is None:
+        return min(iterations, max(min(int(most), MAX_DEFAULT_SNAPSHOTS), 1))
+    if isinstance(snapshots, (int, np.integer)) and not isinstance(snapshots, bool) and snapshots >= 1:
+        return -(-iterations // int(snapshots))
+    return iterations
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """Snapshots of one solve. T snapshots, I information sets, A = most legal actions.
+
+    iterations        [T]       iterations completed at each snapshot (1-based, increasing)
+    cumulative_regret [T, I, A] after that iteration
+    current_strategy  [T, I, A] the strategy each player played in that iteration (with alternating
+                                updates player 2's pass already faced player 1's next strategy:
+                                `cfrviz.analysis.inspector` rebuilds the profile each update answered)
+    average_strategy  [T, I, A] average over iterations 1..t
+    reach             [T, I]    own reach probability of each information set under current_strategy:
+                                the product of the player's own action probabilities on the path
+                                to the set, in [0, 1] (the same for each of its histories)
+    value             [T]       player 1's value of that iteration's current profile
+    expected_value    [T]       running mean of iteration values up to t (as the tutorial code prints)
+    exploitability    [T]       of the average strategy, chips per hand (NashConv / 2)
+    current_exploitability [T]  of current_strategy, the last iterate (NaN if never recorded)
+    nodes_touched     [T]       cumulative tree nodes visited
+    seconds           [T]       cumulative solver seconds (exploitability excluded), timed per chunk
+                                of iterations and spread evenly over the chunk
+    average_strategy_value      player 1's exact value of the final average strategy
+    All arrays are read-only.
+    """
+
+    settings: RunSettings
+    tree: GameTree
+    iterations: np.ndarray
+    cumulative_regret: np.ndarray
+    current_strategy: np.ndarray
+    average_strategy: np.ndarray
+    reach: np.ndarray
+    value: np.ndarray
+    expected_value: np.ndarray
+    exploitability: np.ndarray
+    nodes_touched: np.ndarray
+    seconds: np.ndarray
+    average_strategy_value: float = math.nan
+    current_exploitability: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    def __post_init__(self) -> None:
+        if self.current_exploitability.size == 0 and len(self.iterations) > 0:    # not recorded
+            object.__setattr__(self, "current_exploitability", np.full(len(self.iterations), math.nan))
+        for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS:
+            array = getattr(self, name)
+            if isinstance(array, np.ndarray) and array.flags.writeable:
+                array.setflags(write=False)
+
+    @property
+    def num_snapshots(self) -> int:
+        return len(self.iterations)
+
+    def snapshot_at(self, iteration: int) -> int:
+        """Index of the last snapshot taken at or before `iteration` (0 if none)."""
+        return max(int(np.searchsorted(self.iterations, iteration, side="right")) - 1, 0)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the snapshot arrays."""
+        return int(sum(getattr(self, name).nbytes for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS))
+
+    # The formats import this module, so these shortcuts import them when called.
+
+    def save(self, path: str | os.PathLike[str] | IO[bytes]) -> None:
+        """Write the run as `.npz` (`cfrviz.run.npz.save_run`)."""
+        from cfrviz.run.npz import save_run
+
+        save_run(self, path)
+
+    @classmethod
+    def load(cls, source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
+        """Read a run saved as `.npz` (`cfrviz.run.npz.load_run`); ValueError says what is wrong."""
+        from cfrviz.run.npz import load_run
+
+        return load_run(source)
+
+    def strategy_document(self, snapshot: int = -1) -> dict[str, Any]:
+        """One snapshot's strategy-file JSON object (`cfrviz.run.strategy_json.strategy_document`)."""
+        from cfrviz.run.strategy_json import strategy_document
+
+        return strategy_document(self, snapshot)
+
+    def export_strategy(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The final strategy as JSON text, also written to `path` if given (`cfrviz.run.strategy_json`)."""
+        from cfrviz.run.strategy_json import export_strategy
+
+        return export_strategy(self, path)
+
+    @classmethod
+    def from_strategy_json(cls, document: dict[str, Any] | str | bytes) -> Run:
+        """A one-snapshot run from a strategy document or its JSON text (never a path)."""
+        from cfrviz.run.strategy_json import run_from_strategy_json
+
+        return run_from_strategy_json(document)
+
+
+def check_strategy(tree: GameTree, strategy: np.ndarray, what: str) -> None:
+    """Raise ValueError unless strategy [..., I, A] is a distribution over each set's legal actions."""
+    legal = tree.legal
+    if np.any(strategy < -PROBABILITY_TOLERANCE):
+        raise ValueError(f"{what} has negative probabilities.")
+    if np.any(np.abs(np.where(legal, 0.0, strategy)) > PROBABILITY_TOLERANCE):
+        raise ValueError(f"{what} puts probability on illegal actions.")
+    totals = strategy.sum(axis=-1)
+    error = np.abs(totals - 1.0)
+    if np.any(error > PROBABILITY_TOLERANCE):
+        worst = np.unravel_index(np.argmax(error), error.shape)
+        key = tree.infosets[worst[-1]].key
+        raise ValueError(f"{what} at information set {key!r} sums to {totals[worst]:.6g}, not 1.")
+
+

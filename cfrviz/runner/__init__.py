@@ -1,0 +1,203 @@
+"""`solve()`: run a solver, keep snapshots on a schedule, judge them, return a `Run`.
+
+The deterministic CFR family records its snapshots inside the compiled loop
+(`advance`); any other solver is driven through the `Solver.iterate` contract and
+copied at each snapshot. Solver time is measured per chunk of iterations; the
+exploitability of every snapshot, of the average and of the current strategy, is computed
+afterwards in batched calls.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from cfrviz import catalog
+from cfrviz.util import memory
+from cfrviz.analysis import expected_value as profile_value
+from cfrviz.analysis import exploitability_many
+from cfrviz.games import Game
+from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
+from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
+from cfrviz.solvers.base import check_updates, own_reach_probability
+from cfrviz.tree import GameTree
+
+#: Most calls to `progress` per solve.
+PROGRESS_CALLS = 100
+#: Largest iteration count `solve` accepts.
+MAX_ITERATIONS = 100_000_000
+
+
+def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, catalog.CatalogGame]:
+    """The tree to solve and the catalog game its run's settings name."""
+    if isinstance(game, GameTree):
+        if game_params:
+            raise ValueError("Game parameters apply only when a game is given by name.")
+        return catalog.restorable(game)
+    if not isinstance(game, str) and not hasattr(game, "initial_state"):
+        try:
+            game = [[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
+                     for v in row] for row in game]   # type: ignore[attr-defined]
+        except TypeError:
+            raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
+                             "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
+    # A game no catalog entry knows is solved as its .efg copy when that is the same tree, so its runs reload.
+    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]
+
+
+def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}.")
+    if value < low or (high is not None and value > high):
+        bound = f"between {low:,} and {high:,}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be {bound}; {value:,} was asked for.")
+    return int(value)
+
+
+def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
+          updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
+          progress: Callable[[float], object] | None = None, **game_params: Any) -> Run:
+    """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
+
+    game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
+    payoffs=..., row_names=..., column_names=...), a link value ("kuhn5", "efg:<bundled name>",
+    "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix, any object with
+    the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog entry knows is
+    recorded as its .efg copy (checked to compile to the same tree), so its run saves and reloads. algorithm: a key of
+    `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
+    (every iteration up to 1,000, then log-spaced, at most 2,000, fewer where the memory budget
+    holds fewer: `cfrviz.util.memory`), "all", or a stride; a choice that does not fit the budget is
+    a ValueError saying what does.
+    progress: called with the fraction done, at most about 100 times.
+
+    >>> run = solve("kuhn", "cfr+", iterations=2000)
+    >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
+    True
+    """
+    if not isinstance(algorithm, str) or algorithm.strip().lower() not in ALGORITHMS:
+        raise ValueError(f"Unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
+    algorithm = algorithm.strip().lower()
+    iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
+    if progress is not None and not callable(progress):
+        raise ValueError("progress must be a function taking the fraction done, or None.")
+    tree, found = _resolve_tree(game, dict(game_params))
+    if not found.offers(algorithm):
+        raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
+                         f"{tree.game.title}.")
+    schedule = planned_schedule(tree, iterations, snapshots)
+    settings = RunSettings(game=found.name, game_params=found.params, algorithm=algorithm, iterations=iterations,
+                           updates=updates, seed=seed)
+    solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
+    recorded = _record(solver, schedule, progress)
+    average = recorded["average_strategy"]
+    recorded["exploitability"] = np.asarray(exploitability_many(tree, average), dtype=np.float64)
+    # The last iterate: what predictive methods are studied for (Farina, Kroer and Sandholm 2021).
+    recorded["current_exploitability"] = np.asarray(exploitability_many(tree, recorded["current_strategy"]),
+                                                    dtype=np.float64)
+    final_value = profile_value(tree, average[-1])
+    if progress is not None:
+        progress(1.0)
+    return Run(settings=settings, tree=tree, iterations=schedule, average_strategy_value=float(final_value),
+               **recorded)
+
+
+def planned_schedule(tree: GameTree, iterations: int, snapshots: int | str | None = None) -> np.ndarray:
+    """[T] the snapshot iterations of a solve of `tree`, checked against the memory budget before
+    anything is allocated (`cfrviz.util.memory`): the default keeps as many as fit, an explicit choice
+    that does not fit is a ValueError sentence naming the stride that does."""
+    if snapshots is not None:
+        snapshot_schedule(1, snapshots)      # cheap check: raises the sentence for a bad value
+    plan = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions)
+    budget = memory.budget_bytes()
+    most = plan.most_snapshots(budget)
+    title = tree.game.title
+    if most < 1:
+        raise ValueError(f"Solving {title} needs {memory.shown_bytes(plan.fixed)} before keeping any snapshot, "
+                         f"more than this process's {memory.shown_bytes(budget)} budget ({memory.BUDGET_VARIABLE}).")
+    if snapshots is None:
+        return snapshot_schedule(iterations, None, most=most)
+    count = snapshot_count(iterations, snapshots)
+    if count > most:
+        stride = memory.stride_for(iterations, most)
+        raise ValueError(f"Keeping {count:,} snapshots of {title} would take {memory.shown_bytes(plan.total(count))}, "
+                         f"more than this process's {memory.shown_bytes(budget)} budget "
+                         f"({memory.BUDGET_VARIABLE}); at most {most:,} fit: ask for a stride of {stride:,} or more "
+                         f"(one snapshot every {stride:,} iterations), or leave snapshots to the default.")
+    return snapshot_schedule(iterations, snapshots)
+
+
+def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = "alternating",
+                   seed: int = 0) -> np.ndarray:
+    """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
+    them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""
+    schedule = np.asarray(schedule, dtype=np.int64)
+    plan = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions)
+    if plan.total(len(schedule)) > memory.budget_bytes():
+        raise ValueError(f"Timing {len(schedule):,} snapshots of {tree.game.title} would take "
+                         f"{memory.shown_bytes(plan.total(len(schedule)))}, more than this process's budget; "
+                         "time the default schedule (`planned_schedule`).")
+    solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
+    seconds: np.ndarray = _record(solver, schedule, None)["seconds"]
+    return seconds
+
+
+def _chunks(schedule: np.ndarray, progress: bool) -> list[int]:
+    """Indices into schedule that end a chunk: at most ~100 with progress, else ~20 for timing."""
+    count = PROGRESS_CALLS if progress else 20
+    total = int(schedule[-1])
+    targets = np.linspace(total / count, total, count)
+    ends = np.unique(np.searchsorted(schedule, targets, side="left").clip(0, len(schedule) - 1))
+    return [int(e) for e in ends]
+
+
+def _record(solver: Solver, schedule: np.ndarray,
+            progress: Callable[[float], object] | None) -> dict[str, np.ndarray]:
+    tree = solver.tree
+    t = len(schedule)
+    shape = (t,) + tree.legal.shape
+    out = {"cumulative_regret": np.zeros(shape), "current_strategy": np.zeros(shape),
+           "average_strategy": np.zeros(shape), "value": np.zeros(t), "expected_value": np.zeros(t),
+           "nodes_touched": np.zeros(t, dtype=np.int64)}
+    seconds = np.zeros(t)
+    # The compiled CFR family records snapshots inside its kernel (`advance`); others are copied.
+    advance = getattr(solver, "advance", None)
+    outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
+               out["expected_value"], out["nodes_touched"])
+    start_index, elapsed, total = 0, 0.0, float(schedule[-1])
+    for end_index in _chunks(schedule, progress is not None):
+        first = int(solver.iterations)
+        clock = time.perf_counter()
+        if advance is not None:
+            advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
+        else:
+            for s in range(start_index, end_index + 1):
+                solver.iterate(int(schedule[s]) - int(solver.iterations))
+                _copy_snapshot(solver, s, out)
+        spent = time.perf_counter() - clock
+        # Iterations of one chunk cost about the same; spread the chunk's time over them.
+        done = schedule[start_index:end_index + 1]
+        seconds[start_index:end_index + 1] = elapsed + spent * (done - first) / max(int(done[-1]) - first, 1)
+        elapsed += spent
+        start_index = end_index + 1
+        if progress is not None and end_index < t - 1:
+            progress(float(schedule[end_index]) / total)
+    out["seconds"] = seconds
+    # Derived, not recorded: the same for every solver, and a probability by construction.
+    out["reach"] = own_reach_probability(tree, out["current_strategy"])
+    return out
+
+
+def _copy_snapshot(solver: Solver, s: int, out: dict[str, np.ndarray]) -> None:
+    out["cumulative_regret"][s] = solver.cumulative_regret
+    out["current_strategy"][s] = solver.current_strategy
+    out["average_strategy"][s] = normalize_average(solver.strategy_sum, solver.tree.legal)  # [I, A], uniform where unreached
+    out["value"][s] = solver.last_value
+    out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
+    out["nodes_touched"][s] = solver.nodes_touched
+
+
+__all__ = ["MAX_ITERATIONS", "planned_schedule", "solve", "solver_seconds"]
