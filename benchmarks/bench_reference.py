@@ -5,7 +5,7 @@ Needs OpenSpiel (pinned in requirements.txt; it runs in this process, as a local
     python -m benchmarks.bench_reference tests/data/openspiel_reference.json
 
 Each entry is OpenSpiel's own exploitability (NashConv / 2) of its solver's average
-policy after the stated iterations. `tests/test_cfr.py` compares cfrviz's exploitability
+policy after the stated iterations. `tests/unit/solvers/test_cfr.py` compares cfrviz's exploitability
 of cfrviz's average strategy against these numbers without importing OpenSpiel.
 """
 from __future__ import annotations

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 #: (game as OpenSpiel names it, cfrviz game, iterations). Leduc also at 40 iterations: later,
-#: float noise grows too far in the last iterate to compare at 1e-9 (see tests/test_variants.py).
+#: float noise grows too far in the last iterate to compare at 1e-9 (see tests/unit/solvers/test_variants.py).
 GAMES = (("kuhn_poker", "kuhn", 1000), ("leduc_poker(suit_isomorphism=True)", "leduc", 40),
          ("leduc_poker(suit_isomorphism=True)", "leduc", 100))
 #: The authors' class for each cfrviz name.

@@ -4,7 +4,7 @@
     python scripts/bench_browser.py --steps 200   # more key steps per case
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
-(the helpers of tests/conftest.py). Rows:
+(the helpers in tests/support/). Rows:
   - step to redraw: one key step, from the keydown event until the tree, inspector and cursors are
     redrawn and laid out (JavaScript, style and layout), and until the next animation frame;
   - node click to inspector: a real mouse click until the inspector names the node;
@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from conftest import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT, streamlit_server  # noqa: E402
+from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
+from tests.support.server import streamlit_server  # noqa: E402
 
 CASES = (
     ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),

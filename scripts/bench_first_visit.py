@@ -20,40 +20,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import free_port, wait_healthy  # noqa: E402
+
 PAGES = {"/": "counterfactual regret minimization, visible", "/Convergence": "Convergence",
          "/Evolution": "Evolution", "/Game_tree": "Game tree"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_healthy(port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as answer:
-                if answer.read().decode().strip() == "ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("the server did not answer /_stcore/health")
 
 
 def visit(page_path: str, cache_dir: str, browser, serve: bool = False) -> tuple[float, float]:
@@ -68,7 +49,7 @@ def visit(page_path: str, cache_dir: str, browser, serve: bool = False) -> tuple
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if serve else subprocess.DEVNULL,
         text=True)
     try:
-        wait_healthy(port)
+        wait_healthy(f"http://127.0.0.1:{port}", server, timeout=60.0)
         if serve:
             assert server.stderr is not None
             for line in server.stderr:

@@ -24,7 +24,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))   # efg_shapes: the deep chain and the wide node, made on the spot
 
 
 def _status(field: str) -> int:
@@ -86,7 +85,7 @@ def scenario(name: str) -> dict:
                 f"{run.num_snapshots:,} snapshots, run {run.nbytes / 1e6:.0f} MB", "seconds": seconds, "peak": peak}
     if kind == "efg":
         # An .efg upload of an extreme shape at the reader's limits, then the solve its app cap allows.
-        from efg_shapes import chain_efg, wide_efg
+        from tests.support.efg_shapes import chain_efg, wide_efg
 
         from cfrviz.games.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH
 

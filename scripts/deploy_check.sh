@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Exercise the deploy recipe without a container runtime: the Dockerfile's steps (scripts/deploy.sh)
 # on a fresh virtual environment, then the server is started with the deployed settings, checked,
-# and stopped. tests/test_deploy.py runs this in CI.
+# and stopped. tests/deploy/test_deploy.py runs this in CI.
 #   bash scripts/deploy_check.sh
 # PYTHON: the interpreter the venv is made from (default python3). DEPLOY_VENV: a fresh venv made
-# by the caller to use instead (tests/test_install.py reuses it; it is left in place). BROWSER_PYTHON:
+# by the caller to use instead (tests/deploy/test_install.py reuses it; it is left in place). BROWSER_PYTHON:
 # an interpreter with Playwright; when set (and /usr/bin/chromium exists) a browser opens two pages.
 # The server binds 127.0.0.1 here (the image binds 0.0.0.0); nothing else is contacted.
 set -euo pipefail

@@ -10,27 +10,26 @@ no two share a run), the others Kuhn poker or rock-paper-scissors; pages alterna
 Convergence, Game tree and Evolution. The server's resident memory (VmRSS, itself and its
 children) is sampled every `--interval` seconds and printed as it goes, then summarised.
 Bounded: loopback only, a fixed number of rounds, and every wait has a timeout.
-Beside tests/test_load.py, which checks correctness under load; this one measures.
+Beside tests/browser/test_load.py, which checks correctness under load; this one measures.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+sys.path.insert(0, str(ROOT))
+
+from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import free_port, wait_healthy  # noqa: E402
+
 PAGES = (("Convergence", "Convergence"), ("Game_tree", "Game tree"), ("Evolution", "Evolution"))
 # Full-traversal algorithms and schemes: each pair is a distinct Leduc run at the cap.
 LEDUC_SOLVES = [(a, u) for u in ("alternating", "simultaneous") for a in ("cfr", "cfr+", "lcfr", "dcfr")]
@@ -75,27 +74,6 @@ class Sampler(threading.Thread):
             self.stop.wait(self.interval)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                if answer.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)  # polling period of the health check
-    raise SystemExit("the server did not answer /_stcore/health in time")
-
-
 def session_links(sessions: int, leduc: int, round_number: int, cap: int) -> list[tuple[str, str]]:
     """(path with query, heading) per session for one round; Leduc runs never repeat across rounds."""
     links = []
@@ -127,7 +105,6 @@ def main() -> int:
 
     # A plain SIGTERM would skip the `finally` that stops the server.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
-    sys.path.insert(0, str(ROOT))
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
@@ -144,10 +121,10 @@ def main() -> int:
     sampler = Sampler(server.pid, options.interval)
     round_peaks: list[tuple[str, float, float]] = []
     try:
-        wait_healthy(url, server)
+        wait_healthy(url, server, timeout=90.0)
         sampler.start()
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 pages = [browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
                          for _ in range(options.sessions)]
@@ -164,7 +141,7 @@ def main() -> int:
                         left = max(1.0, options.timeout - (time.monotonic() - started)) * 1000
                         try:
                             page.locator("h1", has_text=heading).first.wait_for(state="visible", timeout=left)
-                            page.wait_for_selector(IDLE, timeout=left)
+                            page.wait_for_selector(APP_IDLE, timeout=left)
                         except PlaywrightTimeout:
                             late += 1
                             continue

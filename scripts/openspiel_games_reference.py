@@ -11,7 +11,7 @@ of the uniform policy, and after N iterations of OpenSpiel's Python `CFRSolver`
 (alternating updates) the exploitability and the whole average policy, keyed by
 information-state string. The bundled `.efg` files are read by OpenSpiel's own Gambit
 reader (`pyspiel.load_efg_game`), a check on cfrviz's reader that shares no code with it.
-`tests/test_openspiel_games.py` compares cfrviz against these numbers without OpenSpiel.
+`tests/unit/games/test_openspiel_games.py` compares cfrviz against these numbers without OpenSpiel.
 
 So that CI can run that comparison without OpenSpiel, each OpenSpiel game is also saved as
 a `.efg` file enumerated by cfrviz's loader (`cfrviz.games.openspiel.load_openspiel`, then

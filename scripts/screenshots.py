@@ -4,7 +4,7 @@
     python scripts/screenshots.py --phone    # and docs/screenshots/phone/<page>.png at 390x844
 
 Uses Debian's Chromium at /usr/bin/chromium through Playwright, and the same server helper as
-the browser tests (tests/conftest.py), so it never downloads a browser.
+the browser tests (tests/support/), so it never downloads a browser.
 """
 from __future__ import annotations
 
@@ -14,17 +14,10 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import (  # noqa: E402
-    APP_IDLE,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    RENDER_TIMEOUT_MS,
-    VIEWPORT,
-    streamlit_server,
-    wait_for_drawn,
-)
+from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, RENDER_TIMEOUT_MS, VIEWPORT, wait_for_drawn  # noqa: E402
+from tests.support.server import streamlit_server  # noqa: E402
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run them all:
 # unit and property tests, AppTest page tests and real-browser tests.
-# Extra arguments go to pytest, e.g. `bash tests/run.sh -m browser` or `bash tests/run.sh tests/test_uploads.py`.
+# Extra arguments go to pytest, e.g. `bash tests/run.sh -m browser` or `bash tests/run.sh tests/unit/run/test_uploads.py`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,7 @@ echo "Compiling the solver kernels (once; later runs load them from numba's cach
 
 # The type and lint gate (a full run only; extra arguments run just pytest): mypy --strict over
 # cfrviz/ and ruff over the repository, both configured in pyproject.toml. The doctests run inside
-# pytest (tests/test_doctests.py).
+# pytest (tests/unit/test_doctests.py).
 static=0
 if [ "$#" -eq 0 ]; then
   echo "mypy (strict) over cfrviz/ ..."

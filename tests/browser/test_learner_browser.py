@@ -13,7 +13,8 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import cfrviz
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, streamlit_server, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+from tests.support.server import streamlit_server
 
 SIDEBAR = '[data-testid="stSidebar"]'
 # A shared 2-core machine under load renders slowly; these tests wait longer than the default.

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import cfrviz
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.name for p in (ROOT / "pages").glob("[0-9]_*.py"))
@@ -92,7 +92,7 @@ def test_downloaded_run_uploads_and_shows_its_numbers(new_context, app_url: str,
 
 @pytest.mark.browser
 def test_hostile_upload_shows_one_sentence(new_context, app_url: str, tmp_path: Path) -> None:
-    # Reference: cfrviz.run.uploads refuses a non-zip .npz with this sentence (tests/test_uploads.py).
+    # Reference: cfrviz.run.uploads refuses a non-zip .npz with this sentence (tests/unit/run/test_uploads.py).
     bad = tmp_path / "run.npz"
     bad.write_bytes(b"this is not a zip archive")
     page = new_context().new_page()

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import open_app, wait_for_app
+from tests.support.browser import open_app, wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import itertools
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
 
 import cfrviz
 
@@ -118,7 +118,7 @@ def test_releasing_the_slider_puts_t_in_the_url(page, app_url: str) -> None:
 
 
 def test_clicking_a_node_shows_the_inspector_in_the_first_viewport(page, app_url: str) -> None:
-    # The default context is 1280x800 (conftest.VIEWPORT).
+    # The default context is 1280x800 (tests.support.browser.VIEWPORT).
     tree = cfrviz.compile_game("kuhn")
     node = tree.node_label.index("KQ k")
     open_app(page, f"{app_url}/Game_tree?{KUHN}")

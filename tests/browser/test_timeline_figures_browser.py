@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
 
 import cfrviz
 

@@ -1,0 +1,61 @@
+"""Driving Debian's Chromium against the app: launch arguments, viewports, and waits on Streamlit's
+own script state (never on a fixed sleep).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these, Chromium keeps dialing hosts it cannot reach from here.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+# Streamlit scrolls inside its own container, so a full-page shot needs a tall viewport.
+TALL_VIEWPORT = {"width": 1280, "height": 2400}
+# First render takes 3-4 s on these 2-core machines; leave room for a busy CI box.
+RENDER_TIMEOUT_MS = 20_000
+APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def wait_for_app(page: Any, text: str | None = None, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the Streamlit script has finished running (and `text` is visible, if given).
+
+    Right after a click the app may still report the previous run as finished, so tests that
+    trigger a rerun should also name text the new run shows.
+    """
+    page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+    if text is not None:
+        page.get_by_text(text).first.wait_for(state="visible", timeout=timeout_ms)
+        page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+
+
+# Plotly and some widgets load lazily in the browser after the script run has finished.
+_ALL_DRAWN = """() => {
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const sliders = [...document.querySelectorAll('[data-testid="stSlider"]')];
+  return !document.querySelector('[data-testid="stSkeleton"]') &&
+         charts.every(c => c.querySelector('.main-svg')) &&
+         sliders.every(s => s.querySelector('[data-testid="stSliderThumbValue"]'));
+}"""
+
+
+def wait_for_drawn(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the script is idle, no placeholder is left, and every plotly chart and slider is drawn."""
+    page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+    page.wait_for_function(_ALL_DRAWN, timeout=timeout_ms)
+
+
+def open_app(page: Any, url: str, text: str | None = None) -> None:
+    """Go to `url` and wait for the first full render."""
+    page.goto(url, timeout=RENDER_TIMEOUT_MS)
+    # The idle marker only appears once the app shell is up and the first script run is over.
+    page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
+    wait_for_app(page, text)

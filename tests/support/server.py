@@ -1,0 +1,93 @@
+"""A real `streamlit run` server for tests and scripts: a free local port, the health poll and the
+server itself, stopped by its own PID whatever happens.
+
+Tests get it through fixtures in tests/conftest.py; scripts import it as `tests.support.server`
+(with the repository root on `sys.path`).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HEALTH_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_healthy(url: str, process: subprocess.Popen[Any] | None = None, timeout: float = HEALTH_TIMEOUT_S,
+                 log_path: Path | None = None) -> None:
+    """Poll `url`/_stcore/health until it answers "ok". RuntimeError when `process` exits first or no
+    answer comes within `timeout` seconds (naming `log_path`, the server's log, if given)."""
+    see = f"; see {log_path}." if log_path is not None else "."
+    deadline = time.monotonic() + timeout
+    while True:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {process.returncode}{see}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.read().strip() == b"ok":
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout:.0f} s{see}")
+        # Polling interval of the health check, not a wait for app state.
+        time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def streamlit_server(
+    script: Path | str = REPO_ROOT / "app.py",
+    cwd: Path | str = REPO_ROOT,
+    extra_args: tuple[str, ...] = (),
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Start `streamlit run script` on a free local port; yield (base URL, process); stop it.
+
+    The process is ended by its own PID in `finally`, whatever happens in between.
+    """
+    script = Path(script)
+    if not script.is_file():
+        raise FileNotFoundError(f"No Streamlit entry file at {script}.")
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+        "--client.showErrorDetails", "full",   # extra_args may pass "none" to check a deploy
+        *extra_args,
+    ]
+    log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = open(log_path, "wb")
+    process = subprocess.Popen(command, cwd=str(cwd), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, process, HEALTH_TIMEOUT_S, log_path)
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        log.close()

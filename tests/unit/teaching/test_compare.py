@@ -1,0 +1,231 @@
+"""Compare: the plan, lines over fixed seeds, timing after a warm-up, CSV files, the figure and the page."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import cfrviz
+from cfrviz import analysis
+from cfrviz.teaching.compare import (
+    CURVE_COLUMNS,
+    Entry,
+    check_work,
+    curves_csv,
+    fixed_seeds,
+    line_from_runs,
+    measure_line,
+    node_visits,
+    plan,
+    summary,
+    table_csv,
+    timed_seconds,
+)
+from cfrviz.figures.compare import algorithm_color, comparison_figure
+from cfrviz.figures.convergence import exploitability_figure
+from cfrviz.solvers import ALGORITHMS
+from cfrviz.catalog import compile_game
+
+APP = str(Path(__file__).resolve().parents[3] / "app.py")
+
+
+def spec(figure: Any) -> dict[str, Any]:
+    parsed: dict[str, Any] = json.loads(figure.to_json())
+    return parsed
+
+
+def test_plan_skips_impossible_pairs_and_gives_sampling_its_fixed_seeds() -> None:
+    entries, skipped = plan(["cfr", "outcome", "pcfr+"], ["simultaneous", "alternating"], 100, 1000,
+                            fixed_seeds(3, first=7))
+    assert [(e.algorithm, e.updates, e.iterations, e.seeds) for e in entries] == [
+        ("cfr", "simultaneous", 100, (0,)), ("cfr", "alternating", 100, (0,)),
+        ("outcome", "alternating", 1000, (7, 8, 9)), ("pcfr+", "alternating", 100, (0,))]
+    assert len(skipped) == 2 and all("alternating" in note for note in skipped)
+    assert entries[2].label == "Outcome-sampling MCCFR (alternating, seeds 7-9)"
+    with pytest.raises(ValueError, match="Compare CFR algorithms"):
+        plan(["rm"], ["alternating"], 10, 10)
+    with pytest.raises(ValueError, match="1 to 10 seeds"):
+        fixed_seeds(11)
+    with pytest.raises(ValueError, match="needs 80 solves"):
+        plan(["chance", "external", "outcome"], ["simultaneous", "alternating"], 10, 10, fixed_seeds(10) * 2)
+
+
+def test_sampling_band_is_the_range_of_fixed_seeds_around_their_median() -> None:
+    # Reference: the five runs themselves, solved with seeds 0-4; a second line from the same
+    # seeds is identical (fixed seeds make the band reproducible).
+    entry = Entry("outcome", "alternating", 300, fixed_seeds(5))
+    runs = [cfrviz.solve("kuhn", "outcome", iterations=300, seed=s) for s in entry.seeds]
+    seconds = np.linspace(0.1, 1.0, runs[0].num_snapshots)
+    line = line_from_runs(entry, runs, seconds, repeats=1)
+    each = np.stack([r.exploitability for r in runs])
+    np.testing.assert_array_equal(line.exploitability, np.median(each, axis=0))
+    np.testing.assert_array_equal(line.exploitability_low, each.min(axis=0))
+    np.testing.assert_array_equal(line.exploitability_high, each.max(axis=0))
+    assert np.any(line.exploitability_high > line.exploitability_low)       # the seeds really differ
+    current = np.stack([r.current_exploitability for r in runs])
+    np.testing.assert_array_equal(line.current_exploitability, np.median(current, axis=0))
+    again = line_from_runs(entry, [cfrviz.solve("kuhn", "outcome", iterations=300, seed=s) for s in entry.seeds],
+                           seconds, repeats=1)
+    np.testing.assert_array_equal(again.exploitability, line.exploitability)
+    with pytest.raises(ValueError, match="one run per seed"):
+        line_from_runs(entry, runs[:2], seconds, repeats=1)
+
+
+def test_timing_is_a_median_of_repeats_over_the_default_snapshots() -> None:
+    tree = compile_game("kuhn")
+    entry = Entry("cfr", "alternating", 50)
+    seconds = timed_seconds(tree, entry, repeats=3)
+    assert seconds.shape == (50,) and np.all(seconds > 0) and np.all(np.diff(seconds) >= 0)
+    with pytest.raises(ValueError, match="1 to 9 times"):
+        timed_seconds(tree, entry, repeats=0)
+    line = measure_line("kuhn", entry, repeats=2)
+    assert line.repeats == 2 and line.seconds.shape == line.iterations.shape
+
+
+def test_summary_and_csv_files_round_trip_at_full_precision() -> None:
+    lines = [measure_line("kuhn", Entry("cfr+", "alternating", 2000), repeats=1),
+             measure_line("kuhn", Entry("external", "alternating", 200, fixed_seeds(2)), repeats=1)]
+    rows = summary(lines)
+    # Kuhn's α family (Kuhn 1950): the nearest α lies in [0, 1/3]; CFR+'s average is close to it.
+    alpha = rows[0]["α heads for"]
+    assert isinstance(alpha, float) and 0.0 <= alpha <= 1 / 3
+    assert rows[0]["exploitability"] == lines[0].exploitability[-1] < 1e-3
+    assert rows[1]["seeds"] == "0-1" and rows[0]["seeds"] == ""
+    table = list(csv.DictReader(io.StringIO(table_csv(rows))))
+    assert [r["algorithm"] for r in table] == ["CFR+", "External-sampling MCCFR"]
+    assert float(table[0]["exploitability"]) == rows[0]["exploitability"]
+    curves = list(csv.reader(io.StringIO(curves_csv(lines))))
+    assert tuple(curves[0]) == CURVE_COLUMNS
+    assert len(curves) == 1 + sum(len(line.iterations) for line in lines)
+    last_cfr_plus = curves[len(lines[0].iterations)]
+    assert last_cfr_plus[:5] == ["cfr+", "alternating", "", "0", "2000"]
+    assert float(last_cfr_plus[CURVE_COLUMNS.index("exploitability")]) == lines[0].exploitability[-1]
+    assert float(last_cfr_plus[CURVE_COLUMNS.index("current_exploitability")]) == lines[0].current_exploitability[-1]
+
+
+def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_the_axis_title() -> None:
+    lines = [measure_line("kuhn", Entry("cfr+", scheme, 30), repeats=1) for scheme in ("alternating", "simultaneous")]
+    lines.append(measure_line("kuhn", Entry("chance", "alternating", 100, fixed_seeds(3)), repeats=2))
+    fig = spec(comparison_figure(lines, "seconds", "both"))
+    named = [t for t in fig["data"] if t.get("showlegend") is not False]
+    plus = [t for t in named if t["meta"]["algorithm"] == "cfr+"]
+    assert {t["line"]["color"] for t in plus} == {algorithm_color("cfr+")}
+    assert {(t["meta"]["updates"], t["line"]["dash"]) for t in plus} == {("alternating", "solid"),
+                                                                        ("simultaneous", "dash")}
+    assert {t["meta"]["strategy"] for t in named} == {"average", "current"}
+    bands = [t for t in fig["data"] if t.get("meta", {}).get("band")]
+    assert len(bands) == 4 and all(t["meta"]["algorithm"] == "chance" for t in bands)   # average + current
+    # The legend sits right of the plot area; the x-axis title (below it) says how time was taken.
+    assert fig["layout"]["legend"]["x"] >= 1.0 and fig["layout"]["legend"]["xanchor"] == "left"
+    assert "median of 1-2 timed solves after a warm-up" in fig["layout"]["xaxis"]["title"]["text"]
+    assert len(ALGORITHMS) - 1 == len({algorithm_color(a) for a in ALGORITHMS if a != "rm"})
+    with pytest.raises(ValueError, match="x axis"):
+        comparison_figure(lines, "minutes")
+
+
+@pytest.mark.parametrize("strategy, fields", [("average", ["average"]), ("current", ["current"]),
+                                              ("both", ["average", "current"])])
+def test_convergence_chart_shows_average_current_or_both(strategy: str, fields: list[str]) -> None:
+    run = cfrviz.solve("kuhn", "pcfr+", iterations=100)
+    fig = exploitability_figure(run, 10, strategy=strategy)
+    curves = [t for t in fig.data if "strategy" in (t.meta or {})]
+    assert [t.meta["strategy"] for t in curves] == fields
+    for trace in curves:
+        source = run.exploitability if trace.meta["strategy"] == "average" else run.current_exploitability
+        ys = np.asarray(trace.y, dtype=float)
+        np.testing.assert_array_equal(ys, source[source > 0])
+    with pytest.raises(ValueError, match="'both'"):
+        exploitability_figure(run, strategy="best")
+
+
+def open_compare() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/4_Compare.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_compare_page_with_every_algorithm_and_both_schemes() -> None:
+    at = open_compare()
+    at.multiselect(key="cmp_algos").set_value([a for a in ALGORITHMS if a != "rm"])
+    at.multiselect(key="cmp_updates").set_value(["simultaneous", "alternating"])
+    at.number_input(key="cmp_iters").set_value(40)
+    at.number_input(key="cmp_sampling_iters").set_value(200)
+    at.number_input(key="cmp_seeds").set_value(2)
+    at.number_input(key="cmp_repeats").set_value(1).run()
+    assert not at.exception, at.exception
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    assert len(specs) == 3
+    # 5 algorithms with both schemes, 5 alternating only, and the sidebar's run (CFR, alternating).
+    expected = 5 * 2 + 5 + 1
+    for chart in specs:
+        named = [t for t in chart["data"] if t.get("showlegend") is not False]
+        assert len(named) == expected
+        assert {t["meta"]["algorithm"] for t in named} == {a for a in ALGORITHMS if a != "rm"}
+        assert sum(t["meta"]["sidebar"] for t in named) == 1
+    assert "timed solves after a warm-up" in specs[2]["layout"]["xaxis"]["title"]["text"]
+    table = at.dataframe[0].value
+    assert len(table) == expected and set(table["iterations"]) == {40, 200, 1000}
+    assert {b.proto.label for b in at.get("download_button")} == {"Table (CSV)", "Curves (CSV)"}
+
+
+def test_compare_settings_survive_a_page_switch() -> None:
+    at = open_compare()
+    at.multiselect(key="cmp_algos").set_value(["cfr+", "pdcfr+"])
+    at.number_input(key="cmp_iters").set_value(30).run()
+    at.switch_page("pages/3_Convergence.py").run()
+    at.switch_page("pages/4_Compare.py").run()
+    assert not at.exception, at.exception
+    assert at.multiselect(key="cmp_algos").value == ["cfr+", "pdcfr+"]
+    assert at.number_input(key="cmp_iters").value == 30
+
+
+def test_current_exploitability_of_a_compare_line_is_that_of_the_solvers_last_iterate() -> None:
+    # Reference: analysis.exploitability of PDCFR+'s strategy played in iteration 30.
+    line = measure_line("kuhn", Entry("pdcfr+", "alternating", 30), repeats=1)
+    run = cfrviz.solve("kuhn", "pdcfr+", iterations=30)
+    assert line.current_exploitability[-1] == pytest.approx(
+        analysis.exploitability(run.tree, run.current_strategy[-1]), abs=1e-12)
+
+
+def test_convergence_page_offers_average_current_or_both() -> None:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params["algo"] = "pcfr+"
+    at.run()
+    at.switch_page("pages/3_Convergence.py").run()
+    at.radio(key="convergence_strategy").set_value("both").run()
+    assert not at.exception, at.exception
+    chart = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                 if "Exploitability" in json.loads(c.proto.spec)["layout"]["title"]["text"])
+    assert [t["meta"]["strategy"] for t in chart["data"] if "strategy" in (t.get("meta") or {})] == ["average",
+                                                                                                    "current"]
+
+
+def test_one_comparison_is_bounded_in_tree_node_visits() -> None:
+    # Reference: the bound counts iterations x 2 passes x nodes x (seeds + timed solves), by hand.
+    entries, _ = plan(["cfr", "external"], ["alternating"], 1000, 10_000, fixed_seeds(5))
+    assert node_visits(entries, 1936, 3) == 1000 * 2 * 1936 * (1 + 3) + 10_000 * 2 * 1936 * (5 + 3)
+    check_work(entries, 1936, 3)                        # Leduc's default comparison is allowed
+    every = [a for a in ALGORITHMS if a != "rm"]
+    entries, _ = plan(every, ["simultaneous", "alternating"], 20_000, 20_000, fixed_seeds(2))
+    with pytest.raises(ValueError, match="billion tree nodes"):
+        check_work(entries, 1936, 9)
+
+
+@pytest.mark.parametrize("algorithm", ["pcfr+", "dcfr+", "pdcfr+"])
+def test_walkthrough_page_replays_the_new_algorithms(algorithm: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/6_Walkthrough.py").run()
+    at.selectbox(key="walk_algo").set_value(algorithm).run()
+    assert not at.exception, at.exception
+    # They alternate by definition: the page offers only that scheme.
+    assert at.radio(key="walk_updates").options == ["alternating"]
+    assert at.dataframe, "the information-set table is drawn"
