@@ -20,6 +20,7 @@ import numpy as np
 
 from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.run import export_strategy, save_run
 
 if TYPE_CHECKING:
     from cfrviz.run import Run
@@ -281,20 +282,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
         settings = check_arguments(args)
-        import cfrviz
-
+        from cfrviz import runner
         game = settings.pop("game")
         algorithm = settings.pop("algorithm")
-        run = cfrviz.solve(game, algorithm, **settings)
+        run = runner.solve(game, algorithm, **settings)
         format_report(run, sys.stdout)
         outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:
             def write_strategy(handle: IO[bytes]) -> None:
-                handle.write(run.export_strategy().encode("utf-8"))
+                handle.write(export_strategy(run).encode("utf-8"))
 
             outputs.append((args.json, write_strategy))
         if args.out is not None:
-            outputs.append((args.out, run.save))
+            outputs.append((args.out, lambda handle: save_run(run, handle)))
         write_all_or_none(outputs)
     except ValueError as error:   # UsageError, and bad settings caught by the library itself
         print(f"cfrviz: {error}", file=sys.stderr)

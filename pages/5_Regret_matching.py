@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from cfrviz import catalog, app as ui
-from cfrviz.analysis import best_response_to, matrix_equilibrium
+from cfrviz.analysis.equilibria import best_response_to
+from cfrviz.analysis import matrix_equilibrium
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path

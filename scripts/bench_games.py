@@ -17,7 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cfrviz.analysis import lp  # noqa: E402
-from cfrviz.games.efg import read_bundled, read_efg, write_efg  # noqa: E402
+from cfrviz.games.efg import read_bundled, read_efg  # noqa: E402
+from cfrviz.tree.efg_export import write_efg  # noqa: E402
 from cfrviz.games.openspiel import available, load_openspiel  # noqa: E402
 from cfrviz.tree import build_tree  # noqa: E402
 from cfrviz.catalog import compile_game  # noqa: E402

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cfrviz.run import save_run
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -49,7 +51,7 @@ def _leduc_run_bytes():
 
     run = cfrviz.solve("leduc", "dcfr", iterations=catalog.lookup("leduc").app_iteration_cap, updates="alternating")
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     return run, buffer.getvalue()
 
 
@@ -143,7 +145,7 @@ def scenario(name: str) -> dict:
                 f"remembered afterwards: {again * 1000:.1f} ms", "seconds": seconds, "peak": peak}
     if kind == "download":
         run, _ = _leduc_run_bytes()
-        seconds, peak, data = _measure(lambda: (lambda b: (run.save(b), b.getvalue())[1])(io.BytesIO()))
+        seconds, peak, data = _measure(lambda: (lambda b: (save_run(run, b), b.getvalue())[1])(io.BytesIO()))
         return {"kind": "click", "what": f"download button clicked: the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz)",
                 "seconds": seconds, "peak": peak}
     if kind == "link":
@@ -165,7 +167,7 @@ def scenario(name: str) -> dict:
         elif rest == "bomb":
             # A complete-looking run (every array present) whose regrets are nearly the whole unpacked cap.
             small = io.BytesIO()
-            cfrviz.solve("kuhn", "cfr", iterations=2).save(small)
+            save_run(cfrviz.solve("kuhn", "cfr", iterations=2), small)
             with np.load(io.BytesIO(small.getvalue()), allow_pickle=False) as archive:
                 arrays = {key: archive[key] for key in archive.files}
             arrays["cumulative_regret"] = np.zeros((MAX_UNPACKED_BYTES - 1_000_000) // 8)

@@ -15,7 +15,7 @@ reader (`pyspiel.load_efg_game`), a check on cfrviz's reader that shares no code
 
 So that CI can run that comparison without OpenSpiel, each OpenSpiel game is also saved as
 a `.efg` file enumerated by cfrviz's loader (`cfrviz.games.openspiel.load_openspiel`, then
-`cfrviz.games.efg.write_efg`) in tests/data/openspiel_games/; with OpenSpiel installed the
+`cfrviz.tree.efg_export.write_efg`) in tests/data/openspiel_games/; with OpenSpiel installed the
 tests check that the loader still gives that same tree.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _table(policy: Any) -> dict[str, list[float]]:
 def snapshot(name: str) -> str:
     """cfrviz's enumeration of the OpenSpiel game `name`, written as a .efg file; returns its path."""
     sys.path.insert(0, str(ROOT))
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
     from cfrviz.games.openspiel import load_openspiel
     from cfrviz.tree import build_tree
 

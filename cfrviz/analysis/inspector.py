@@ -32,7 +32,7 @@ from numba import njit
 
 # The one reach and value pass, shared with best response and exploitability.
 from cfrviz.util import memory
-from cfrviz.analysis import _packed, _profile_values, _reach_pass
+from cfrviz.analysis.best_responses import _packed, _profile_values, _reach_pass
 from cfrviz.run import Run
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import regret_matching

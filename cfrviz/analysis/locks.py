@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cfrviz.analysis import expected_value, exploitability, exploitability_many, history_values
+from cfrviz.analysis.best_responses import expected_value, exploitability, exploitability_many, history_values
 from cfrviz.games.base import CHANCE
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.run import Run

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.analysis import ALPHA_MAX, kuhn_equilibrium, matrix_equilibrium, matrix_strategy
+from cfrviz.analysis.equilibria import ALPHA_MAX, kuhn_equilibrium, matrix_equilibrium, matrix_strategy
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.tree import GameTree
 

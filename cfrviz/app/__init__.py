@@ -38,7 +38,7 @@ from cfrviz.app.links import (
     query_params_of,
     supported_updates,
 )
-from cfrviz.run import Run, RunSettings
+from cfrviz.run import Run, RunSettings, export_strategy, save_run
 from cfrviz.run.cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.util.text import escape_markdown, quoted
@@ -169,8 +169,7 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
 
     The run is shared with other sessions: read it, never write into it (its arrays are read-only).
     """
-    import cfrviz
-
+    from cfrviz import runner
     def solve() -> Run:
         bar = None
         if float(compile_game(game, **dict(game_params)).num_nodes) * iterations >= _PROGRESS_COST:
@@ -182,7 +181,7 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
             fraction = min(max(float(fraction), 0.0), 1.0)
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
-        run = cfrviz.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
+        run = runner.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
                            progress=progress, **dict(game_params))
         if bar is not None:
             bar.empty()
@@ -348,7 +347,7 @@ def _share(view: View) -> None:
                                    file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
-                st.caption("Downloads need `Run.save` and `Run.export_strategy`.")
+                st.caption("Downloads need `save_run` and `export_strategy`.")
         st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB, "
                          "or solve your own game (Gambit .efg, up to 1 MB)",
                          type=["npz", "json", "efg"], key=_W + "upload", on_change=_on_upload)
@@ -376,12 +375,12 @@ def _run_bytes(run: Run) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     return buffer.getvalue()
 
 
 def _strategy_json(run: Run) -> str:
-    text = run.export_strategy()
+    text = export_strategy(run)
     return text if isinstance(text, str) else str(text)
 
 

@@ -23,7 +23,7 @@ def compile_kernels() -> float:
     """
     import numpy as np
 
-    import cfrviz
+    from cfrviz import runner
     from cfrviz.solvers import update_schemes
     from cfrviz.solvers.matrix import regret_matching_path
 
@@ -31,10 +31,10 @@ def compile_kernels() -> float:
     for algorithm in ALGORITHMS:
         game = "rps" if algorithm == "rm" else "kuhn"
         for updates in update_schemes(algorithm):
-            cfrviz.solve(game, algorithm, iterations=2, updates=updates, seed=0)
+            runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)
     from cfrviz.analysis.inspector import frame_numbers  # the Game tree page's numbers for every frame
 
-    frame_numbers(cfrviz.solve("kuhn", "cfr", iterations=2, updates="alternating"), [0, 1])
+    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates="alternating"), [0, 1])
     payoffs = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
     for sampled in (False, True):
         regret_matching_path(payoffs, 2, sampled=sampled)

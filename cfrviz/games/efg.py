@@ -26,7 +26,6 @@ values shifted by c/2. The game's `description` says so.
 """
 from __future__ import annotations
 
-import bisect
 import hashlib
 import math
 import re
@@ -35,14 +34,19 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from cfrviz.util import memory
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
+from cfrviz.games.efg_tokens import EfgError, fraction_text, plain_comment, plain_label, sentence_text, tokenize
 
 if TYPE_CHECKING:
-    from cfrviz.tree import GameTree
+    from cfrviz.games.efg_tokens import Token
+
+__all__ = ["MAX_EFG_ACTIONS", "MAX_EFG_BYTES", "MAX_EFG_DEPTH", "MAX_EFG_NODES", "EfgGame", "bundled_games",
+           "load_efg", "read_bundled", "read_efg"]
+
 
 #: Largest .efg file read, in bytes (Kuhn poker is about 2 kB, Leduc poker would be about 0.6 MB).
 MAX_EFG_BYTES = 1_000_000
@@ -54,20 +58,11 @@ MAX_EFG_ACTIONS = 500
 #: Deepest node (moves from the root) in a tree read from a file; every walk of a tree is iterative,
 #: and solves, layouts and tree parts of a chain this deep take seconds, not minutes.
 MAX_EFG_DEPTH = 2_000
-#: Longest number token; longer ones are refused before any arithmetic on them.
-MAX_NUMBER_CHARS = 40
 #: Largest payoff magnitude after summing outcomes along a path.
 MAX_PAYOFF = Fraction(10) ** 15
 #: Largest common denominator of one node's chance probabilities, and of all payoffs: exact sums stay
 #: cheap (a file of fractions with ever new denominators would otherwise make them slow).
 MAX_COMMON_DENOMINATOR = 10**40
-
-__all__ = ["MAX_EFG_ACTIONS", "MAX_EFG_BYTES", "MAX_EFG_DEPTH", "MAX_EFG_NODES", "EfgError", "EfgGame", "bundled_games", "load_efg", "read_bundled",
-           "read_efg", "write_efg"]
-
-
-class EfgError(ValueError):
-    """A file cfrviz cannot read or solve; the message is one sentence naming the line."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,56 +80,7 @@ class EfgGame(ExplicitGame):
     bundled: str | None = None
 
 
-# --- tokens -------------------------------------------------------------------------------
-
-class _Token(NamedTuple):
-    kind: str        # "word", "string", "number", "{", "}", ","
-    text: str        # the unescaped string, or the token as written
-    line: int
-
-
-_NUMBER = r"[+-]?(?:\d+/\d+|\d+\.\d*(?:[eE][+-]?\d{1,3})?|\.\d+(?:[eE][+-]?\d{1,3})?|\d+(?:[eE][+-]?\d{1,3})?)"
-_TOKEN = re.compile(
-    r'\s+|"(?P<string>[^"\\]*(?:\\.[^"\\]*)*)"'
-    rf"|(?P<number>{_NUMBER})(?![\w.])|(?P<word>[A-Za-z]\w*)|(?P<punct>[{{}},])",
-    re.DOTALL)
 _NATURAL = re.compile(r"\d+")
-
-
-def _unescape(body: str) -> str:
-    # Gambit escapes a quote inside a label as \" ; a doubled backslash stands for one.
-    return re.sub(r'\\(["\\])', r"\1", body) if "\\" in body else body
-
-
-def _tokens(text: str, source: str) -> list[_Token]:
-    newlines = [m.start() for m in re.finditer("\n", text)]
-    out: list[_Token] = []
-    pos, end = 0, len(text)
-    while pos < end:
-        match = _TOKEN.match(text, pos)
-        if match is None:
-            line = bisect.bisect_left(newlines, pos) + 1
-            char = text[pos]
-            if char == '"':
-                raise EfgError(f"Line {line} of {source}: a quoted text starts here and never ends.")
-            raise EfgError(f"Line {line} of {source}: unexpected character {char!r}.")
-        kind = match.lastgroup
-        if kind is not None:
-            value = match.group(kind)
-            line = bisect.bisect_left(newlines, pos) + 1
-            if kind == "string":
-                out.append(_Token("string", _unescape(value), line))
-            elif kind == "number":
-                if len(value) > MAX_NUMBER_CHARS:
-                    raise EfgError(f"Line {line} of {source}: the number {value[:20]}... is longer than "
-                                   f"{MAX_NUMBER_CHARS} characters.")
-                out.append(_Token("number", value, line))
-            elif kind == "word":
-                out.append(_Token("word", value, line))
-            else:
-                out.append(_Token(value, value, line))
-        pos = match.end()
-    return out
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -159,36 +105,8 @@ class _InfosetDeclaration:
     number: int
 
 
-def _shown(text: str, most: int = 40) -> str:
-    """A name from the file as it may appear inside a one-line sentence: printable, one line, short."""
-    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    return flat if len(flat) <= most else flat[:most - 1] + "…"
-
-
-# Characters that make links, HTML, LaTeX or code where labels are shown; a stranger's file keeps
-# its names as plain text without them. (Underscores stay: inside words they are no emphasis.)
-_MARKUP = str.maketrans("", "", "`*[]<>$~\\{}")
-
-
-def _label(text: str, most: int) -> str:
-    """A name from the file as cfrviz keeps it: plain one-line text, at most `most` characters."""
-    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text.translate(_MARKUP)).split())
-    return flat if len(flat) <= most else flat[:most - 1] + "…"
-
-
-def _comment(text: str) -> str:
-    """The file's comment as plain text: lines kept, markup and line-leading list or heading marks dropped."""
-    lines = [_label(line, 2_000).lstrip("#>-+= ") for line in text.splitlines()]
-    kept = "\n".join(lines).strip()
-    return kept if len(kept) <= 2_000 else kept[:1_999] + "…"
-
-
-def _plain(fraction: Fraction) -> str:
-    return str(fraction.numerator) if fraction.denominator == 1 else f"{fraction.numerator}/{fraction.denominator}"
-
-
 class _Parser:
-    def __init__(self, tokens: list[_Token], source: str, last_line: int) -> None:
+    def __init__(self, tokens: list[Token], source: str, last_line: int) -> None:
         self.tokens = tokens
         self.source = source
         self.last_line = last_line
@@ -204,10 +122,10 @@ class _Parser:
     def fail(self, line: int, problem: str) -> EfgError:
         return EfgError(f"Line {line} of {self.source}: {problem}")
 
-    def peek(self) -> _Token | None:
+    def peek(self) -> Token | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
 
-    def take(self, kind: str, what: str) -> _Token:
+    def take(self, kind: str, what: str) -> Token:
         token = self.peek()
         if token is None:
             raise self.fail(self.last_line, f"the file ends where {what} was expected.")
@@ -217,10 +135,10 @@ class _Parser:
         return token
 
     @staticmethod
-    def show(token: _Token) -> str:
+    def show(token: Token) -> str:
         if token.kind == "string":
-            return f'the text "{_shown(token.text, 30)}"'
-        return f"'{_shown(token.text, 30)}'"
+            return f'the text "{sentence_text(token.text, 30)}"'
+        return f"'{sentence_text(token.text, 30)}'"
 
     def natural(self, what: str) -> tuple[int, int]:
         token = self.take("number", what)
@@ -268,13 +186,13 @@ class _Parser:
             raise self.fail(line, f"only version 2 of the .efg format is read, not {version}.")
         letter = self.take("word", "the letter R")
         if letter.text not in ("R", "D"):
-            raise self.fail(letter.line, f"expected the letter R after 'EFG 2', found '{_shown(letter.text, 20)}'.")
-        title = _label(self.take("string", "the game's title in quotes").text, 100)
+            raise self.fail(letter.line, f"expected the letter R after 'EFG 2', found '{sentence_text(letter.text, 20)}'.")
+        title = plain_label(self.take("string", "the game's title in quotes").text, 100)
         opened = self.open_list()
         names: list[str] = []
         while not self.close_or_none():
             self.list_item("string", "a player's name in quotes", opened)
-            names.append(_label(self.take("string", "a player's name").text, 40))
+            names.append(plain_label(self.take("string", "a player's name").text, 40))
         if len(names) != 2:
             raise self.fail(opened, f"the game lists {len(names)} player{'s' if len(names) != 1 else ''}; "
                                     "cfrviz solves two-player games only.")
@@ -282,7 +200,7 @@ class _Parser:
         comment = ""
         token = self.peek()
         if token is not None and token.kind == "string":
-            comment = _comment(self.take("string", "the comment").text)
+            comment = plain_comment(self.take("string", "the comment").text)
         return title, comment
 
     # nodes ---------------------------------------------------------------------------------
@@ -294,13 +212,13 @@ class _Parser:
                 raise self.fail(line, f"information set {number} of player {player + 1} is used before its "
                                       "actions are listed.")
             return known
-        name = _label(self.take("string", "the information set's name").text, 300)
+        name = plain_label(self.take("string", "the information set's name").text, 300)
         opened = self.open_list()
         actions: list[str] = []
         while not self.close_or_none():
             self.list_item("string", "an action name in quotes", opened)
             self.at_most(len(actions), line, "actions")
-            actions.append(_label(self.take("string", "an action name").text, 60))
+            actions.append(plain_label(self.take("string", "an action name").text, 60))
         declared = _InfosetDeclaration(name, self.named(actions, line, "an action"), (), line, number)
         if known is None:
             if not actions:
@@ -310,12 +228,12 @@ class _Parser:
             return declared
         if known.actions != declared.actions:
             raise self.fail(line, f"information set {number} of player {player + 1} has the actions "
-                                  f"{_shown(', '.join(declared.actions), 60)} here but "
-                                  f"{_shown(', '.join(known.actions), 60)} on line {known.line}; "
+                                  f"{sentence_text(', '.join(declared.actions), 60)} here but "
+                                  f"{sentence_text(', '.join(known.actions), 60)} on line {known.line}; "
                                   "the actions of one information set must be the same.")
         if known.name != declared.name:
             raise self.fail(line, f"information set {number} of player {player + 1} is named "
-                                  f"\"{_shown(declared.name)}\" here but \"{_shown(known.name)}\" on line {known.line}.")
+                                  f"\"{sentence_text(declared.name)}\" here but \"{sentence_text(known.name)}\" on line {known.line}.")
         return known
 
     def at_most(self, listed: int, line: int, what: str) -> None:
@@ -332,7 +250,7 @@ class _Parser:
                 if twice in seen:
                     break
                 seen.add(twice)
-            raise self.fail(line, f"{what} is named \"{_shown(twice)}\" twice at this node.")
+            raise self.fail(line, f"{what} is named \"{sentence_text(twice)}\" twice at this node.")
         return filled
 
     def chance_event(self, number: int, line: int) -> _InfosetDeclaration:
@@ -342,17 +260,17 @@ class _Parser:
             if known is None:
                 raise self.fail(line, f"chance event {number} is used before its outcomes are listed.")
             return known
-        name = _label(self.take("string", "the chance event's name").text, 60)
+        name = plain_label(self.take("string", "the chance event's name").text, 60)
         opened = self.open_list()
         labels: list[str] = []
         probabilities: list[Fraction] = []
         while not self.close_or_none():
             self.list_item("string", "a chance outcome's name in quotes", opened)
             self.at_most(len(labels), line, "chance outcomes")
-            labels.append(_label(self.take("string", "a chance outcome's name").text, 60))
+            labels.append(plain_label(self.take("string", "a chance outcome's name").text, 60))
             p = self.number("the chance outcome's probability")
             if p < 0:
-                raise self.fail(line, f"the chance probability {_plain(p)} is negative.")
+                raise self.fail(line, f"the chance probability {fraction_text(p)} is negative.")
             probabilities.append(p)
         if not labels:
             raise self.fail(line, f"chance event {number} has no outcomes.")
@@ -364,7 +282,7 @@ class _Parser:
                                       "exactly (their common denominator passes 10^40).")
         total = Fraction(sum(p.numerator * (common // p.denominator) for p in probabilities), common)
         if total != 1:
-            raise self.fail(line, f"the chance probabilities here sum to {_plain(total)}, not exactly 1 "
+            raise self.fail(line, f"the chance probabilities here sum to {fraction_text(total)}, not exactly 1 "
                                   "(write thirds as 1/3, not 0.333).")
         declared = _InfosetDeclaration(name, self.named(labels, line, "a chance outcome"), tuple(probabilities),
                                        line, number)
@@ -389,7 +307,7 @@ class _Parser:
             if known is None:
                 raise self.fail(line, f"outcome {number} is used before its payoffs are given.")
             return (known[1][0], known[1][1])
-        name = _label(self.take("string", "the outcome's name").text, 60)
+        name = plain_label(self.take("string", "the outcome's name").text, 60)
         opened = self.open_list()
         payoffs: list[Fraction] = []
         while not self.close_or_none():
@@ -429,7 +347,7 @@ class _Parser:
                 raise self.fail(token.line, f"the tree has more than {MAX_EFG_NODES:,} nodes, more than cfrviz "
                                             "draws or solves interactively.")
             self.at += 1
-            name = _label(self.take("string", "the node's name in quotes (\"\" for none)").text, 60)
+            name = plain_label(self.take("string", "the node's name in quotes (\"\" for none)").text, 60)
             kind, line = token.text, token.line
             width = 0
             if kind == "c":
@@ -479,7 +397,7 @@ def _slug(text: str) -> str:
 
 
 def _build(text: str, source: str, name: str | None, bundled: str | None) -> EfgGame:
-    tokens = _tokens(text, source)
+    tokens = tokenize(text, source)
     parser = _Parser(tokens, source, text.count("\n") + 1)
     title, comment = parser.prologue()
     nodes = parser.body()
@@ -525,7 +443,7 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
     for n in ends:
         total = sum(totals[n], Fraction(0))
         if total != constant:
-            raise fail(nodes[n].line, f"the payoffs here sum to {_plain(total)} but to {_plain(constant)} on line "
+            raise fail(nodes[n].line, f"the payoffs here sum to {fraction_text(total)} but to {fraction_text(constant)} on line "
                                       f"{nodes[ends[0]].line}; CFR here needs a constant-sum game "
                                       "(what one player wins, the other loses).")
         if abs(totals[n][0]) > MAX_PAYOFF or abs(totals[n][1]) > MAX_PAYOFF:
@@ -554,8 +472,8 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
 
     description = comment.strip()
     if shift != 0:
-        note = (f"The payoffs sum to {_plain(constant)} at every end of the game; player 1's payoffs are counted "
-                f"less {_plain(shift)} (and player 2's likewise), which keeps every equilibrium and makes the "
+        note = (f"The payoffs sum to {fraction_text(constant)} at every end of the game; player 1's payoffs are counted "
+                f"less {fraction_text(shift)} (and player 2's likewise), which keeps every equilibrium and makes the "
                 "game zero-sum.")
         description = f"{description}\n\n{note}" if description else note
     return EfgGame(
@@ -594,84 +512,22 @@ def read_efg(text: str | bytes, *, source: str = "the file", name: str | None = 
     >>> game.name, len(game.infosets), game.payoff[2]
     ('matching-pennies', 2, 1.0)
     """
-    source = _shown(source, 80)
+    source = sentence_text(source, 80)
     return _build(_decode(text, source), source, name, None)
 
 
 def load_efg(path: str | Path) -> EfgGame:
     """The game in the `.efg` file at `path` (size checked before reading)."""
     path = Path(path)
-    shown = _shown(path.name, 80)
+    shown = sentence_text(path.name, 80)
     try:
         size = path.stat().st_size
         if size > MAX_EFG_BYTES:
             raise EfgError(f"{shown} is {size:,} bytes; cfrviz reads .efg files up to {MAX_EFG_BYTES:,} bytes.")
         data = path.read_bytes()
     except OSError as error:
-        raise EfgError(f"Cannot read {shown}: {_shown(str(error.strerror or error), 80)}.") from None
+        raise EfgError(f"Cannot read {shown}: {sentence_text(str(error.strerror or error), 80)}.") from None
     return _build(_decode(data, shown), shown, None, None)
-
-
-# --- writing ----------------------------------------------------------------------------------
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _exact_probabilities(probabilities: tuple[float, ...]) -> tuple[Fraction, ...]:
-    """Fractions that sum to exactly 1 and round to the given floats (1/3, not 0.333...)."""
-    simple = tuple(Fraction(p).limit_denominator(1_000_000) for p in probabilities)
-    if sum(simple) == 1 and all(float(q) == p for q, p in zip(simple, probabilities)):
-        return simple
-    exact = [Fraction(p) for p in probabilities]
-    exact[-1] = 1 - sum(exact[:-1], Fraction(0))     # the floats' own rounding, put on the last outcome
-    return tuple(exact)
-
-
-def write_efg(tree: GameTree, comment: str | None = None) -> str:
-    """The compiled game `tree` as Gambit `.efg` text, which `read_efg` reads back to the same tree.
-
-    Nodes are named by their labels and information sets by their keys; each leaf gets its own
-    outcome with payoffs (u, -u) for player 1's payoff u, written exactly (the float's `repr`);
-    chance probabilities are written as fractions summing to exactly 1.
-
-    >>> from cfrviz.catalog import compile_game
-    >>> write_efg(compile_game("rps")).splitlines()[3]
-    'p "start" 1 1 "player 1" { "rock" "paper" "scissors" } 0'
-    """
-    game = tree.game
-    players = getattr(game, "players", ("Player 1", "Player 2"))
-    numbers: dict[int, int] = {}
-    per_player = [0, 0]
-    for i, record in enumerate(tree.infosets):
-        per_player[record.player] += 1
-        numbers[i] = per_player[record.player]
-    if comment is None:
-        comment = str(getattr(game, "description", "") or "")
-    lines = [f"EFG 2 R {_quoted(game.title)} {{ {_quoted(players[0])} {_quoted(players[1])} }}",
-             _quoted(comment), ""]
-    events = leaves = 0
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        who = int(tree.actor[node])
-        name = _quoted(tree.node_label[node])
-        kids = tree.children(node)
-        if who == CHANCE:
-            events += 1
-            exact = _exact_probabilities(tuple(float(tree.chance_probability[c]) for c in kids))
-            outcomes = " ".join(f"{_quoted(tree.edge_label[c])} {_plain(p)}" for c, p in zip(kids, exact))
-            lines.append(f'c {name} {events} "" {{ {outcomes} }} 0')
-        elif who == TERMINAL:
-            leaves += 1
-            u = float(tree.payoff[node]) + 0.0
-            lines.append(f"t {name} {leaves} {name} {{ {u!r} {-u + 0.0!r} }}")
-        else:
-            i = int(tree.infoset[node])
-            actions = " ".join(_quoted(tree.edge_label[c]) for c in kids)
-            lines.append(f"p {name} {who + 1} {numbers[i]} {_quoted(tree.infosets[i].key)} {{ {actions} }} 0")
-        stack.extend(reversed(kids))
-    return "\n".join(lines) + "\n"
 
 
 # --- games that ship with cfrviz ------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.run.record import _OPTIONAL_FIELDS, _SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings, check_strategy
+from cfrviz.run.record import OPTIONAL_FIELDS, SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings, check_strategy
 from cfrviz.util.safe_json import loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util.text import quoted
@@ -33,7 +33,7 @@ __all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "load_run", "run_from_arrays", "s
 def save_run(run: Run, path: str | os.PathLike[str] | IO[bytes]) -> None:
     """Write `run` as a compressed `.npz` of plain arrays; settings go in as a JSON string."""
     arrays: dict[str, Any] = {name: np.asarray(getattr(run, name))
-              for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS}
+              for name in ("iterations",) + SNAPSHOT_FIELDS + OPTIONAL_FIELDS}
     header = json.dumps({"format": RUN_FORMAT, "version": RUN_FORMAT_VERSION})
     np.savez_compressed(path, format=np.array(header), settings=np.array(run.settings.to_json()),
                         average_strategy_value=np.array(float(run.average_strategy_value)), **arrays)
@@ -58,7 +58,7 @@ def load_run(source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
 
 def run_from_arrays(contents: dict[str, np.ndarray]) -> Run:
     """The run held by a `.npz` archive's arrays, every one checked (see `load_run`)."""
-    missing = [name for name in ("format", "settings", "iterations", "average_strategy_value") + _SNAPSHOT_FIELDS
+    missing = [name for name in ("format", "settings", "iterations", "average_strategy_value") + SNAPSHOT_FIELDS
                if name not in contents]
     if missing:
         raise ValueError(f"This file is not a complete cfrviz run: it has no {missing[0]!r} array.")
@@ -89,7 +89,7 @@ def run_from_arrays(contents: dict[str, np.ndarray]) -> Run:
     shapes = {"cumulative_regret": (t, i, a), "current_strategy": (t, i, a), "average_strategy": (t, i, a),
               "reach": (t, i)}
     arrays: dict[str, np.ndarray] = {}
-    for name in _SNAPSHOT_FIELDS:
+    for name in SNAPSHOT_FIELDS:
         array = contents[name]
         shape = shapes.get(name, (t,))
         if array.shape != shape:
@@ -102,7 +102,7 @@ def run_from_arrays(contents: dict[str, np.ndarray]) -> Run:
         if kind == "f" and not np.all(np.isfinite(array)):
             raise ValueError(f"The run's {name} contains NaN or infinite values.")
         arrays[name] = array.astype(np.int64 if kind == "iu" else np.float64)
-    for name in _OPTIONAL_FIELDS:
+    for name in OPTIONAL_FIELDS:
         if name in contents:
             array = contents[name]
             if array.shape != (t,) or array.dtype.kind != "f":

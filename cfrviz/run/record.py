@@ -1,16 +1,15 @@
 """What a solve leaves behind: snapshots of every information set over the iterations.
 
 `Run` is the record; `RunSettings` the plain values that produced it. The file formats live
-in one module each: `cfrviz.run.npz` (the whole run as `.npz`) and
-`cfrviz.run.strategy_json` (one snapshot's strategies as JSON). `Run.save`, `Run.load`,
-`Run.export_strategy` and `Run.from_strategy_json` are shortcuts to them.
+in one module each, as functions over a `Run`: `cfrviz.run.npz` (the whole run as `.npz`:
+`save_run`, `load_run`) and `cfrviz.run.strategy_json` (one snapshot's strategies as JSON:
+`export_strategy`, `run_from_strategy_json`). They import the record; it never imports them.
 """
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -36,22 +35,22 @@ MAX_RECORDED_SEED = 2**63 - 1
 #: carries its file, at most MAX_EFG_BYTES, which JSON's escapes may double).
 MAX_SETTINGS_BYTES = 2 * MAX_EFG_BYTES + 100_000
 
-_SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
+SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
                     "expected_value", "exploitability", "nodes_touched", "seconds")
 #: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
-_OPTIONAL_FIELDS = ("current_exploitability",)
+OPTIONAL_FIELDS = ("current_exploitability",)
 #: Every array name a saved run may hold.
 #: Arrays every saved run holds.
-REQUIRED_RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS)
-RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + _SNAPSHOT_FIELDS
-                       + _OPTIONAL_FIELDS)
+REQUIRED_RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + SNAPSHOT_FIELDS)
+RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + SNAPSHOT_FIELDS
+                       + OPTIONAL_FIELDS)
 
 
 @dataclass(frozen=True)
 class RunSettings:
     """The plain values that produced a run (and key the app's cache)."""
 
-    game: str                 # a name in cfrviz.catalog.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
+    game: str                 # a name in cfrviz.catalog.entries.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
     game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
     algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
     iterations: int
@@ -199,7 +198,7 @@ class Run:
     def __post_init__(self) -> None:
         if self.current_exploitability.size == 0 and len(self.iterations) > 0:    # not recorded
             object.__setattr__(self, "current_exploitability", np.full(len(self.iterations), math.nan))
-        for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS:
+        for name in ("iterations",) + SNAPSHOT_FIELDS + OPTIONAL_FIELDS:
             array = getattr(self, name)
             if isinstance(array, np.ndarray) and array.flags.writeable:
                 array.setflags(write=False)
@@ -215,41 +214,7 @@ class Run:
     @property
     def nbytes(self) -> int:
         """Bytes held by the snapshot arrays."""
-        return int(sum(getattr(self, name).nbytes for name in ("iterations",) + _SNAPSHOT_FIELDS + _OPTIONAL_FIELDS))
-
-    # The formats import this module, so these shortcuts import them when called.
-
-    def save(self, path: str | os.PathLike[str] | IO[bytes]) -> None:
-        """Write the run as `.npz` (`cfrviz.run.npz.save_run`)."""
-        from cfrviz.run.npz import save_run
-
-        save_run(self, path)
-
-    @classmethod
-    def load(cls, source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
-        """Read a run saved as `.npz` (`cfrviz.run.npz.load_run`); ValueError says what is wrong."""
-        from cfrviz.run.npz import load_run
-
-        return load_run(source)
-
-    def strategy_document(self, snapshot: int = -1) -> dict[str, Any]:
-        """One snapshot's strategy-file JSON object (`cfrviz.run.strategy_json.strategy_document`)."""
-        from cfrviz.run.strategy_json import strategy_document
-
-        return strategy_document(self, snapshot)
-
-    def export_strategy(self, path: str | os.PathLike[str] | None = None) -> str:
-        """The final strategy as JSON text, also written to `path` if given (`cfrviz.run.strategy_json`)."""
-        from cfrviz.run.strategy_json import export_strategy
-
-        return export_strategy(self, path)
-
-    @classmethod
-    def from_strategy_json(cls, document: dict[str, Any] | str | bytes) -> Run:
-        """A one-snapshot run from a strategy document or its JSON text (never a path)."""
-        from cfrviz.run.strategy_json import run_from_strategy_json
-
-        return run_from_strategy_json(document)
+        return int(sum(getattr(self, name).nbytes for name in ("iterations",) + SNAPSHOT_FIELDS + OPTIONAL_FIELDS))
 
 
 def check_strategy(tree: GameTree, strategy: np.ndarray, what: str) -> None:

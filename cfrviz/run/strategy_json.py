@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.games.openspiel import openspiel_records
+from cfrviz.tree.openspiel_export import openspiel_records
 from cfrviz.run.record import PROBABILITY_TOLERANCE, Run, RunSettings, frozen_value
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers.base import own_reach_probability
@@ -165,7 +165,7 @@ def read_strategy_file(path: str | os.PathLike[str] | IO[Any]) -> dict[str, Any]
 
 
 def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict[str, Any]:
-    """Read and strictly check a strategy file written by `Run.export_strategy`.
+    """Read and strictly check a strategy file written by `export_strategy`.
 
     `source` is the parsed object, or the file's JSON text or bytes; a string is always JSON
     text, never a path (`read_strategy_file` reads paths). Returns the parsed document.

@@ -16,9 +16,10 @@ import numpy as np
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.games.efg import MAX_EFG_BYTES
-from cfrviz.run.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text
+from cfrviz.run.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text, run_from_strategy_json
 from cfrviz.run.record import REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run, RunSettings
 from cfrviz.util.text import quoted
+from cfrviz.run.npz import load_run
 
 #: Largest upload accepted, in megabytes (`server.maxUploadSize` in .streamlit/config.toml).
 #: A Leduc run at the app's iteration cap saves to about 24 MB with DCFR (46 MB unpacked).
@@ -53,7 +54,7 @@ def read_upload(filename: str, data: bytes) -> Run:
     if suffix == "json" and len(data) > MAX_STRATEGY_BYTES:
         raise ValueError(f"{name} is {len(data) / 1e6:.1f} MB; strategy files are limited to "
                          f"{MAX_STRATEGY_BYTES / 1e6:g} MB (a Leduc strategy is about 0.12 MB).")
-    # Run.load and Run.from_strategy_json check shapes, finiteness and distributions themselves.
+    # load_run and run_from_strategy_json check shapes, finiteness and distributions themselves.
     try:
         return _read_npz(name, data) if suffix == "npz" else _read_json(name, data)
     except (MemoryError, RecursionError, OverflowError, RuntimeError, NotImplementedError, zlib.error):
@@ -123,7 +124,7 @@ def _read_npz(name: str, data: bytes) -> Run:
         raise ValueError(f"{name} is truncated or damaged; save the run again and re-upload it.") from None
     _check_hosted_run(archive)
     try:
-        return Run.load(io.BytesIO(data))
+        return load_run(io.BytesIO(data))
     except (KeyError, TypeError, IndexError, OSError, EOFError, zipfile.BadZipFile, zlib.error, OverflowError):
         raise ValueError(f"{name} is not a run saved by cfrviz (arrays are missing or malformed).") from None
 
@@ -141,19 +142,19 @@ def _read_json(name: str, data: bytes) -> Run:
     params = document.get("game_params")
     catalog.check_hosted(document.get("game"), params if isinstance(params, dict) else {})
     try:
-        return Run.from_strategy_json(document)
+        return run_from_strategy_json(document)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError, OverflowError):
         raise ValueError(f"{name} is not a strategy exported by cfrviz (fields are missing or malformed).") from None
 
 
 def _check_hosted_run(archive: zipfile.ZipFile) -> None:
     """Refuse, before any game is built, a run whose settings name an OpenSpiel game off the server's
-    menu (the same sentence a link gets). Settings that cannot be read are left to `Run.load` to explain."""
+    menu (the same sentence a link gets). Settings that cannot be read are left to `load_run` to explain."""
     try:
         with archive.open("settings.npy") as stream:
             text = np.lib.format.read_array(stream, allow_pickle=False)
         settings = RunSettings.from_json(str(text))
-    except Exception:   # damaged or missing settings: Run.load says what is wrong
+    except Exception:   # damaged or missing settings: load_run says what is wrong
         return
     catalog.check_hosted(settings.game, dict(settings.game_params))
 

@@ -16,6 +16,7 @@ from cfrviz.util import memory
 from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet
 from cfrviz.util.text import quoted
 
+
 #: Most histories `build_tree` expands (Leduc poker with suits has 9,451; files and OpenSpiel games are capped lower).
 MAX_TREE_NODES = 500_000
 
@@ -217,14 +218,3 @@ def build_tree(game: Game) -> GameTree:
         infoset_nodes=frozen([n for m in members for n in m], np.int64),
         _key_index=key_index,
     )
-
-
-def compile_game(game: object, **params: object) -> GameTree:
-    """The GameTree of a game given by catalog name, link value, matrix or rules object.
-
-    Kept here for existing callers; names are the catalog's business (`cfrviz.catalog.compile_game`),
-    which compiles each catalog game once per process.
-    """
-    from cfrviz.catalog import compile_game as catalog_compile  # the catalog sits above the tree
-
-    return catalog_compile(game, **params)   # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz import app as ui
 from cfrviz.figures.timeline import read_component_data
+from cfrviz.run import export_strategy
 
 APP = str(Path(__file__).parents[2] / "app.py")
 PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
@@ -173,7 +174,7 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
     from cfrviz.run.uploads import read_upload
 
     solved = cfrviz.solve("kuhn", "cfr", iterations=50, updates="simultaneous")
-    uploaded = read_upload("strategy.json", solved.export_strategy().encode())
+    uploaded = read_upload("strategy.json", export_strategy(solved).encode())
     at = start()
     at.session_state[ui.UPLOAD_KEY] = uploaded
     at.session_state[ui.NODE_KEY] = 4
@@ -190,7 +191,7 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
 
 
 def test_convergence_names_the_runs_alpha_at_t():
-    # Reference: cfrviz.analysis.closest_alpha of the average strategy at t (Kuhn's α-family, Kuhn 1950).
+    # Reference: cfrviz.analysis.equilibria.closest_alpha of the average strategy at t (Kuhn's α-family, Kuhn 1950).
     import cfrviz
     from cfrviz.analysis import closest_alpha
 

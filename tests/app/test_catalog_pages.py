@@ -71,7 +71,7 @@ def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
     # 5-card Kuhn written out as an .efg file has 20 deals x 5 ends = 100 terminals, more than a
     # drawing holds, and no cards the reader knows of: the pages split it into subtrees.
     from cfrviz.catalog import lookup
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
 
     game = read_game_upload("kuhn5.efg", write_efg(lookup("kuhn5").tree()).encode())
     at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))

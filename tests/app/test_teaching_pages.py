@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, app as ui
-from cfrviz.analysis import best_response_to
+from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import regret_matching_path
 

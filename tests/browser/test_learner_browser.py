@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import cfrviz
+from cfrviz.run import save_run
 from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
 from tests.support.server import streamlit_server
 
@@ -103,7 +104,7 @@ def test_page_settings_survive_a_page_switch_and_a_share_link(new_context, app_u
 @pytest.mark.browser
 def test_an_upload_shows_its_banner_and_idles_the_sidebar(new_context, app_url: str, tmp_path: Path) -> None:
     saved = tmp_path / "learner_run.npz"
-    cfrviz.solve("kuhn", "cfr+", iterations=60).save(saved)
+    save_run(cfrviz.solve("kuhn", "cfr+", iterations=60), saved)
     page = new_context().new_page()
     open_app(page, f"{app_url}/Convergence?game=kuhn&algo=cfr&iters=50", "Convergence")
     page.locator(f'{SIDEBAR} input[type="file"]').set_input_files(str(saved))

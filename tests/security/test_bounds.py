@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cfrviz import cli
+from cfrviz import app, cli
 from cfrviz.analysis import matrix_equilibrium
-from cfrviz.run import Run
+from cfrviz.run import Run, export_strategy, load_run, save_run
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -43,11 +43,11 @@ def test_a_full_disk_names_the_file_and_leaves_nothing(tmp_path: Path, capsys) -
 
 def test_a_failing_run_file_takes_the_strategy_file_with_it(tmp_path: Path, capsys, monkeypatch) -> None:
     # The issue: `--json ok.json --out run.npz` left ok.json behind when writing run.npz failed.
-    def full_disk(self: Run, handle) -> None:
+    def full_disk(run: Run, handle) -> None:
         handle.write(b"PK\x03\x04 partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Run, "save", full_disk)
+    monkeypatch.setattr(cli, "save_run", full_disk)
     out = tmp_path / "run.npz"
     status, err = _solve(tmp_path, "--json", str(tmp_path / "ok.json"), "--out", str(out), capsys=capsys)
     assert status == 2
@@ -62,7 +62,7 @@ def test_outputs_are_complete_files_with_ordinary_permissions(tmp_path: Path, ca
     assert status == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.json", "run.npz"]  # no temporary left
     assert json.loads(existing.read_text())["iterations"] == 20
-    assert Run.load(tmp_path / "run.npz").settings.iterations == 20
+    assert load_run(tmp_path / "run.npz").settings.iterations == 20
     mask = os.umask(0)
     os.umask(mask)
     assert (tmp_path / "run.npz").stat().st_mode & 0o777 == 0o666 & ~mask
@@ -84,18 +84,17 @@ def test_evolution_caps_the_information_sets_chosen() -> None:
 def test_downloads_are_built_only_when_clicked(monkeypatch) -> None:
     # Reference: a rerun must not compress the run (st.download_button with a callable defers it).
     calls: list[str] = []
-    original_save, original_export = Run.save, Run.export_strategy
-
-    def counting_save(self: Run, path) -> None:
+    def counting_save(run: Run, path) -> None:
         calls.append("save")
-        original_save(self, path)
+        save_run(run, path)
 
-    def counting_export(self: Run, path=None) -> str:
+    def counting_export(run: Run, path=None) -> str:
         calls.append("export")
-        return original_export(self, path)
+        return export_strategy(run, path)
 
-    monkeypatch.setattr(Run, "save", counting_save)
-    monkeypatch.setattr(Run, "export_strategy", counting_export)
+    # The app shell writes the downloads with these two functions.
+    monkeypatch.setattr(app, "save_run", counting_save)
+    monkeypatch.setattr(app, "export_strategy", counting_export)
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page("pages/3_Convergence.py").run()
     assert not at.exception, [e.value for e in at.exception]

@@ -41,7 +41,7 @@ def _yield_between_opcodes(frame: FrameType, event: str, arg: object) -> object:
     CPython only switches threads at calls and backward jumps, so without this a cache
     updated by two stores in a row is torn on free-threaded builds but almost never here.
     """
-    if frame.f_globals.get("__name__") != "cfrviz.analysis":
+    if frame.f_globals.get("__name__") != "cfrviz.analysis.best_responses":
         return None
     frame.f_trace_opcodes = True
     if event == "opcode":

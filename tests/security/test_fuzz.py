@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.security.test_markup import unescaped_markup
 
 import cfrviz
-from cfrviz.run import Run
+from cfrviz.run import Run, export_strategy, save_run
 from cfrviz.run.uploads import read_upload
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,13 +159,13 @@ def test_query_text_is_not_rendered_as_html(page: str) -> None:
 @pytest.fixture(scope="module")
 def saved_run() -> bytes:
     buffer = io.BytesIO()
-    cfrviz.solve("kuhn", "cfr+", iterations=30).save(buffer)
+    save_run(cfrviz.solve("kuhn", "cfr+", iterations=30), buffer)
     return buffer.getvalue()
 
 
 @pytest.fixture(scope="module")
 def strategy_document() -> dict:
-    return json.loads(cfrviz.solve("kuhn", "cfr", iterations=30).export_strategy())
+    return json.loads(export_strategy(cfrviz.solve("kuhn", "cfr", iterations=30)))
 
 
 def _read_or_value_error(filename: str, data: bytes) -> None:

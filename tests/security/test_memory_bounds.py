@@ -24,6 +24,9 @@ from cfrviz.games.openspiel import available as openspiel_available
 from cfrviz.runner import planned_schedule
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, build_tree
+from cfrviz.run import load_run
+from cfrviz.catalog import cache
+from cfrviz.games import efg
 
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
 needs_openspiel = pytest.mark.skipif(not openspiel_available(), reason="OpenSpiel (pyspiel) is not installed; "
@@ -268,13 +271,14 @@ def test_the_reader_sizes_dense_arrays_before_building_the_game() -> None:
 def test_a_refused_game_is_not_cached_and_its_refusal_costs_nothing_the_second_time(
         monkeypatch: pytest.MonkeyPatch) -> None:
     reads: list[int] = []
-    original = catalog.efg.read_efg
+    original = efg.read_efg
 
     def counted(*args, **kwargs):
         reads.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(catalog.efg, "read_efg", counted)
+    # The catalog reads .efg text through the reader module.
+    monkeypatch.setattr(efg, "read_efg", counted)
     text = wide_efg(MAX_EFG_ACTIONS + 1)
     messages = []
     for _ in range(3):
@@ -283,30 +287,31 @@ def test_a_refused_game_is_not_cached_and_its_refusal_costs_nothing_the_second_t
         messages.append(str(caught.value))
     assert len(set(messages)) == 1 and "more than 500 actions" in messages[0]
     assert len(reads) == 1                                # read once, then remembered by key
-    assert catalog._GAMES.nbytes == 0 and catalog._TREES.nbytes == 0
-    assert len(catalog._REFUSALS._values) == 1
-    assert all(len(key) == 16 for key in catalog._REFUSALS._values)    # a digest, not the 1 MB text
+    assert cache._GAMES.nbytes == 0 and cache._TREES.nbytes == 0
+    assert len(cache._REFUSALS._values) == 1
+    assert all(len(key) == 16 for key in cache._REFUSALS._values)    # a digest, not the 1 MB text
 
 
 def test_a_refused_tree_drops_its_game_and_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
     # The tree stage: a game the reader accepted, compiled after the budget shrank (a tree refused later
     # was the 1 GB leak). Nothing of it stays; asking again does not build it again.
     game = catalog.get("efg", text=wide_efg(500))
-    assert game in catalog._GAMES
+    assert game in cache._GAMES
     builds: list[int] = []
-    original = catalog.build_tree
+    original = cache.build_tree
 
     def counted(rules):
         builds.append(1)
         return original(rules)
 
-    monkeypatch.setattr(catalog, "build_tree", counted)
+    # The catalog's cache compiles the trees it keeps.
+    monkeypatch.setattr(cache, "build_tree", counted)
     monkeypatch.setenv(memory.BUDGET_VARIABLE, "100")
     for _ in range(2):
         with pytest.raises(ValueError, match="more than this process's 100 MB budget"):
             game.tree()
     assert builds == [1]
-    assert game not in catalog._GAMES and game not in catalog._TREES
+    assert game not in cache._GAMES and game not in cache._TREES
     with pytest.raises(ValueError, match="100 MB budget"):
         game.game()                                       # refused as a game too, without reading again
 
@@ -315,8 +320,8 @@ def test_the_tree_cache_is_bounded_by_bytes() -> None:
     # Reference: catalog.tree_bytes estimates each tree; the cache keeps at most TREE_CACHE_BYTES (the newest always).
     trees = [catalog.get("efg", text=chain_efg(n)).tree() for n in (100, 200, 300)]
     sizes = [catalog.tree_bytes(t) for t in trees]
-    assert catalog._TREES.nbytes == sum(sizes)
-    small = catalog._BoundedCache(max_entries=10, max_bytes=sizes[1] + sizes[2])
+    assert cache._TREES.nbytes == sum(sizes)
+    small = cache._BoundedCache(max_entries=10, max_bytes=sizes[1] + sizes[2])
     for k, (tree, size) in enumerate(zip(trees, sizes)):
         small.put(k, tree, size)
     assert 0 not in small and 1 in small and 2 in small and small.nbytes == sizes[1] + sizes[2]
@@ -355,7 +360,7 @@ def test_cli_snapshots_stride_and_all_are_saved(tmp_path: Path) -> None:
         out = tmp_path / f"run{value}.npz"
         result = cli("kuhn", "-a", "cfr", "-n", "10", "--snapshots", value, "--out", str(out))
         assert result.returncode == 0, result.stderr
-        assert cfrviz.run.Run.load(out).iterations.tolist() == expected
+        assert load_run(out).iterations.tolist() == expected
 
 
 @pytest.mark.parametrize("value, fragment", [

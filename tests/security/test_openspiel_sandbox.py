@@ -27,6 +27,7 @@ import cfrviz
 from cfrviz import catalog
 from cfrviz.games import openspiel
 from cfrviz.games.openspiel import FILE_REFUSAL, GameString, load_openspiel, parse_game_string
+from cfrviz.run import export_strategy, save_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -517,10 +518,10 @@ def test_uploads_naming_an_off_menu_game_are_refused_like_links(monkeypatch: pyt
 
     monkeypatch.delenv(catalog.OPENSPIEL_ANY_ENV, raising=False)
     run = cfrviz.solve("openspiel:liars_dice(numdice=1,dice_sides=2)", "cfr", iterations=20)
-    strategy = json.loads(run.export_strategy())
+    strategy = json.loads(export_strategy(run))
     assert read_upload("s.json", json.dumps(strategy).encode()).tree.num_nodes == run.tree.num_nodes
     path = tmp_path / "run.npz"
-    run.save(path)
+    save_run(run, path)
     assert read_upload("run.npz", path.read_bytes()).tree.num_nodes == run.tree.num_nodes
 
     def refuse(text: str, cap: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from cfrviz import solve
 from cfrviz.analysis.inspector import frame_numbers, update_profiles
-from cfrviz.run import Run
+from cfrviz.run import Run, load_run, save_run
 from cfrviz.solvers import solver_class
 from cfrviz.solvers.base import own_reach_probability, regret_matching
 from cfrviz.tree import GameTree
@@ -300,7 +300,7 @@ def test_reach_of_sampling_solvers_covers_unvisited_sets(algorithm: str) -> None
 
 def _npz_with(run: Run, version: int, reach: np.ndarray) -> bytes:
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as source, zipfile.ZipFile(out, "w") as target:
         for name in source.namelist():
@@ -323,12 +323,12 @@ def test_version_one_files_load_with_reach_recomputed() -> None:
     run = solve("kuhn", "cfr", iterations=5)
     counts = np.diff(run.tree.infoset_node_start).astype(float)
     old = _npz_with(run, 1, run.reach * counts)
-    loaded = Run.load(old)
+    loaded = load_run(old)
     np.testing.assert_allclose(loaded.reach, run.reach)
     assert loaded.reach[0, run.tree.infoset_index("Q")] == 1.0
     with pytest.raises(ValueError, match="between 0 and 1"):
-        Run.load(_npz_with(run, 2, run.reach * counts))
-    np.testing.assert_array_equal(Run.load(_npz_with(run, 2, run.reach)).reach, run.reach)
+        load_run(_npz_with(run, 2, run.reach * counts))
+    np.testing.assert_array_equal(load_run(_npz_with(run, 2, run.reach)).reach, run.reach)
 
 
 def test_chance_sampling_adds_this_iterations_regret_in_expectation() -> None:

@@ -157,7 +157,7 @@ def test_openspiel_sequence_form_lp_agrees_on_the_exported_restricted_game(game:
     import pyspiel
     from open_spiel.python.algorithms import sequence_form_lp
 
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
 
     # Reference: OpenSpiel reads the .efg itself and solves its own LP; ECOS stops at about 1e-8.
     restricted = restrict(get(game).tree(), Locks.parse(text))

@@ -3,7 +3,7 @@
 References: Kuhn poker's value is -1/18 (Kuhn 1950); Leduc poker's is -0.0856064 for player 1
 (the published value, to the digits given); rock-paper-scissors is symmetric, so its value
 is 0 and its unique equilibrium uniform. An equilibrium has exploitability 0, here measured by
-`cfrviz.analysis.exploitability`, which shares no code with the LP.
+`cfrviz.analysis.best_responses.exploitability`, which shares no code with the LP.
 """
 from __future__ import annotations
 

@@ -21,7 +21,8 @@ from cfrviz import catalog
 from cfrviz.analysis import exploitability
 from cfrviz.games import CHANCE, TERMINAL, InformationSet
 from cfrviz.games.base import Game
-from cfrviz.run import Run, RunSettings
+from cfrviz.run import RunSettings, export_strategy, load_run, run_from_strategy_json, save_run
+from cfrviz.catalog import entries
 
 ROOT = Path(__file__).resolve().parents[3]
 OPENSPIEL = json.loads((ROOT / "tests" / "data" / "openspiel_reference.json").read_text())["entries"]
@@ -195,9 +196,9 @@ def test_capabilities_follow_the_parameters() -> None:
 
 def test_size_derived_caps_are_round_numbers() -> None:
     # 40,000,000 node visits / 1,405 nodes (13-card Kuhn) = 28,469 -> 20,000 (1, 2 or 5 times a power of 10).
-    assert catalog._budget_cap(40_000_000, 1_405, 100, 100_000) == 20_000
-    assert catalog._budget_cap(40_000_000, 10, 100, 100_000) == 100_000
-    assert catalog._budget_cap(40_000_000, 10**9, 100, 100_000) == 100
+    assert entries._budget_cap(40_000_000, 1_405, 100, 100_000) == 20_000
+    assert entries._budget_cap(40_000_000, 10, 100, 100_000) == 100_000
+    assert entries._budget_cap(40_000_000, 10**9, 100, 100_000) == 100
 
 
 def test_matrix_games_have_canonical_parameters() -> None:
@@ -257,8 +258,8 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
     assert run.average_strategy_value == pytest.approx(0.5, abs=1e-3)
     # The game is kept as its .efg text, so the run reloads without the Python class.
     assert run.settings.game == "efg" and run.tree.game.title == "Coin call"
-    run.save(tmp_path / "coin.npz")
-    again = Run.load(tmp_path / "coin.npz")
+    save_run(run, tmp_path / "coin.npz")
+    again = load_run(tmp_path / "coin.npz")
     assert [r.key for r in again.tree.infosets] == ["p1 H", "p1 T", "p2"]
     assert np.array_equal(again.average_strategy, run.average_strategy)
     # A game no entry knows and that is not written out stays "custom": it cannot be rebuilt.
@@ -281,8 +282,8 @@ def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert link.notices == () and link.choice.game == "coin"
     run = cfrviz.solve("coin", "cfr", iterations=50)
     assert run.settings.game == "coin"
-    run.save(tmp_path / "coin.npz")
-    assert Run.load(tmp_path / "coin.npz").tree is catalog.lookup("coin").tree()
+    save_run(run, tmp_path / "coin.npz")
+    assert load_run(tmp_path / "coin.npz").tree is catalog.lookup("coin").tree()
     # With no caps of its own, the entry's caps follow its size (15 nodes: the largest caps).
     assert (catalog.lookup("coin").app_iteration_cap, catalog.lookup("coin").cli_iteration_cap) == (100_000, 10_000_000)
 
@@ -316,12 +317,12 @@ def test_solve_takes_a_path_to_an_efg_file_and_its_run_reloads(tmp_path: Path) -
     assert run.average_strategy_value == pytest.approx(1 / 3, abs=1e-3)
     assert run.settings.game == "efg" and dict(run.settings.game_params)["text"] == MYERSON
     saved = tmp_path / "run.npz"
-    run.save(saved)
-    again = Run.load(saved)     # rebuilt from the file's text kept in the settings, not from the path
+    save_run(run, saved)
+    again = load_run(saved)     # rebuilt from the file's text kept in the settings, not from the path
     path.unlink()
     assert [r.key for r in again.tree.infosets] == [r.key for r in run.tree.infosets]
     assert np.array_equal(again.average_strategy, run.average_strategy)
-    restored = Run.from_strategy_json(run.export_strategy())
+    restored = run_from_strategy_json(export_strategy(run))
     assert np.allclose(restored.average_strategy[0], run.average_strategy[-1])
 
 
@@ -389,15 +390,15 @@ def test_runs_of_a_big_efg_game_upload_again() -> None:
     # and the bounded readers count structure, not the text's own brackets, so both upload again.
     import io
 
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
     from cfrviz.run.uploads import read_upload
 
     game = catalog.get("efg", text=write_efg(catalog.lookup("leduc").tree()))
     assert dict(game.params)["text"].count("{") > 1_000
     run = cfrviz.solve(game.tree(), "cfr+", iterations=20)
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     again = read_upload("leduc.npz", buffer.getvalue())
     assert again.tree is game.tree() and np.array_equal(again.average_strategy, run.average_strategy)
-    strategy = read_upload("leduc.json", run.export_strategy().encode("utf-8"))
+    strategy = read_upload("leduc.json", export_strategy(run).encode("utf-8"))
     assert np.allclose(strategy.average_strategy[0], run.average_strategy[-1], rtol=0.0, atol=1e-15)

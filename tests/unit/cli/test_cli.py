@@ -12,6 +12,7 @@ import pytest
 
 from cfrviz.analysis import KUHN_VALUE, exploitability
 from cfrviz.cli import iteration_caps
+from cfrviz.run import load_run
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -55,9 +56,8 @@ def test_kuhn_cfr_report_files_and_values(tmp_path):
     # The α reported lies in the family's range [0, 1/3] (Kuhn 1950).
     assert 0.0 <= number_after("nearest Kuhn equilibrium: alpha", out) <= 1 / 3
     # The saved run reloads, and its final average strategy has the exploitability printed.
-    from cfrviz.run import Run
 
-    run = Run.load(run_path)
+    run = load_run(run_path)
     assert int(run.iterations[-1]) == 2000
     assert exploitability(run.tree, np.asarray(run.average_strategy[-1])) == pytest.approx(exploit, rel=1e-5)
     document = json.loads(json_path.read_text())

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.games import efg
-from cfrviz.games.efg import EfgError, bundled_games, load_efg, read_bundled, read_efg
+from cfrviz.games.efg_tokens import EfgError
+from cfrviz.games.efg import bundled_games, load_efg, read_bundled, read_efg
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.tree import GameTree, build_tree
@@ -235,7 +236,7 @@ def test_damaged_files_give_a_sentence_or_a_game(data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("name", ["rps", "kuhn", "leduc"])
 def test_written_files_read_back_to_the_same_tree(name: str) -> None:
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
 
     tree = compile_game(name)
     text = write_efg(tree)

@@ -21,12 +21,8 @@ import cfrviz
 from cfrviz.analysis import exploitability
 from cfrviz.games.efg import load_efg, read_bundled
 from cfrviz.games import openspiel
-from cfrviz.games.openspiel import (
-    information_set_keys,
-    load_openspiel,
-    policy_table,
-    tabular_policy,
-)
+from cfrviz.games.openspiel import information_set_keys, load_openspiel
+from cfrviz.tree.openspiel_export import policy_table, tabular_policy
 from cfrviz.solvers import solver_class
 from cfrviz.tree import GameTree, build_tree
 
@@ -145,7 +141,7 @@ def test_openspiel_reads_the_efg_files_we_write(name: str) -> None:
     from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-    from cfrviz.games.efg import write_efg
+    from cfrviz.tree.efg_export import write_efg
     from cfrviz.catalog import compile_game
 
     tree = compile_game(name)

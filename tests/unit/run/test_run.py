@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.run.strategy_json import read_strategy_file, read_strategy_json
-from cfrviz.run import Run, snapshot_schedule
+from cfrviz.run import Run, export_strategy, load_run, run_from_strategy_json, save_run, snapshot_schedule
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +137,7 @@ def test_game_given_as_tree_or_matrix_names_itself():
 
 def _saved(run: Run) -> bytes:
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     return buffer.getvalue()
 
 
@@ -152,16 +152,16 @@ def _round_trip_equal(run: Run, loaded: Run) -> None:
 
 def test_save_load_round_trip_path_and_bytes(tmp_path, kuhn_run):
     path = tmp_path / "run.npz"
-    kuhn_run.save(path)
-    _round_trip_equal(kuhn_run, Run.load(path))
-    _round_trip_equal(kuhn_run, Run.load(_saved(kuhn_run)))
-    _round_trip_equal(kuhn_run, Run.load(io.BytesIO(_saved(kuhn_run))))
+    save_run(kuhn_run, path)
+    _round_trip_equal(kuhn_run, load_run(path))
+    _round_trip_equal(kuhn_run, load_run(_saved(kuhn_run)))
+    _round_trip_equal(kuhn_run, load_run(io.BytesIO(_saved(kuhn_run))))
 
 
 def test_matrix_game_payoffs_and_names_round_trip():
     run = cfrviz.solve([[2, -1], [-1, 1]], "cfr+", iterations=20, row_names=("up", "down"),
                        column_names=("left", "right"))
-    loaded = Run.load(_saved(run))
+    loaded = load_run(_saved(run))
     _round_trip_equal(run, loaded)
     assert loaded.tree.game.payoffs == ((2.0, -1.0), (-1.0, 1.0))
     assert loaded.tree.game.row_names == ("up", "down") and loaded.tree.game.column_names == ("left", "right")
@@ -199,12 +199,12 @@ def test_bad_files_are_rejected_with_sentences(kuhn_run, tmp_path):
     }
     for data, message in cases.items():
         with pytest.raises(ValueError, match=message):
-            Run.load(data)
+            load_run(data)
     # An object array can only be read by unpickling; np.load(allow_pickle=False) refuses and so do we.
     with pytest.raises(ValueError, match="not a run saved by cfrviz"):
-        Run.load(_tampered(kuhn_run, iterations=np.array([{"x": 1}], dtype=object)))
+        load_run(_tampered(kuhn_run, iterations=np.array([{"x": 1}], dtype=object)))
     with pytest.raises(ValueError, match="no file"):
-        Run.load(tmp_path / "missing.npz")
+        load_run(tmp_path / "missing.npz")
 
 
 # --------------------------------------------------------------------------- JSON
@@ -212,7 +212,7 @@ def test_bad_files_are_rejected_with_sentences(kuhn_run, tmp_path):
 
 def test_export_strategy_fields_and_reader(tmp_path, kuhn_run):
     path = tmp_path / "strategy.json"
-    text = kuhn_run.export_strategy(path)
+    text = export_strategy(kuhn_run, path)
     assert path.read_text() == text
     doc = read_strategy_file(path)
     assert doc == read_strategy_json(text.encode()) == read_strategy_json(json.loads(text))
@@ -229,20 +229,20 @@ def test_export_strategy_fields_and_reader(tmp_path, kuhn_run):
     assert entry["history"] == ["check", "bet"] and entry["actions"] == ["fold", "call"]
     i = kuhn_run.tree.infoset_index("Q kb")
     assert entry["average_strategy"] == list(kuhn_run.average_strategy[-1, i])
-    loaded = Run.from_strategy_json(doc)
+    loaded = run_from_strategy_json(doc)
     np.testing.assert_array_equal(loaded.average_strategy[0], kuhn_run.average_strategy[-1])
 
 
 def test_leduc_export_names_public_cards():
     run = cfrviz.solve("leduc", "cfr", iterations=3)
-    doc = json.loads(run.export_strategy())
+    doc = json.loads(export_strategy(run))
     second_round = [e for e in doc["infosets"] if e["public"] is not None]
     assert second_round and all(e["public"] in "JQK" for e in second_round)
     assert read_strategy_json(doc)["game"] == "leduc"
 
 
 def test_strategy_reader_rejects_bad_documents(kuhn_run):
-    good = json.loads(kuhn_run.export_strategy())
+    good = json.loads(export_strategy(kuhn_run))
 
     def broken(change) -> dict:
         doc = json.loads(json.dumps(good))

@@ -13,7 +13,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.run.strategy_json import read_strategy_file
-from cfrviz.run import Run
+from cfrviz.run import Run, load_run, run_from_strategy_json
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -27,23 +27,23 @@ def _same_run(saved: Run, fresh: Run) -> None:
 
 
 def test_a_kuhn_run_saved_before_the_move_loads() -> None:
-    saved = Run.load(DATA / "pre_layers_kuhn4_cfr+.npz")
+    saved = load_run(DATA / "pre_layers_kuhn4_cfr+.npz")
     assert dict(saved.settings.game_params) == {"cards": 4} and saved.settings.algorithm == "cfr+"
     _same_run(saved, cfrviz.solve("kuhn", "cfr+", iterations=40, cards=4))
 
 
 def test_a_strategy_saved_before_the_move_loads() -> None:
     document = read_strategy_file(DATA / "pre_layers_kuhn4_cfr+.json")
-    restored = Run.from_strategy_json(document)
+    restored = run_from_strategy_json(document)
     fresh = cfrviz.solve("kuhn", "cfr+", iterations=40, cards=4)
     np.testing.assert_allclose(restored.average_strategy[0], fresh.average_strategy[-1], rtol=0, atol=1e-15)
 
 
 def test_an_efg_run_and_a_matrix_run_saved_before_the_move_load() -> None:
-    pennies = Run.load(DATA / "pre_layers_efg_matching_pennies_cfr.npz")
+    pennies = load_run(DATA / "pre_layers_efg_matching_pennies_cfr.npz")
     assert pennies.settings.game == "efg" and dict(pennies.settings.game_params) == {"bundled": "matching_pennies"}
     _same_run(pennies, cfrviz.solve("efg:matching_pennies", "cfr", iterations=30, updates="simultaneous"))
-    rps = Run.load(DATA / "pre_layers_matrix_rm.npz")
+    rps = load_run(DATA / "pre_layers_matrix_rm.npz")
     names = ["rock", "paper", "scissors"]
     _same_run(rps, cfrviz.solve([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], "rm", iterations=25, seed=3,
                                 row_names=names, column_names=names))

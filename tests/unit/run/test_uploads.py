@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.run import Run
+from cfrviz.run import Run, export_strategy, save_run
 from cfrviz.run.uploads import MAX_UNPACKED_BYTES, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, read_upload
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,7 +30,7 @@ def kuhn_run() -> Run:
 @pytest.fixture(scope="module")
 def kuhn_npz(kuhn_run: Run) -> bytes:
     buffer = io.BytesIO()
-    kuhn_run.save(buffer)
+    save_run(kuhn_run, buffer)
     return buffer.getvalue()
 
 
@@ -72,7 +72,7 @@ def test_saved_run_reads_back_equal(kuhn_run: Run, kuhn_npz: bytes) -> None:
 
 def test_strategy_json_reads_as_one_snapshot(kuhn_run: Run) -> None:
     # Reference: the exported average strategy is the run's last snapshot; as a run it is one snapshot.
-    text = kuhn_run.export_strategy()
+    text = export_strategy(kuhn_run)
     run = read_upload("strategy.json", text.encode())
     assert run.num_snapshots == 1
     np.testing.assert_allclose(run.average_strategy[0], kuhn_run.average_strategy[-1], atol=1e-9)
@@ -212,13 +212,13 @@ def test_json_deep_nesting() -> None:
 
 
 def test_json_unknown_game(kuhn_run: Run) -> None:
-    document = json.loads(kuhn_run.export_strategy())
+    document = json.loads(export_strategy(kuhn_run))
     document["game"] = "chess"
     assert "chess" in refused("s.json", json.dumps(document).encode())
 
 
 def test_json_probabilities_not_summing_to_one(kuhn_run: Run) -> None:
-    document = json.loads(kuhn_run.export_strategy())
+    document = json.loads(export_strategy(kuhn_run))
     text = json.dumps(document)
     # Doubling every probability in the document makes each distribution sum to 2.
     doubled = _scale_probabilities(document, 2.0)
@@ -228,7 +228,7 @@ def test_json_probabilities_not_summing_to_one(kuhn_run: Run) -> None:
 
 
 def test_json_nan(kuhn_run: Run) -> None:
-    document = _scale_probabilities(json.loads(kuhn_run.export_strategy()), float("nan"))
+    document = _scale_probabilities(json.loads(export_strategy(kuhn_run)), float("nan"))
     message = refused("s.json", json.dumps(document).encode())  # json.dumps writes NaN literals
     assert "NaN" in message or "finite" in message or "number" in message
 
@@ -251,7 +251,7 @@ def test_largest_app_run_fits_under_the_cap() -> None:
 
     run = cfrviz.solve("leduc", "dcfr", iterations=lookup("leduc").app_iteration_cap)
     buffer = io.BytesIO()
-    run.save(buffer)
+    save_run(run, buffer)
     data = buffer.getvalue()
     assert len(data) <= MAX_UPLOAD_BYTES
     assert read_upload("leduc.npz", data).num_snapshots == run.num_snapshots
@@ -265,7 +265,7 @@ def test_json_strings_are_never_opened_as_paths(tmp_path: Path, kuhn_run: Run) -
     # valid strategy file must not show that file, and an existing path must get the same
     # sentence as a missing one (no oracle for which server files exist).
     real = tmp_path / "someone_elses_strategy.json"
-    real.write_text(kuhn_run.export_strategy())
+    real.write_text(export_strategy(kuhn_run))
     paths = [str(real), "/dev/zero", "/etc/passwd", "/proc/self/environ", "/no/such/file.json",
              "relative/strategy.json", "~/.bashrc", "file:///etc/passwd", "C:\\\\Windows\\\\win.ini", ""]
     messages = {refused("upload.json", json.dumps(path).encode()) for path in paths}
@@ -287,11 +287,11 @@ def test_json_that_is_not_an_object_is_refused_before_validation(document: bytes
 
 
 def test_json_unknown_fields_are_refused(kuhn_run: Run) -> None:
-    # Reference: the strategy format's fields are listed in Run.export_strategy's docstring.
-    document = json.loads(kuhn_run.export_strategy())
+    # Reference: the strategy format's fields are listed in export_strategy's docstring.
+    document = json.loads(export_strategy(kuhn_run))
     document["padding"] = [[] for _ in range(1000)]
     assert "field cfrviz does not know: 'padding'" in refused("s.json", json.dumps(document).encode())
-    document = json.loads(kuhn_run.export_strategy())
+    document = json.loads(export_strategy(kuhn_run))
     document["infosets"][0]["extra"] = 1
     assert "does not know: 'extra'" in refused("s.json", json.dumps(document).encode())
 
@@ -311,13 +311,13 @@ def test_json_size_and_counts_are_bounded_before_parsing() -> None:
     ("1e4000", "from 1 to"), ("-1", "from 1 to"), ("1.5", "from 1 to"), ("true", "from 1 to"),
 ])
 def test_json_iterations_out_of_range(kuhn_run: Run, iterations: str, fragment: str) -> None:
-    text = kuhn_run.export_strategy().replace('"iterations": 200', f'"iterations": {iterations}')
+    text = export_strategy(kuhn_run).replace('"iterations": 200', f'"iterations": {iterations}')
     assert iterations in text
     assert fragment in refused("s.json", text.encode())
 
 
 def test_json_seed_out_of_range(kuhn_run: Run) -> None:
-    text = kuhn_run.export_strategy().replace('"seed": 0', f'"seed": {2**63}')
+    text = export_strategy(kuhn_run).replace('"seed": 0', f'"seed": {2**63}')
     assert "seed must be a whole number from 0 to" in refused("s.json", text.encode())
 
 
@@ -327,11 +327,11 @@ def test_json_matrix_payoffs_are_bounded() -> None:
 
     run = cfrviz.solve([[1.0, -1.0], [-1.0, 1.0]], "rm", iterations=10)
     for big in (1e200, 10**18, MAX_PAYOFF * 1.0000001, -1e7, 10**400):
-        document = json.loads(run.export_strategy())
+        document = json.loads(export_strategy(run))
         document["game_params"]["payoffs"][0][0] = big
         message = refused("m.json", json.dumps(document).encode())
         assert ("between -1,000,000 and 1,000,000" if big != 10**400 else "more than 19 digits") in message
-    document = json.loads(run.export_strategy())
+    document = json.loads(export_strategy(run))
     document["game_params"]["payoffs"] = [[MAX_PAYOFF, -MAX_PAYOFF], [-MAX_PAYOFF, MAX_PAYOFF]]
     assert read_upload("m.json", json.dumps(document).encode()).tree.game.payoffs[0][0] == MAX_PAYOFF
 
@@ -368,7 +368,7 @@ def test_encrypted_members(kuhn_run: Run, compress: bool) -> None:
     (np.savez_compressed if compress else np.savez)(buffer, iterations=np.arange(3))
     assert "is encrypted" in refused("run.npz", _flag_encrypted(buffer.getvalue()))
     buffer = io.BytesIO()
-    kuhn_run.save(buffer)
+    save_run(kuhn_run, buffer)
     assert "is encrypted" in refused("run.npz", _flag_encrypted(buffer.getvalue()))
 
 
@@ -409,10 +409,11 @@ def test_uploaded_file_names_are_quoted_and_cut_short() -> None:
 
 _CHILD = r"""
 import cfrviz
+from cfrviz.run import export_strategy
 from cfrviz.run.uploads import read_upload
 
 # Warm up first (imports, a compiled tree), so only the hostile read is measured.
-read_upload("warm.json", cfrviz.solve("kuhn", "cfr", iterations=2).export_strategy().encode())
+read_upload("warm.json", export_strategy(cfrviz.solve("kuhn", "cfr", iterations=2)).encode())
 name, data = sys.argv[1], Path(sys.argv[2]).read_bytes()
 before = cap_memory(int(sys.argv[3]))
 try:
@@ -475,7 +476,7 @@ def test_every_single_bit_flip_in_a_cut_run_gives_a_sentence() -> None:
     # fuzz found such a file (a 30-iteration CFR+ Kuhn run, one bit flipped). Every flip over the
     # first members' headers and compressed data, whole file and cut short, must give a run or a sentence.
     buffer = io.BytesIO()
-    cfrviz.solve("kuhn", "cfr+", iterations=30).save(buffer)
+    save_run(cfrviz.solve("kuhn", "cfr+", iterations=30), buffer)
     for cut, position in itertools.product((buffer.getvalue(), buffer.getvalue()[:-3]), range(30, 400)):
         damaged = bytearray(cut)
         damaged[position] ^= 1

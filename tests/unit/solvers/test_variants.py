@@ -38,6 +38,7 @@ from cfrviz.solvers.cfr import (
     _FullTraversalCFR,
 )
 from cfrviz.catalog import compile_game
+from cfrviz.run import export_strategy, load_run, run_from_strategy_json, save_run
 
 REFERENCE = json.loads((Path(__file__).parents[2] / "data" / "variants_reference.json").read_text())
 
@@ -187,20 +188,20 @@ def test_current_exploitability_is_that_of_the_current_strategy(game: str, algor
 def test_saved_runs_keep_current_exploitability_and_older_files_still_load(tmp_path: Path) -> None:
     run = cfrviz.solve("kuhn", "pdcfr+", iterations=20)
     path = tmp_path / "run.npz"
-    run.save(path)
-    loaded = type(run).load(path)
+    save_run(run, path)
+    loaded = load_run(path)
     np.testing.assert_array_equal(loaded.current_exploitability, run.current_exploitability)
     # A file written before the field existed: the same archive without it.
     with np.load(path, allow_pickle=False) as archive:
         older = {name: archive[name] for name in archive.files if name != "current_exploitability"}
     np.savez_compressed(tmp_path / "older.npz", **older)
-    old = type(run).load(tmp_path / "older.npz")
+    old = load_run(tmp_path / "older.npz")
     assert old.current_exploitability.shape == (20,) and np.all(np.isnan(old.current_exploitability))
     np.testing.assert_array_equal(old.exploitability, run.exploitability)
-    document = json.loads(run.export_strategy())
+    document = json.loads(export_strategy(run))
     assert document["current_exploitability"] == pytest.approx(float(run.current_exploitability[-1]), abs=0)
     assert document["algorithm"] == "pdcfr+"
-    assert type(run).from_strategy_json(document).current_exploitability[0] == document["current_exploitability"]
+    assert run_from_strategy_json(document).current_exploitability[0] == document["current_exploitability"]
 
 
 @pytest.mark.parametrize("algorithm", ["cfr+", "pcfr+", "dcfr+", "pdcfr+"])

@@ -1,0 +1,384 @@
+"""Judging a strategy: best response, exploitability, exact values and the known equilibria.
+
+Everything here works on a compiled `GameTree` and `[I, A]` strategy arrays (a behaviour
+strategy for both players at once, zero on illegal actions). The tree is walked as flat
+arrays by numba kernels: node ids are breadth first, so children always follow their parent
+and every node of one information set sits at one depth. A best response is then one
+top-down pass (opponent-and-chance reach) and one bottom-up pass, one depth level at a time,
+choosing at each information set the action with the largest reach-weighted value summed
+over its histories (Johanson et al. 2011, "Accelerating best response calculation").
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.solvers._kernel_tree import kernel_tree
+from cfrviz.tree import GameTree
+
+__all__ = ["BestResponse", "HistoryValues", "best_response", "expected_value", "exploitability",
+           "exploitability_many", "history_values", "nash_conv"]
+
+
+# Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
+_ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
+# The table is uint64 (see cfrviz.solvers._kernel_tree): numba checks every signed index for a
+# negative value, and a signed operand makes a sum signed again, so kernels count with these.
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+
+# --------------------------------------------------------------------------------------------
+# Kernels
+
+
+@njit(cache=True, error_model="numpy")
+def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.ndarray, reach: np.ndarray) -> None:
+    """Fill reach [N, 3]: player 1's, player 2's and chance's reach probability of every node."""
+    n_nodes = np.uint64(nodes.shape[1])
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    for n in range(n_nodes):
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            c = first + a
+            reach[c, 0] = reach[n, 0]
+            reach[c, 1] = reach[n, 1]
+            reach[c, 2] = reach[n, 2]
+            if who == CHANCE:
+                reach[c, 2] *= chance_probability[c]
+            else:
+                reach[c, who] *= strategy[nodes[_INFOSET, n], a]
+
+
+@njit(cache=True, error_model="numpy")
+def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                    strategy: np.ndarray, reach: np.ndarray, value: np.ndarray, action_value: np.ndarray,
+                    best_action: np.ndarray) -> tuple[float, float]:
+    """Both players' best-response values against `strategy`, in one bottom-up pass.
+
+    `reach` [N, 3] must already hold the profile's reach probabilities. Fills `value` [N, 2]
+    (column p: player p's value of each subtree when p best-responds below it and the other
+    player follows `strategy`), `action_value` [I, A] (at each set, the sum over its histories
+    of opponent-and-chance reach times its player's value after the action: the
+    counterfactual value of each action) and `best_action` [I]. Each set belongs to one
+    player, so both responses share these arrays. Returns player 1's and player 2's values.
+    """
+    action_value[:, :] = 0.0
+    best_action[:] = -1
+    d = np.uint64(levels.shape[0] - 1)
+    while d > _ZERO:
+        d -= _ONE
+        lo = levels[d]
+        hi = levels[d + _ONE]
+        # Pass 1: values of terminals, chance and the responder's opponent; sum action values.
+        for n in range(lo, hi):
+            who = nodes[_ACTOR, n]
+            first = nodes[_FIRST_CHILD, n]
+            k = nodes[_NUM_CHILDREN, n]
+            if who == TERMINAL:
+                value[n, 0] = payoff[n]
+                value[n, 1] = -payoff[n]
+            elif who == CHANCE:
+                v0 = 0.0
+                v1 = 0.0
+                for a in range(k):
+                    v0 += chance_probability[first + a] * value[first + a, 0]
+                    v1 += chance_probability[first + a] * value[first + a, 1]
+                value[n, 0] = v0
+                value[n, 1] = v1
+            else:
+                i = nodes[_INFOSET, n]
+                other = _ONE - who
+                weight = reach[n, other] * reach[n, 2]
+                v = 0.0
+                for a in range(k):
+                    action_value[i, a] += weight * value[first + a, who]
+                    v += strategy[i, a] * value[first + a, other]
+                value[n, other] = v
+        # Pass 2: every history of a set is on this level, so its action values are complete.
+        for n in range(lo, hi):
+            who = nodes[_ACTOR, n]
+            if who >= CHANCE:
+                continue
+            i = nodes[_INFOSET, n]
+            if best_action[i] < 0:
+                best = _ZERO
+                for a in range(_ONE, nodes[_NUM_CHILDREN, n]):
+                    if action_value[i, a] > action_value[i, best]:
+                        best = np.uint64(a)     # a is uint64 already; mypy reads range() as int
+                best_action[i] = best
+            value[n, who] = value[nodes[_FIRST_CHILD, n] + np.uint64(best_action[i]), who]
+    return value[0, 0], value[0, 1]
+
+
+@njit(cache=True, error_model="numpy")
+def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                   strategy: np.ndarray) -> float:
+    """NashConv of one profile [I, A]."""
+    n_nodes = nodes.shape[1]
+    reach = np.empty((n_nodes, 3))
+    value = np.empty((n_nodes, 2))
+    action_value = np.empty(strategy.shape)
+    best_action = np.empty(strategy.shape[0], dtype=np.int64)
+    _reach_pass(nodes, chance_probability, strategy, reach)
+    first, second = _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value,
+                                    action_value, best_action)
+    return first + second
+
+
+@njit(cache=True, error_model="numpy")
+def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                    strategies: np.ndarray) -> np.ndarray:
+    """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
+    n_nodes = nodes.shape[1]
+    reach = np.empty((n_nodes, 3))
+    value = np.empty((n_nodes, 2))
+    action_value = np.empty(strategies.shape[1:])
+    best_action = np.empty(strategies.shape[1], dtype=np.int64)
+    out = np.empty(strategies.shape[0])
+    for t in range(strategies.shape[0]):
+        strategy = strategies[t]
+        _reach_pass(nodes, chance_probability, strategy, reach)
+        first, second = _best_responses(nodes, chance_probability, payoff, levels, strategy, reach, value,
+                                        action_value, best_action)
+        out[t] = first + second
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
+                    value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
+    """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
+    acting player's value of each child at decision nodes (zero elsewhere), unless `with_actions`
+    is False (then it is not touched and may be empty: one number needs no [N, A] table)."""
+    if with_actions:
+        action_value[:, :] = 0.0
+    n = np.uint64(nodes.shape[1])
+    while n > _ZERO:
+        n -= _ONE
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            value[n] = payoff[n]
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        v = 0.0
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            c = first + a
+            if who == CHANCE:
+                v += chance_probability[c] * value[c]
+            else:
+                v += strategy[nodes[_INFOSET, n], a] * value[c]
+                if with_actions:
+                    action_value[n, a] = value[c] if who == 0 else -value[c]
+        value[n] = v
+
+
+# --------------------------------------------------------------------------------------------
+# Packed tree arrays, built once per tree
+
+
+@dataclass(frozen=True)
+class _Packed:
+    nodes: np.ndarray               # [4, N] uint64: actor, infoset (NONE if none), first_child, num_children
+    chance_probability: np.ndarray  # [N]
+    payoff: np.ndarray              # [N]
+    levels: np.ndarray              # [D + 2] uint64: first node id of each depth, then N
+
+
+_PACKED: weakref.WeakKeyDictionary[GameTree, _Packed] = weakref.WeakKeyDictionary()
+_PACKED_LOCK = threading.Lock()
+# (tree, packed) of the latest call, replaced as one tuple: every session's thread reads it, and
+# a tree paired with another tree's arrays would send the unchecked kernels out of bounds.
+_last: tuple[GameTree, _Packed] | None = None
+
+
+def _packed(tree: GameTree) -> _Packed:
+    global _last
+    last = _last
+    if last is not None and last[0] is tree:
+        return last[1]
+    if not isinstance(tree, GameTree):
+        raise ValueError("Pass a compiled game tree (cfrviz.compile_game(...)), not "
+                         f"{type(tree).__name__}.")
+    with _PACKED_LOCK:
+        packed = _PACKED.get(tree)
+        if packed is None:
+            packed = _pack(tree)
+            _PACKED[tree] = packed
+    _last = (tree, packed)
+    return packed
+
+
+def _pack(tree: GameTree) -> _Packed:
+    # Private and never written after this; left writeable so the kernels keep one compiled signature.
+    arrays = kernel_tree(tree)      # the solvers' unsigned copies, made once per tree
+    nodes = np.ascontiguousarray(np.stack([arrays.actor.astype(np.uint64), arrays.infoset,
+                                           arrays.first_child, arrays.num_children]))
+    levels = np.searchsorted(tree.depth, np.arange(int(tree.depth[-1]) + 2)).astype(np.uint64)
+    packed = _Packed(nodes, np.ascontiguousarray(tree.chance_probability, dtype=np.float64),
+                     np.ascontiguousarray(tree.payoff, dtype=np.float64), levels)
+    return packed
+
+
+def checked_strategies(tree: GameTree, strategies: np.ndarray, ndim: int) -> np.ndarray:
+    if not (type(strategies) is np.ndarray and strategies.dtype == np.float64
+            and strategies.flags.c_contiguous):
+        strategies = np.ascontiguousarray(strategies, dtype=np.float64)
+    shape = tree.legal.shape
+    if strategies.ndim != ndim or strategies.shape[-2:] != shape:
+        want = "[I, A]" if ndim == 2 else "[T, I, A]"
+        raise ValueError(f"Expected a strategy array of shape {want} with I, A = {shape[0]}, {shape[1]} "
+                         f"for {tree.game.title}; got {strategies.shape}.")
+    return strategies
+
+
+# --------------------------------------------------------------------------------------------
+# Exploitability
+
+
+def exploitability_many(tree: GameTree, strategies: np.ndarray) -> np.ndarray:
+    """Exploitability [T] of each profile in strategies [T, I, A], chips per hand, in one compiled call.
+
+    Exploitability = NashConv / 2: the mean of the two best-response values.
+    """
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategies, 3)
+    return 0.5 * _nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
+
+
+def nash_conv(tree: GameTree, strategy: np.ndarray) -> float:
+    """NashConv of a profile [I, A]: best-response value of player 1 plus that of player 2.
+
+    Zero-sum, so the game value cancels (Johanson et al. 2011; OpenSpiel's `nash_conv`).
+    """
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategy, 2)
+    return _nash_conv_one(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
+
+
+def exploitability(tree: GameTree, strategy: np.ndarray) -> float:
+    """Exploitability of a profile [I, A] in chips per hand: NashConv / 2, zero exactly at an equilibrium."""
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategy, 2)
+    return 0.5 * _nash_conv_one(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
+
+
+# --------------------------------------------------------------------------------------------
+# Best response
+
+
+@dataclass(frozen=True, eq=False)
+class BestResponse:
+    """A best response of `player` (0 or 1) against the other player's part of a profile.
+
+    value            the best responder's expected value, chips per hand
+    best_action      [I] action index chosen at each of the player's information sets; -1 at the
+                     other player's sets
+    action_names     [I] name of that action ("" at the other player's sets)
+    action_value     [I, A] counterfactual value of each action at the player's sets: the sum over
+                     the set's histories of opponent-and-chance reach times the player's value after
+                     the action, best response played below; zero elsewhere and on illegal actions
+    gain             [I] counterfactual value of the best action minus that of the profile's own mix
+                     at the set (best response played below); zero at the other player's sets
+    strategy         [I, A] the profile with the player's part replaced by the pure best response
+    """
+
+    player: int
+    value: float
+    best_action: np.ndarray
+    action_names: tuple[str, ...]
+    action_value: np.ndarray
+    gain: np.ndarray
+    strategy: np.ndarray
+
+
+def best_response(tree: GameTree, strategy: np.ndarray, player: int) -> BestResponse:
+    """The best response of `player` (0 = player 1, 1 = player 2) to the other player's part of `strategy` [I, A]."""
+    if player not in (0, 1):
+        raise ValueError(f"Player must be 0 (player 1) or 1 (player 2), not {player!r}.")
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategy, 2)
+    reach = np.empty((tree.num_nodes, 3))
+    value = np.empty((tree.num_nodes, 2))
+    action_value = np.empty(tree.legal.shape)
+    best = np.empty(tree.num_infosets, dtype=np.int64)
+    _reach_pass(packed.nodes, packed.chance_probability, array, reach)
+    roots = _best_responses(packed.nodes, packed.chance_probability, packed.payoff, packed.levels,
+                            array, reach, value, action_value, best)
+    root = roots[player]
+    # The kernel answers for both players; keep the responder's sets only.
+    others = tree.infoset_player != player
+    best[others] = -1
+    action_value[others] = 0.0
+    rows = np.flatnonzero(~others)
+    gain = np.zeros(tree.num_infosets)
+    gain[rows] = action_value[rows, best[rows]] - (array[rows] * action_value[rows]).sum(axis=1)
+    response = array.copy()
+    response[rows] = 0.0
+    response[rows, best[rows]] = 1.0
+    names = tuple(tree.infosets[i].actions[best[i]] if best[i] >= 0 else "" for i in range(tree.num_infosets))
+    for a in (best, action_value, gain, response):
+        a.setflags(write=False)
+    return BestResponse(player, float(root), best, names, action_value, gain, response)
+
+
+# --------------------------------------------------------------------------------------------
+# Values of a profile
+
+
+@dataclass(frozen=True, eq=False)
+class HistoryValues:
+    """Per-history numbers of one profile (N histories, A = most legal actions).
+
+    reach                       [N, 3] reach probability of player 1, player 2 and chance
+    value                       [N] player 1's expected value of the subtree
+    action_value                [N, A] at decision nodes, the acting player's expected value after
+                                each action (the tutorials' "utility" of the action); zero elsewhere
+    counterfactual_reach        [N] at decision nodes, the reach of the opponent times chance
+    counterfactual_action_value [N, A] counterfactual_reach times action_value (Zinkevich et al. 2007)
+    """
+
+    reach: np.ndarray
+    value: np.ndarray
+    action_value: np.ndarray
+    counterfactual_reach: np.ndarray
+    counterfactual_action_value: np.ndarray
+
+
+def history_values(tree: GameTree, strategy: np.ndarray) -> HistoryValues:
+    """Reach probabilities, values and counterfactual action values of every history under `strategy` [I, A]."""
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategy, 2)
+    reach = np.empty((tree.num_nodes, 3))
+    value = np.empty(tree.num_nodes)
+    action_value = np.empty((tree.num_nodes, tree.max_actions))
+    _reach_pass(packed.nodes, packed.chance_probability, array, reach)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value, True)
+    actor = tree.actor.astype(np.int64)
+    decision = actor < CHANCE
+    cf_reach = np.zeros(tree.num_nodes)
+    opponent = np.where(decision, 1 - actor, 0)
+    cf_reach[decision] = reach[decision, opponent[decision]] * reach[decision, 2]
+    cf_value = cf_reach[:, None] * action_value
+    for a in (reach, value, action_value, cf_reach, cf_value):
+        a.setflags(write=False)
+    return HistoryValues(reach, value, action_value, cf_reach, cf_value)
+
+
+def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
+    """Exact expected value of the profile `strategy` [I, A] for player 1, chips per hand."""
+    packed = _packed(tree)
+    array = checked_strategies(tree, strategy, 2)
+    value = np.empty(tree.num_nodes)
+    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, np.empty((0, 0)), False)
+    return float(value[0])

@@ -1,0 +1,352 @@
+"""The catalog's entries: `Entry` (a kind of game and what the package knows about it), `CatalogGame`
+(an entry with its parameters chosen; builds the game and compiles its tree once per process) and
+`ENTRIES`, the table of every game cfrviz knows. Adding a game is one `Entry` here.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from cfrviz.games import efg
+from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
+from cfrviz.games.base import Game
+from cfrviz.games import kuhn, leduc
+from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz.util.text import quoted
+from cfrviz.tree import GameTree
+from cfrviz.catalog.parameters import Parameter
+from cfrviz.catalog.cache import cached_game, cached_tree
+
+if TYPE_CHECKING:
+    from cfrviz.catalog.parameters import Params
+
+
+#: Algorithms that solve a matrix game only (they need one information set per player).
+MATRIX_ONLY_ALGORITHMS = ("rm",)
+#: Longest game string a link or the CLI may carry (an OpenSpiel string, a bundled .efg name).
+MAX_LINK_LENGTH = 200
+
+# Iteration caps for games without their own: node visits per solve. The app's budget is
+# Leduc's measured cap (20,000 iterations x 1,936 nodes, about a second of vanilla CFR on
+# the shared 2-core server); the CLI's is Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
+_APP_NODE_BUDGET = 40_000_000
+_CLI_NODE_BUDGET = 2_000_000_000
+_WALKTHROUGH_NODE_BUDGET = 1_000_000
+#: Trees with more nodes than this are too big for a step-by-step walkthrough.
+MAX_WALKTHROUGH_NODES = 2_000
+#: Trees deeper than this are not walked step by step either (the walkthrough recurses once per move).
+MAX_WALKTHROUGH_DEPTH = 100
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A kind of game in the catalog and everything the package knows about it.
+
+    factory      builds the game from keyword parameters (ValueError on bad ones)
+    recognise    the inverse: a game's parameters (defaults left out), or None if not this kind
+    parameters   the settings the factory takes, with their ranges
+    link_parameter, link_separator
+                 how a parameter rides in a link value: "kuhn" + "5" -> cards=5; "efg" + ":" + name
+    app_iteration_cap, cli_iteration_cap
+                 None: derived from the tree's size (see `CatalogGame.app_iteration_cap`)
+    known_value  player 1's value at the default parameters, from the literature
+    matrix       a matrix game: each player moves once, unseen; regret matching applies
+    alpha_family Kuhn's one-parameter family of equilibria is known (at the default parameters)
+    parts_by     how a tree too big to draw whole is cut: by the dealt private cards, or by subtree
+    linkable     whether the game can be named in a share link
+    """
+
+    name: str
+    title: str
+    factory: Callable[..., Game]
+    recognise: Callable[[Game], Params | None]
+    parameters: tuple[Parameter, ...] = ()
+    link_parameter: str | None = None
+    link_separator: str = ""
+    app_iteration_cap: int | None = None
+    cli_iteration_cap: int | None = None
+    known_value: float | None = None
+    matrix: bool = False
+    alpha_family: bool = False
+    parts_by: Literal["private card", "subtree"] = "subtree"
+    linkable: bool = True
+    description: str = ""
+    label_suffix: str = ""
+    #: Parameters that change how the tree is dealt, not the game (its value and equilibria stay).
+    same_game: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Entry({self.name!r})"
+
+    def parameter(self, name: str) -> Parameter:
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ValueError(f"{self.title} takes no parameter {quoted(name)}"
+                         + (f"; it takes {', '.join(p.name for p in self.parameters)}." if self.parameters else "."))
+
+    def normalise(self, params: Mapping[str, Any]) -> Params:
+        """Checked parameters as sorted pairs, defaults left out (so equal games compare equal)."""
+        out = []
+        for name, value in params.items():
+            parameter = self.parameter(str(name))
+            value = parameter.check(value, self.title)
+            if parameter.default is not None and value == parameter.default and type(value) is type(parameter.default):
+                continue
+            out.append((parameter.name, value))
+        return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class CatalogGame:
+    """An entry of the catalog with its parameters chosen: what a run's settings name.
+
+    Build with `get(name, **params)`, `lookup(link_value)` or `of_game(game)`.
+    """
+
+    entry: Entry
+    params: Params = ()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" if len(repr(v)) <= 40 else f"{k}=…" for k, v in self.params)
+        return f"CatalogGame({self.entry.name!r}{', ' + shown if shown else ''})"
+
+    @property
+    def name(self) -> str:
+        """The entry's name: what `RunSettings.game` holds."""
+        return self.entry.name
+
+    def game(self) -> Game:
+        """The game's rules object (built once per process)."""
+        return cached_game(self)
+
+    def tree(self) -> GameTree:
+        """The compiled tree (built once per process)."""
+        return cached_tree(self)
+
+    @property
+    def title(self) -> str:
+        return str(self.game().title)
+
+    @property
+    def label(self) -> str:
+        """The title as a menu shows it: games from files say so (a bundled Kuhn is not the built-in one)."""
+        return f"{self.title}{self.entry.label_suffix}"
+
+    @property
+    def link(self) -> str | None:
+        """The share-link value naming this game ("kuhn", "kuhn5", "efg:<name>"), or None if a link cannot carry it."""
+        entry = self.entry
+        if not entry.linkable:
+            return None
+        if not self.params:
+            return entry.name if entry.link_separator == "" or entry.link_parameter is None else None
+        if entry.link_parameter is not None and len(self.params) == 1 and self.params[0][0] == entry.link_parameter:
+            return f"{entry.name}{entry.link_separator}{self.params[0][1]}"
+        return None
+
+    @property
+    def is_default(self) -> bool:
+        """Whether this is the entry's game at its default parameters (or dealt another way only)."""
+        return all(name in self.entry.same_game for name, _ in self.params)
+
+    @property
+    def known_value(self) -> float | None:
+        """Player 1's value from the literature (Kuhn with 3 cards, Leduc, rock-paper-scissors), else None."""
+        return self.entry.known_value if self.is_default else None
+
+    @property
+    def alpha_family(self) -> bool:
+        """Whether Kuhn's α-family of equilibria applies (3-card Kuhn poker)."""
+        return self.entry.alpha_family and self.is_default
+
+    @property
+    def matrix(self) -> bool:
+        return self.entry.matrix
+
+    def offers(self, algorithm: str) -> bool:
+        """Whether `algorithm` (a key of cfrviz.solvers.ALGORITHMS) applies to this game."""
+        return self.entry.matrix or algorithm not in MATRIX_ONLY_ALGORITHMS
+
+    @property
+    def default_algorithm(self) -> str:
+        return "rm" if self.entry.matrix else "cfr"
+
+    @property
+    def app_iteration_cap(self) -> int:
+        """Most iterations one solve may ask for on the shared app server."""
+        if self.entry.app_iteration_cap is not None:
+            return self.entry.app_iteration_cap
+        return _budget_cap(_APP_NODE_BUDGET, self.tree().num_nodes, 100, 100_000)
+
+    @property
+    def cli_iteration_cap(self) -> int:
+        """Most iterations one CLI solve may ask for."""
+        if self.entry.cli_iteration_cap is not None:
+            return self.entry.cli_iteration_cap
+        return _budget_cap(_CLI_NODE_BUDGET, self.tree().num_nodes, 1_000, 10_000_000)
+
+    @property
+    def walkthrough(self) -> bool:
+        """Whether the tree is small and shallow enough to walk one iteration step by step."""
+        tree = self.tree()
+        return tree.num_nodes <= MAX_WALKTHROUGH_NODES and int(tree.depth[-1]) <= MAX_WALKTHROUGH_DEPTH
+
+    @property
+    def walkthrough_iteration_cap(self) -> int:
+        """Largest iteration t the Walkthrough replays up to (it re-solves t - 1 iterations first)."""
+        return _budget_cap(_WALKTHROUGH_NODE_BUDGET, self.tree().num_nodes, 10, 10_000)
+
+    @property
+    def playable(self) -> bool:
+        """Whether a human can play it against a strategy (every two-player game in the catalog)."""
+        return True
+
+    @property
+    def parts_by(self) -> str:
+        return self.entry.parts_by
+
+    @property
+    def rules(self) -> str | None:
+        """The rules card (markdown) the game class carries, if any."""
+        text = getattr(self.game(), "rules", None)
+        return text if isinstance(text, str) and text else None
+
+    @property
+    def action_legend(self) -> Any:
+        """What the game's action letters mean, if the game class says."""
+        return getattr(self.game(), "action_legend", None)
+
+    def settings_params(self) -> dict[str, Any]:
+        """The parameters as a plain dict (for `cfrviz.solve(name, **params)`)."""
+        return dict(self.params)
+
+
+def _budget_cap(budget: int, nodes: int, low: int, high: int) -> int:
+    """budget / nodes rounded down to 1, 2 or 5 times a power of ten, within [low, high]."""
+    raw = max(budget // max(nodes, 1), 1)
+    power = 10 ** int(math.log10(raw))
+    nice = max(m * power for m in (1, 2, 5) if m * power <= raw)
+    return int(min(max(nice, low), high))
+
+
+# ---------------------------------------------------------------------------------------------
+# The entries
+
+
+def _kuhn(cards: int = 3) -> Game:
+    return KuhnPoker(cards=cards)
+
+
+def _recognise_kuhn(game: Game) -> Params | None:
+    return ((("cards", game.cards),) if game.cards != 3 else ()) if isinstance(game, KuhnPoker) else None
+
+
+def _leduc(suits: bool = False) -> Game:
+    return LeducPoker(suits=suits)
+
+
+def _recognise_leduc(game: Game) -> Params | None:
+    return ((("suits", True),) if game.suits else ()) if isinstance(game, LeducPoker) else None
+
+
+def _recognise_rps(game: Game) -> Params | None:
+    return () if isinstance(game, MatrixGame) and game == rock_paper_scissors() else None
+
+
+def _matrix(payoffs: Sequence[Sequence[float]], row_names: Sequence[str] | None = None,
+            column_names: Sequence[str] | None = None) -> Game:
+    try:
+        rows = [list(row) for row in payoffs]
+    except TypeError:
+        raise ValueError("A matrix game needs its payoffs as a list of rows of numbers.") from None
+    return MatrixGame.from_lists(rows, row_names=None if row_names is None else tuple(row_names),
+                                 column_names=None if column_names is None else tuple(column_names))
+
+
+def _recognise_matrix(game: Game) -> Params | None:
+    if not isinstance(game, MatrixGame):
+        return None
+    return (("column_names", tuple(game.column_names)), ("payoffs", tuple(tuple(r) for r in game.payoffs)),
+            ("row_names", tuple(game.row_names)))
+
+
+def _efg(bundled: str | None = None, text: str | None = None) -> Game:
+    if (bundled is None) == (text is None):
+        raise ValueError("An .efg game is either a bundled game (efg:<name>) or the text of an .efg file.")
+    if bundled is not None:
+        return efg.read_bundled(bundled)
+    return efg.read_efg(text, source="the game file")   # type: ignore[arg-type]
+
+
+def _recognise_efg(game: Game) -> Params | None:
+    # Games read from .efg keep their source text (and their name when bundled); OpenSpiel games
+    # keep their game string instead.
+    if isinstance(getattr(game, "game_string", None), str):
+        return None
+    bundled = getattr(game, "bundled", None)
+    if isinstance(bundled, str) and bundled:
+        return (("bundled", bundled),)
+    text = getattr(game, "text", None)
+    return (("text", text),) if isinstance(text, str) else None
+
+
+def _openspiel(game_string: str) -> Game:
+    try:
+        module = importlib.import_module("cfrviz.games.openspiel")
+    except ImportError:
+        raise ValueError("This cfrviz cannot load OpenSpiel games.") from None
+    game: Game = module.load_openspiel(game_string)
+    return game
+
+
+def _recognise_openspiel(game: Game) -> Params | None:
+    game_string = getattr(game, "game_string", None)
+    return (("game_string", game_string),) if isinstance(game_string, str) else None
+
+
+def _custom(title: str = "a game") -> Game:
+    raise ValueError(f"A run of {title} (a game given as a Python object) cannot be rebuilt from its settings; "
+                     "write the game as a Gambit .efg file to save and reload its runs.")
+
+
+ENTRIES: dict[str, Entry] = {e.name: e for e in (
+    Entry("kuhn", "Kuhn poker", _kuhn, _recognise_kuhn,
+          parameters=(Parameter("cards", "Cards in the deck", "int", 3, 3, MAX_CARDS,
+                                "Kuhn poker is played with 3 cards (J, Q, K); more cards make a bigger game."),),
+          link_parameter="cards",
+          # Measured whole `cfrviz.solve` calls, quiet / busy shared 2-core machine: vanilla CFR 100k
+          # iterations 0.2 / 0.3 s (13 cards 1.4 / 3.7 s); the CLI cap is a hundred times that.
+          app_iteration_cap=100_000, cli_iteration_cap=10_000_000,
+          known_value=kuhn.VALUE, alpha_family=True, parts_by="private card",
+          description="Kuhn (1950): three cards, one bet. Its value for player 1 is -1/18."),
+    Entry("leduc", "Leduc poker", _leduc, _recognise_leduc,
+          parameters=(Parameter("suits", "Deal suits", "bool", False,
+                                help="Deal the six cards one by one instead of by rank (same game, bigger tree)."),),
+          # Leduc 50k vanilla CFR took 1.9 / 11.5 s: capped at 20k to stay near a second.
+          app_iteration_cap=20_000, cli_iteration_cap=1_000_000,
+          known_value=leduc.VALUE, parts_by="private card", same_game=("suits",),
+          description="Southey et al. (2005): six cards, two betting rounds, one public card."),
+    Entry("rps", "Rock-paper-scissors", rock_paper_scissors, _recognise_rps,
+          app_iteration_cap=100_000, cli_iteration_cap=10_000_000, known_value=0.0, matrix=True,
+          description="Each player picks rock, paper or scissors unseen; the equilibrium plays each a third."),
+    Entry("matrix", "Matrix game", _matrix, _recognise_matrix,
+          parameters=(Parameter("payoffs", "Payoffs", "value"), Parameter("row_names", "Row names", "value"),
+                      Parameter("column_names", "Column names", "value")),
+          app_iteration_cap=100_000, cli_iteration_cap=10_000_000, matrix=True, linkable=False,
+          description="A two-player zero-sum matrix game: player 1's payoffs, rows against columns."),
+    Entry("efg", "Gambit .efg game", _efg, _recognise_efg,
+          parameters=(Parameter("bundled", "Bundled game", "text"), Parameter("text", "Game file", "text")),
+          link_parameter="bundled", link_separator=":", label_suffix=" (.efg)",
+          description="A two-player zero-sum game read from a Gambit .efg file."),
+    Entry("openspiel", "OpenSpiel game", _openspiel, _recognise_openspiel,
+          parameters=(Parameter("game_string", "Game string", "text"),),
+          link_parameter="game_string", link_separator=":", label_suffix=" (OpenSpiel)",
+          description="A two-player zero-sum OpenSpiel game, enumerated once through pyspiel."),
+    Entry("custom", "Custom game", _custom, lambda game: None,
+          parameters=(Parameter("title", "Title", "text"),), linkable=False,
+          description="A game given to cfrviz.solve as a Python object."),
+)}
