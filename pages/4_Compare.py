@@ -1,9 +1,11 @@
 """Compare algorithms: exploitability against iterations, nodes touched and timed seconds."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import streamlit as st
 
-import cfrviz
 from cfrviz import app as ui
 from cfrviz.teaching.compare import (
     DEFAULT_REPEATS,
@@ -40,15 +42,18 @@ if game.matrix:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def cached_line(game: str, game_params: tuple, algorithm: str, updates: str, iterations: int,
-                seeds: tuple[int, ...], sidebar: bool, repeats: int) -> Line:
-    """One entry solved per seed and timed `repeats` times; only its curves are kept."""
+                seeds: tuple[int, ...], sidebar: bool, repeats: int, _on_wait: Callable[[], None] | None = None) -> Line:
+    """One entry solved per seed and timed `repeats` times; only its curves are kept.
+
+    Every solve takes the server's one-solve-at-a-time gate, as every other page's solve does;
+    `_on_wait()` runs when it has to wait for another visitor's."""
     def solve_run(g: str, p: tuple, a: str, n: int, u: str, seed: int) -> Run:
-        if sidebar:     # the run every other page shows: share its cached solve
-            return ui.cached_solve(g, p, a, n, u, seed)
-        return cfrviz.solve(g, a, iterations=n, updates=u, seed=seed, **dict(p))
+        # The run every other page shows: share its cached solve (which takes the gate itself).
+        return ui.cached_solve(g, p, a, n, u, seed)
 
     entry = Entry(algorithm, updates, iterations, seeds, sidebar)
-    return measure_line(game, entry, repeats, solve_run=solve_run, **dict(game_params))
+    return measure_line(game, entry, repeats, solve_run=solve_run if sidebar else None,
+                        solver_slot=functools.partial(ui.one_solve_at_a_time, _on_wait), **dict(game_params))
 
 
 def remembered(key: str, default: object, most: int | None = None) -> str:
@@ -116,25 +121,29 @@ if not algorithms or not updates:
 
 try:
     entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, fixed_seeds(seed_count))
+    if with_sidebar:    # solved once for every page, but timed here like the others: it counts
+        entries.append(Entry(settings.algorithm, settings.updates, settings.iterations, (settings.seed,),
+                             sidebar=True))
     check_work(entries, view.tree.num_nodes, repeats)
 except ValueError as error:
     ui.error(str(error))
     st.stop()
 for note in skipped:
     st.caption(note)
-if with_sidebar:
-    entries.append(Entry(settings.algorithm, settings.updates, settings.iterations, (settings.seed,), sidebar=True))
 
 # Each line is solved and cached on its own, so a long comparison shows which one is running and
 # finished lines are kept when the page reruns.
 lines: list[Line] = []
 status = st.status(f"Solving and timing {len(entries)} lines…", expanded=False)
 for k, entry in enumerate(entries):
-    status.update(label=f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…")
+    label = f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…"
+    status.update(label=label)
+    waiting = functools.partial(status.update, label=label + " (waiting for another visitor's solve: one solve "
+                                "at a time on this shared server)")
     with status:
         try:
             lines.append(cached_line(settings.game, settings.game_params, entry.algorithm, entry.updates,
-                                     entry.iterations, entry.seeds, entry.sidebar, repeats))
+                                     entry.iterations, entry.seeds, entry.sidebar, repeats, waiting))
         except ValueError as error:
             ui.error(f"{entry.label}: {error}")
             st.stop()
@@ -164,8 +173,9 @@ st.dataframe(rows, hide_index=True, width="stretch", column_config={
 }, column_order=None if is_kuhn else ["algorithm", "updates", "seeds", "iterations", "exploitability",
                                       "current exploitability", "nodes touched", "seconds"])
 d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Table (CSV)", data=lambda: table_csv(rows), file_name=f"cfrviz_compare_{settings.game}.csv",
+# Partials, not lambdas: a lambda would keep this page's globals (the view and its run) alive with the button.
+d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{settings.game}.csv",
                    mime="text/csv", on_click="ignore", key="cmp_table_csv")
-d2.download_button("Curves (CSV)", data=lambda: curves_csv(lines),
+d2.download_button("Curves (CSV)", data=functools.partial(curves_csv, lines),
                    file_name=f"cfrviz_compare_{settings.game}_curves.csv", mime="text/csv", on_click="ignore",
                    key="cmp_curves_csv")

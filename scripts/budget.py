@@ -65,6 +65,59 @@ def _refused(name: str, data: bytes) -> str:
     return "read"
 
 
+def compare_at_cap(plan_name: str) -> dict:
+    """Compare's worst click: a comparison on Leduc just under its node-visit cap, as the page runs
+    it (every solve through the one-solve-at-a-time gate, one run held at a time, its three charts
+    and table built). Plans: "slowest" (the slowest kernel, PCFR+, with the most timed solves),
+    "every" (every algorithm and scheme) and "sampling" (the sampling methods with the most seeds
+    and one timed solve: the most seed solves, each computing exploitability at every snapshot)."""
+    import functools
+
+    from cfrviz import catalog
+    from cfrviz.teaching.compare import (
+        ITERATION_OVERHEAD_NODES,
+        MAX_NODE_VISITS,
+        MAX_REPEATS,
+        MAX_SEEDS,
+        check_work,
+        fixed_seeds,
+        measure_line,
+        node_visits,
+        plan,
+        summary,
+    )
+    from cfrviz.figures.compare import comparison_figure
+    from cfrviz.run.cache import RunCache
+    from cfrviz.solvers import ALGORITHMS
+
+    algorithms = {"slowest": ["pcfr+"], "sampling": ["chance", "external", "outcome"],
+                  "every": [a for a in ALGORITHMS if a != "rm"]}[plan_name]
+    seeds = fixed_seeds(1 if plan_name == "slowest" else MAX_SEEDS)
+    repeats = 1 if plan_name == "sampling" else MAX_REPEATS
+    game = catalog.lookup("leduc")
+    nodes = game.tree().num_nodes
+    entries, _ = plan(algorithms, ["simultaneous", "alternating"], 1, 1, seeds)
+    per_iteration = node_visits(entries, nodes, repeats)   # every entry at one iteration
+    iterations = min(MAX_NODE_VISITS // per_iteration // 100 * 100, game.app_iteration_cap)
+    entries, _ = plan(algorithms, ["simultaneous", "alternating"], iterations, iterations, seeds)
+    check_work(entries, nodes, repeats)
+    gate = RunCache(0, 1, 1)
+
+    def click() -> None:
+        lines = [measure_line(game.name, entry, repeats, solver_slot=functools.partial(gate.solver_slot, None),
+                              **dict(game.params)) for entry in entries]
+        for axis in ("iterations", "nodes", "seconds"):
+            comparison_figure(lines, axis, "average").to_json()
+        summary(lines)
+
+    seconds, peak, _ = _measure(click)
+    visits = node_visits(entries, nodes, repeats)
+    return {"kind": "click", "what": f"Compare at its cap ({MAX_NODE_VISITS / 1e6:,.0f} million node visits, "
+            f"{ITERATION_OVERHEAD_NODES} a node-visit's worth per iteration): Leduc, {len(entries)} lines "
+            f"({plan_name}: {', '.join(algorithms)}), {len(seeds)} seed(s), {iterations:,} iterations, "
+            f"{repeats} timed solve(s); {visits / 1e6:,.0f} million counted", "seconds": seconds, "peak": peak}
+
+
 def scenario(name: str) -> dict:
     """Prepare, then measure one scenario; returns its table row."""
     import numpy as np
@@ -77,6 +130,8 @@ def scenario(name: str) -> dict:
         if algorithm != "rm":
             cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
     kind, _, rest = name.partition(":")
+    if kind == "compare":
+        return compare_at_cap(rest)
     if kind == "solve":
         link, algorithm = rest.rsplit("/", 1)
         game = catalog.lookup(link)
@@ -208,7 +263,8 @@ def scenarios(quick: bool) -> list[str]:
     if _openspiel_installed():
         names += [f"solve:{LIARS_DICE}/cfr", f"payload:{LIARS_DICE}"]
     names += ["evolution:", "matrix:1", "matrix:2", "matrix:3", "download:", "link:",
-              "upload:run", "upload:bomb", "upload:strings", "upload:junk"]
+              "upload:run", "upload:bomb", "upload:strings", "upload:junk",
+              "compare:slowest", "compare:every", "compare:sampling"]
     return names
 
 

@@ -13,10 +13,12 @@ Session-state keys that tests and pages may use:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -41,6 +43,7 @@ from cfrviz.app.links import (
 from cfrviz.run import Run, RunSettings, export_strategy, save_run
 from cfrviz.run.cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.app.sessions import start_session_reaper as start_session_reaper
 from cfrviz.util.text import escape_markdown, quoted
 from cfrviz.tree import GameTree
 from cfrviz.run.uploads import MAX_UPLOAD_MB, read_game_upload, read_upload
@@ -95,7 +98,8 @@ class View:
     """What a page shows: settings, tree, run, the iteration `t` and the selected node.
 
     `snapshot` indexes the run's snapshot arrays ([T, ...]) at `t`; it is 0 when `run` is None.
-    `params` are the deep-link query parameters of this view (for `st.page_link`).
+    `params` are the deep-link query parameters of this view (for `st.page_link`); empty while an
+    uploaded run is shown, since a link cannot carry it and a link's view would replace it.
     """
 
     settings: RunSettings
@@ -163,6 +167,12 @@ def shared_runs() -> RunCache:
     return RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
 
 
+def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
+    """The process's solve gate, for solves that are not cached runs (Compare's timed solves):
+    `with ui.one_solve_at_a_time(): ...`. `on_wait()` runs first when another solve holds it."""
+    return shared_runs().solver_slot(on_wait)
+
+
 def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
                  seed: int) -> Run:
     """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
@@ -187,8 +197,39 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
             bar.empty()
         return run
 
-    key = (game, tuple(game_params), algorithm, int(iterations), updates, int(seed))
-    return shared_runs().get(key, solve)
+    return shared_runs().get(_solve_key(game, game_params, algorithm, iterations, updates, seed), solve)
+
+
+def _solve_key(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
+               seed: int) -> tuple[Any, ...]:
+    return game, tuple(game_params), algorithm, int(iterations), updates, int(seed)
+
+
+def _shared_run(cache: RunCache, settings: RunSettings) -> Run:
+    """The shared run solved with `settings`: from `cache`, or solved again (through the gate)
+    if it has left it. Runs without a session, e.g. when a download button is clicked."""
+    import cfrviz
+
+    def solve() -> Run:
+        return cfrviz.solve(settings.game, settings.algorithm, iterations=settings.iterations,
+                            updates=settings.updates, seed=settings.seed, **dict(settings.game_params))
+
+    return cache.get(_solve_key(settings.game, settings.game_params, settings.algorithm, settings.iterations,
+                                settings.updates, settings.seed), solve)
+
+
+def _run_source(view: View) -> Callable[[], Run]:
+    """What the downloads build from. A solved run is named by its settings and fetched from the
+    shared cache when clicked, so a session holds no solved run between its reruns: a tab that
+    left would otherwise keep its run in memory until Streamlit drops the session. An uploaded
+    run lives in the session anyway."""
+    if view.uploaded and view.run is not None:
+        return functools.partial(_same_run, view.run)
+    return functools.partial(_shared_run, shared_runs(), view.settings)
+
+
+def _same_run(run: Run) -> Run:
+    return run
 
 
 def _state_choice() -> Choice:
@@ -339,11 +380,12 @@ def _share(view: View) -> None:
             try:
                 # Callables: the bytes are built only when clicked (compressing a Leduc run at the
                 # cap took about 2 s of CPU, which every rerun used to pay).
-                st.download_button("Download run (.npz)", data=functools.partial(_run_bytes, view.run),
+                source = _run_source(view)
+                st.download_button("Download run (.npz)", data=functools.partial(_run_bytes, source),
                                    file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
                                    mime="application/octet-stream", key=_W + "dl_run")
                 st.download_button("Download average strategy (.json)",
-                                   data=functools.partial(_strategy_json, view.run),
+                                   data=functools.partial(_strategy_json, source),
                                    file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
                                    mime="application/json", key=_W + "dl_json")
             except (AttributeError, NotImplementedError):
@@ -371,16 +413,16 @@ def _page_url() -> str:
     return url.split("?")[0] if url else "/"
 
 
-def _run_bytes(run: Run) -> bytes:
+def _run_bytes(source: Callable[[], Run]) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    save_run(run, buffer)
+    save_run(source(), buffer)
     return buffer.getvalue()
 
 
-def _strategy_json(run: Run) -> str:
-    text = export_strategy(run)
+def _strategy_json(source: Callable[[], Run]) -> str:
+    text = export_strategy(source())
     return text if isinstance(text, str) else str(text)
 
 
@@ -525,6 +567,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
     start_warmup()
+    start_session_reaper()
     _adopt_query_params()
     choice = _state_choice()
     navigation = st.sidebar.container()  # above the solve controls
@@ -552,11 +595,12 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     last = int(uploaded.iterations[-1]) if uploaded is not None else settings.iterations
     t = st.session_state.get(T_KEY)
     t = last if t is None else min(int(t), last)
+    # While an upload is shown the links carry no view: a view in the URL replaces the upload.
+    params = {} if uploaded is not None else _params(choice, t, node, page)
     with navigation:
-        _navigation(query_params_of(choice, t, node))
+        _navigation(params)
 
-    view = View(settings, tree, None, t, 0, node, choice, _params(choice, t, node, page),
-                uploaded is not None, page)
+    view = View(settings, tree, None, t, 0, node, choice, params, uploaded is not None, page)
     if uploaded is not None:
         view = _with_run(view, uploaded)
     elif solve:
@@ -600,7 +644,7 @@ def _with_run(view: View, run: Run) -> View:
     """`view` showing `run`, with t snapped to one of its snapshots (written to the URL)."""
     snapshot = run.snapshot_at(min(view.t, int(run.iterations[-1])))
     t = int(run.iterations[snapshot])
-    params = _params(view.choice, t, view.node, view.page)
+    params = {} if view.uploaded else _params(view.choice, t, view.node, view.page)
     view = replace(view, run=run, t=t, snapshot=snapshot, params=params)
     _write_view(view)
     return view
@@ -668,10 +712,10 @@ def _on_page_setting(name: str, key: str) -> None:
 
 
 def _write_view(view: View) -> None:
+    """Keep `t`, and put the view in the URL (an uploaded run's view is none: the URL is cleared)."""
     st.session_state[T_KEY] = view.t
-    if not view.uploaded:
-        st.query_params.from_dict(view.params)
-        st.session_state[_WRITTEN_KEY] = view.params
+    st.query_params.from_dict(view.params)
+    st.session_state[_WRITTEN_KEY] = view.params
 
 
 def _upload_banner(run: Run) -> None:

@@ -17,10 +17,11 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
 from cfrviz.run.record import Run
@@ -30,12 +31,14 @@ __all__ = ["CacheStats", "RunCache"]
 
 @dataclass(frozen=True)
 class CacheStats:
-    """entries and bytes held now; solves run and hits served since the cache was made."""
+    """entries and bytes held now; solves run, hits served and solves that waited for a solver
+    slot since the cache was made."""
 
     entries: int
     bytes: int
     solves: int
     hits: int
+    waits: int = 0
 
 
 class _Flight:
@@ -69,11 +72,29 @@ class RunCache:
         self._solver_slots = threading.BoundedSemaphore(max_concurrent_solves)
         self._solves = 0
         self._hits = 0
+        self._waits = 0
 
-    def get(self, key: Hashable, solve: Callable[[], Run]) -> Run:
+    @contextlib.contextmanager
+    def solver_slot(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold one of the solver slots for the block: every solve in the process takes one, cached
+        (`get`) or not (Compare's timed solves). When all are taken, `on_wait()` is called (to tell
+        the visitor) before waiting for one."""
+        if not self._solver_slots.acquire(blocking=False):
+            with self._lock:
+                self._waits += 1
+            if on_wait is not None:
+                on_wait()
+            self._solver_slots.acquire()
+        try:
+            yield
+        finally:
+            self._solver_slots.release()
+
+    def get(self, key: Hashable, solve: Callable[[], Run], on_wait: Callable[[], None] | None = None) -> Run:
         """The run cached under `key`, or `solve()`'s run, solved once however many sessions ask.
 
-        An error from `solve` reaches every session that waited for it and is not cached.
+        `solve` runs in a solver slot (`solver_slot(on_wait)`). An error from `solve` reaches every
+        session that waited for it and is not cached.
         """
         with self._lock:
             run = self._runs.get(key)
@@ -101,7 +122,7 @@ class RunCache:
                 self._hits += 1
             return flight.run
         try:
-            with self._solver_slots:
+            with self.solver_slot(on_wait):
                 run = solve()
             if not isinstance(run, Run):
                 raise TypeError(f"The solve for {key!r} returned {type(run).__name__}, not a Run.")
@@ -132,7 +153,7 @@ class RunCache:
 
     def stats(self) -> CacheStats:
         with self._lock:
-            return CacheStats(len(self._runs), self._bytes, self._solves, self._hits)
+            return CacheStats(len(self._runs), self._bytes, self._solves, self._hits, self._waits)
 
     def clear(self) -> None:
         """Forget every cached run (solves in flight finish and are kept)."""

@@ -14,6 +14,7 @@ times it separately, and keeps only the curves as a `Line`:
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -40,12 +41,20 @@ DEFAULT_REPEATS = 3
 MAX_REPEATS = 9
 #: Most solves one comparison may ask for (entries x seeds), to bound the work of one click.
 MAX_SOLVES = 60
+#: What one iteration costs beyond its node visits (the kernel's per-iteration work), counted in node
+#: visits: about 1.1 µs an iteration on a 7-node game, some 40 visits' worth (scripts/budget.py).
+ITERATION_OVERHEAD_NODES = 40
 #: Most node visits one comparison may cost, counted as if every iteration walked the whole tree
-#: once per player (an upper bound for sampling methods): about a minute of one core.
-MAX_NODE_VISITS = 2_000_000_000
+#: once per player (an upper bound for sampling methods). The slowest kernel (PCFR+, alternating)
+#: costs about 17 ns of CPU a counted visit, so one click stays near 7 s of one core, within the
+#: app's 10 s a click (README, "Per-click budget", Compare at its cap).
+MAX_NODE_VISITS = 400_000_000
 
 #: (game, game parameters as sorted pairs, algorithm, iterations, updates, seed) -> Run
 Solve = Callable[[str, tuple[tuple[str, object], ...], str, int, str, int], Run]
+#: A context held around every solve, e.g. a server's one-solve-at-a-time gate
+#: (`cfrviz.run.cache.RunCache.solver_slot`); the default holds nothing.
+SolverSlot = Callable[[], contextlib.AbstractContextManager[object]]
 
 
 @dataclass(frozen=True)
@@ -126,17 +135,20 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
 
 def node_visits(entries: Sequence[Entry], num_nodes: int, repeats: int) -> int:
     """An upper bound on the node visits of solving every entry once per seed and timing it
-    `repeats` times after a warm-up: each iteration walks the tree once per player."""
-    return sum(entry.iterations * 2 * num_nodes * (len(entry.seeds) + repeats) for entry in entries)
+    `repeats` times after a warm-up: each iteration walks the tree once per player, plus
+    `ITERATION_OVERHEAD_NODES` for the iteration's own work."""
+    return sum(entry.iterations * 2 * (num_nodes + ITERATION_OVERHEAD_NODES) * (len(entry.seeds) + repeats)
+               for entry in entries)
 
 
 def check_work(entries: Sequence[Entry], num_nodes: int, repeats: int) -> None:
     """ValueError with a sentence when the comparison would cost more than MAX_NODE_VISITS."""
     visits = node_visits(entries, num_nodes, repeats)
     if visits > MAX_NODE_VISITS:
-        raise ValueError(f"This comparison could visit {visits / 1e9:.1f} billion tree nodes, more than the "
-                         f"{MAX_NODE_VISITS / 1e9:.0f} billion one page may ask for; lower the iterations, the "
-                         "seeds or the timed solves, or pick fewer algorithms.")
+        sidebar = " or leave out the sidebar's run" if any(entry.sidebar for entry in entries) else ""
+        raise ValueError(f"This comparison could visit {visits / 1e6:,.0f} million tree nodes, more than the "
+                         f"{MAX_NODE_VISITS / 1e6:,.0f} million one page may ask for; lower the iterations, the "
+                         f"seeds or the timed solves, or pick fewer algorithms{sidebar}.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,53 +180,94 @@ class Line:
         return self.entry.label
 
 
-def timed_seconds(tree: GameTree, entry: Entry, repeats: int = DEFAULT_REPEATS) -> np.ndarray:
+def timed_seconds(tree: GameTree, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
+                  solver_slot: SolverSlot = contextlib.nullcontext) -> np.ndarray:
     """[T] cumulative solver seconds at the default snapshots: the median of `repeats` solves.
 
     A short warm-up solve first loads or compiles the kernel, so no timed solve pays for it.
-    Sampling methods cycle through the entry's seeds.
+    Sampling methods cycle through the entry's seeds. Each solve holds `solver_slot()`.
     """
     if not 1 <= repeats <= MAX_REPEATS:
         raise ValueError(f"Time each run 1 to {MAX_REPEATS} times, not {repeats}.")
     schedule = planned_schedule(tree, entry.iterations)   # the solves' own default snapshots
-    solver_seconds(tree, entry.algorithm, snapshot_schedule(2), entry.updates, entry.seeds[0])   # warm-up
-    timings = [solver_seconds(tree, entry.algorithm, schedule, entry.updates, entry.seeds[k % len(entry.seeds)])
-               for k in range(repeats)]
+
+    def seconds(iterations: np.ndarray, seed: int) -> np.ndarray:
+        with solver_slot():
+            return solver_seconds(tree, entry.algorithm, iterations, entry.updates, seed)
+
+    seconds(snapshot_schedule(2), entry.seeds[0])   # warm-up
+    timings = [seconds(schedule, entry.seeds[k % len(entry.seeds)]) for k in range(repeats)]
     median: np.ndarray = np.median(np.stack(timings), axis=0)
     return median
 
 
-def line_from_runs(entry: Entry, runs: Sequence[Run], seconds: np.ndarray, repeats: int) -> Line:
-    """Summarise an entry's runs (one per seed, same iterations) and its timing as a `Line`."""
-    if len(runs) != len(entry.seeds):
-        raise ValueError(f"{entry.label} needs one run per seed ({len(entry.seeds)}), not {len(runs)}.")
+@dataclass(frozen=True, eq=False)
+class _SeedCurves:
+    """The curves of an entry's runs, one row per seed ([S, T]), and what the first run leaves."""
 
-    def stack(field: str) -> np.ndarray:
-        return np.stack([np.asarray(getattr(run, field), dtype=float) for run in runs])
+    iterations: np.ndarray
+    exploitability: np.ndarray
+    current_exploitability: np.ndarray
+    nodes_touched: np.ndarray
+    tree: GameTree
+    alpha: float
 
-    average, current = stack("exploitability"), stack("current_exploitability")
-    first = runs[0]
-    alpha = float(closest_alpha(first.average_strategy[-1], first.tree)) if of_tree(first.tree).alpha_family \
-        else math.nan
-    return Line(entry=entry, iterations=np.asarray(first.iterations), exploitability=np.median(average, axis=0),
+
+def _seed_curves(entry: Entry, runs: Iterable[Run]) -> _SeedCurves:
+    """Read each run's curves as it comes and let it go: only one run (a Leduc run at the cap is
+    tens of MB) is held at a time, however many seeds."""
+    rows: dict[str, list[np.ndarray]] = {"exploitability": [], "current_exploitability": [], "nodes_touched": []}
+    iterations: np.ndarray | None = None
+    tree: GameTree | None = None
+    alpha = math.nan
+    for run in runs:
+        if tree is None:
+            iterations, tree = np.array(run.iterations), run.tree
+            if of_tree(tree).alpha_family:
+                alpha = float(closest_alpha(run.average_strategy[-1], tree))
+        for field, kept in rows.items():
+            kept.append(np.array(getattr(run, field), dtype=float))
+    count = len(rows["exploitability"])
+    if count != len(entry.seeds) or iterations is None or tree is None:
+        raise ValueError(f"{entry.label} needs one run per seed ({len(entry.seeds)}), not {count}.")
+    return _SeedCurves(iterations, np.stack(rows["exploitability"]), np.stack(rows["current_exploitability"]),
+                       np.stack(rows["nodes_touched"]), tree, alpha)
+
+
+def _line(entry: Entry, curves: _SeedCurves, seconds: np.ndarray, repeats: int) -> Line:
+    average, current = curves.exploitability, curves.current_exploitability
+    return Line(entry=entry, iterations=curves.iterations, exploitability=np.median(average, axis=0),
                 exploitability_low=average.min(axis=0), exploitability_high=average.max(axis=0),
                 current_exploitability=np.median(current, axis=0), current_low=current.min(axis=0),
-                current_high=current.max(axis=0), nodes_touched=np.median(stack("nodes_touched"), axis=0),
-                seconds=np.asarray(seconds, dtype=float), repeats=int(repeats), alpha=alpha)
+                current_high=current.max(axis=0), nodes_touched=np.median(curves.nodes_touched, axis=0),
+                seconds=np.asarray(seconds, dtype=float), repeats=int(repeats), alpha=curves.alpha)
+
+
+def line_from_runs(entry: Entry, runs: Iterable[Run], seconds: np.ndarray, repeats: int) -> Line:
+    """Summarise an entry's runs (one per seed, same iterations) and its timing as a `Line`."""
+    return _line(entry, _seed_curves(entry, runs), seconds, repeats)
 
 
 def measure_line(game: str, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
-                 solve_run: Solve | None = None, **game_params: object) -> Line:
+                 solve_run: Solve | None = None, solver_slot: SolverSlot = contextlib.nullcontext,
+                 **game_params: object) -> Line:
     """Solve `entry` once per seed (through `solve_run(game, params, algorithm, iterations, updates,
-    seed)` when given, e.g. a cached solve), time it, and keep its curves."""
+    seed)` when given, e.g. a cached solve that takes its own slot), time it, and keep its curves.
+
+    Every solve made here (each seed's, the warm-up and the timed ones) holds `solver_slot()`, one
+    at a time, so a server's other visitors' solves take turns with a comparison's. Runs are
+    solved one after another and dropped once their curves are read.
+    """
     params = tuple(sorted(game_params.items()))
     if solve_run is None:
         def solve_run(g: str, p: tuple[tuple[str, object], ...], algorithm: str, iterations: int, updates: str,
                       seed: int) -> Run:
             parameters: dict[str, Any] = dict(p)
-            return solve(g, algorithm, iterations=iterations, updates=updates, seed=seed, **parameters)
-    runs = [solve_run(game, params, entry.algorithm, entry.iterations, entry.updates, seed) for seed in entry.seeds]
-    return line_from_runs(entry, runs, timed_seconds(runs[0].tree, entry, repeats), repeats)
+            with solver_slot():
+                return solve(g, algorithm, iterations=iterations, updates=updates, seed=seed, **parameters)
+    curves = _seed_curves(entry, (solve_run(game, params, entry.algorithm, entry.iterations, entry.updates, seed)
+                                  for seed in entry.seeds))
+    return _line(entry, curves, timed_seconds(curves.tree, entry, repeats, solver_slot=solver_slot), repeats)
 
 
 def summary(lines: Sequence[Line]) -> list[dict[str, object]]:
@@ -275,12 +328,14 @@ def curves_csv(lines: Sequence[Line]) -> str:
 __all__ = [
     "DEFAULT_REPEATS",
     "DEFAULT_SEEDS",
+    "ITERATION_OVERHEAD_NODES",
     "MAX_NODE_VISITS",
     "MAX_REPEATS",
     "MAX_SEEDS",
     "MAX_SOLVES",
     "Entry",
     "Line",
+    "SolverSlot",
     "check_work",
     "curves_csv",
     "fixed_seeds",

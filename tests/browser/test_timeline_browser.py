@@ -12,22 +12,13 @@ import itertools
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, open_app
 
 import cfrviz
 
 pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
-
-# Counts every start of a script run from now on (Streamlit marks the app while a script runs).
-WATCH_RUNS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.__scriptRuns = 0;
-  new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.__scriptRuns += 1;
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
 
 # Text boxes of every drawn label in the tree (pills, edge labels, payoffs), in page pixels.
 LABEL_BOXES = """() => {

@@ -24,6 +24,16 @@ TALL_VIEWPORT = {"width": 1280, "height": 2400}
 RENDER_TIMEOUT_MS = 20_000
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
+# Counts every start of a script run from now on (Streamlit marks the app while a script runs), so a
+# rerun that ends at once is not missed: `page.evaluate(WATCH_RUNS)`, then read `window.__scriptRuns`.
+WATCH_RUNS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__scriptRuns = 0;
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') window.__scriptRuns += 1;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
 
 def wait_for_app(page: Any, text: str | None = None, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
     """Wait until the Streamlit script has finished running (and `text` is visible, if given).

@@ -74,10 +74,33 @@ def streamlit_server(
         "--client.showErrorDetails", "full",   # extra_args may pass "none" to check a deploy
         *extra_args,
     ]
+    with _serving(command, cwd, dict(os.environ), port) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def deployed_server(address_space: int = 3 * 2**30, env: dict[str, str] | None = None,
+                    ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The app as deployed (`scripts/deploy.sh serve`: `python -m cfrviz.app.serve`, the deploy's
+    memory settings, tracebacks hidden from visitors) on a free local port, under an address-space
+    cap (`prlimit --as`, in bytes) so a runaway case fails its test instead of the machine; yield (base URL,
+    process). `env` adds settings (e.g. an opt-in) to the server's environment."""
+    port = free_port()
+    environment = {**os.environ, "ADDRESS": "127.0.0.1", "PORT": str(port), "PYTHON": sys.executable,
+                   "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "none", **(env or {})}
+    # prlimit and deploy.sh exec the server, so the process started here is the server itself.
+    command = ["prlimit", f"--as={int(address_space)}", "bash", str(REPO_ROOT / "scripts" / "deploy.sh"), "serve"]
+    with _serving(command, REPO_ROOT, environment, port) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def _serving(command: list[str], cwd: Path | str, env: dict[str, str], port: int,
+             ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = open(log_path, "wb")
-    process = subprocess.Popen(command, cwd=str(cwd), stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(command, cwd=str(cwd), env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, process, HEALTH_TIMEOUT_S, log_path)
@@ -91,3 +114,12 @@ def streamlit_server(
                 process.kill()
                 process.wait(timeout=10)
         log.close()
+
+
+def healthy(url: str) -> bool:
+    """Whether the server at `url` answers its health check with `ok` (within 2 s)."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+            return bool(answer.read().strip() == b"ok")
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False

@@ -209,14 +209,20 @@ def test_convergence_page_offers_average_current_or_both() -> None:
 
 
 def test_one_comparison_is_bounded_in_tree_node_visits() -> None:
-    # Reference: the bound counts iterations x 2 passes x nodes x (seeds + timed solves), by hand.
+    # Reference: the bound counts iterations x 2 passes x (nodes + 40 for the iteration's own work)
+    # x (seeds + timed solves), by hand.
     entries, _ = plan(["cfr", "external"], ["alternating"], 1000, 10_000, fixed_seeds(5))
-    assert node_visits(entries, 1936, 3) == 1000 * 2 * 1936 * (1 + 3) + 10_000 * 2 * 1936 * (5 + 3)
-    check_work(entries, 1936, 3)                        # Leduc's default comparison is allowed
+    assert node_visits(entries, 1936, 3) == 1000 * 2 * 1976 * (1 + 3) + 10_000 * 2 * 1976 * (5 + 3)
+    sidebar = Entry("cfr", "simultaneous", 1000, sidebar=True)
+    check_work(entries + [sidebar], 1936, 3)            # Leduc's default comparison is allowed
     every = [a for a in ALGORITHMS if a != "rm"]
     entries, _ = plan(every, ["simultaneous", "alternating"], 20_000, 20_000, fixed_seeds(2))
-    with pytest.raises(ValueError, match="billion tree nodes"):
+    with pytest.raises(ValueError, match="million tree nodes.*algorithms[.]"):
         check_work(entries, 1936, 9)
+    # The sidebar's run is timed too: Leduc's at its 20,000-iteration cap with 9 timed solves is
+    # 20,000 x 2 x 1,976 x 10 = 790 million visits alone.
+    with pytest.raises(ValueError, match="leave out the sidebar's run"):
+        check_work([Entry("cfr", "alternating", 20_000, sidebar=True)], 1936, 9)
 
 
 @pytest.mark.parametrize("algorithm", ["pcfr+", "dcfr+", "pdcfr+"])
@@ -229,3 +235,70 @@ def test_walkthrough_page_replays_the_new_algorithms(algorithm: str) -> None:
     # They alternate by definition: the page offers only that scheme.
     assert at.radio(key="walk_updates").options == ["alternating"]
     assert at.dataframe, "the information-set table is drawn"
+
+
+def test_every_solve_of_a_line_waits_for_the_gate() -> None:
+    # Reference: a line of one seed and one timed solve makes three solves (the run, a warm-up and
+    # the timed one); each must take the gate, so while another holds it the line cannot finish.
+    import threading
+
+    from cfrviz.run.cache import RunCache
+
+    cache = RunCache(10**9, 4, 1)
+    taken: list[int] = []
+    waited = threading.Event()
+
+    def slot():
+        taken.append(1)
+        return cache.solver_slot(waited.set)
+
+    lines: list[Any] = []
+    worker = threading.Thread(target=lambda: lines.append(
+        measure_line("kuhn", Entry("cfr+", "alternating", 25), repeats=1, solver_slot=slot)))
+    with cache.solver_slot():                            # another visitor's solve holds the gate
+        worker.start()
+        assert waited.wait(timeout=120)
+        assert worker.is_alive() and not lines
+    worker.join(timeout=300)
+    assert len(lines) == 1 and len(taken) == 3 and cache.stats().waits == 1
+    assert lines[0].exploitability[-1] == pytest.approx(
+        cfrviz.solve("kuhn", "cfr+", iterations=25).exploitability[-1], abs=1e-12)
+
+
+def test_the_compare_page_waits_for_another_visitors_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: the page's one algorithm, one scheme, one timed solve and no sidebar run make three
+    # solves (run, warm-up, timed), all through the process's gate (`ui.shared_runs()`).
+    import threading
+
+    from cfrviz import app as ui
+
+    at = open_compare()
+    at.multiselect(key="cmp_algos").set_value(["lcfr"])
+    at.multiselect(key="cmp_updates").set_value(["alternating"])
+    at.number_input(key="cmp_iters").set_value(43)
+    at.number_input(key="cmp_repeats").set_value(1)
+    at.checkbox(key="cmp_sidebar").set_value(False)
+    cache = ui.shared_runs()
+    hold = cache.solver_slot
+    taken: list[int] = []
+    waited = threading.Event()
+
+    def slot(on_wait=None):
+        taken.append(1)
+
+        def report() -> None:
+            waited.set()
+            if on_wait is not None:
+                on_wait()
+        return hold(report)
+
+    monkeypatch.setattr(cache, "solver_slot", slot)
+    page = threading.Thread(target=at.run)
+    with hold():                                         # another visitor's solve holds the gate
+        page.start()
+        assert waited.wait(timeout=120)
+        assert page.is_alive()
+    page.join(timeout=300)
+    assert not page.is_alive() and not at.exception, at.exception
+    assert len(taken) == 3
+    assert at.dataframe[0].value["iterations"].tolist() == [43]

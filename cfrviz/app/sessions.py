@@ -1,0 +1,113 @@
+"""Let go of sessions whose tab has gone, once Streamlit's reconnect window has passed.
+
+Streamlit keeps a disconnected session `server.disconnectedSessionTTL` seconds so that a tab whose
+connection dropped can come back to it. Its store is a time-to-live cache that removes an
+expired session only when another session is stored later (a write), and then only drops it: the
+session is never shut down, so the files its visitor uploaded stay in the server's uploaded-file
+store for as long as the process lives, and its state (an uploaded run: up to hundreds of MB)
+until the garbage collector finds it. On a hosted demo shared by strangers that adds up.
+
+`start_session_reaper()` runs a daemon thread that, every `REAP_INTERVAL_S` seconds, asks
+Streamlit's event loop (the only thread that touches the session store) to remove the expired
+sessions and shut each one down, as Streamlit does for a session it closes itself; and to clear
+the uploaded files of any session that Streamlit dropped on a write in between. This reads
+Streamlit's private session store (checked against the pinned Streamlit by
+tests/test_session_memory.py); when it is not there, the reaper says so once in the log and stops.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from typing import Any
+
+REAP_INTERVAL_S = 5.0
+
+_LOGGER = logging.getLogger(__name__)
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+_stop = threading.Event()
+#: Sessions shut down by the reaper since the process started (for the log and tests).
+reaped = 0
+# Stored (disconnected) sessions seen by the last pass: id -> the session, weakly.
+_stored: dict[str, weakref.ReferenceType[Any]] = {}
+
+
+def start_session_reaper(interval: float = REAP_INTERVAL_S) -> None:
+    """Start the reaper thread once per process (thread-safe; does nothing under AppTest, where
+    there is no server)."""
+    global _thread
+    with _lock:
+        if _thread is not None:
+            return
+        _thread = threading.Thread(target=_loop, args=(interval,), name="cfrviz-session-reaper", daemon=True)
+        _thread.start()
+
+
+def _loop(interval: float) -> None:
+    from streamlit import runtime
+
+    while not _stop.wait(interval):
+        if not runtime.exists():
+            continue
+        instance = runtime.get_instance()
+        try:
+            loop = instance._get_async_objs().eventloop
+        except (AttributeError, RuntimeError):
+            continue    # the server has not started its event loop yet
+        if loop.is_closed():
+            return
+        one_pass = _Pass(instance)
+        loop.call_soon_threadsafe(one_pass.run)
+        if one_pass.done.wait(interval * 4) and one_pass.known is False:
+            return
+
+
+class _Pass:
+    """One reaping pass, handed to the event loop; `done` is set when it has run."""
+
+    def __init__(self, instance: Any) -> None:
+        self.instance = instance
+        self.done = threading.Event()
+        self.known: bool | None = None
+
+    def run(self) -> None:
+        try:
+            self.known = reap_expired_sessions(self.instance)
+        finally:
+            self.done.set()
+
+
+def reap_expired_sessions(instance: Any) -> bool:
+    """One pass on the server's event loop: shut down every stored session whose reconnect window
+    has passed, and clear the uploaded files of sessions Streamlit dropped without shutting them
+    down. Returns False (after one log line) when Streamlit's session store is not the one known
+    here."""
+    global reaped
+    manager = getattr(instance, "_session_mgr", None)
+    store: Any = getattr(getattr(manager, "_session_storage", None), "_cache", None)
+    if manager is None or not callable(getattr(store, "expire", None)) or not callable(getattr(store, "items", None)):
+        _LOGGER.warning("cfrviz: this Streamlit's session store is unknown, so disconnected sessions are left "
+                        "to Streamlit (they keep their uploads until the process ends).")
+        return False
+    for _, info in store.expire():
+        session = getattr(info, "session", None)
+        if session is not None:
+            session.shutdown()
+            reaped += 1
+    active = {info.session.id for info in manager.list_active_sessions()}
+    stored = dict(store.items())     # what is left is within its reconnect window
+    for session_id, ref in list(_stored.items()):
+        if session_id in stored or session_id in active:
+            continue
+        # Dropped by Streamlit on a write (expired, never shut down), or resumed and closed since.
+        session = ref()
+        if session is not None:
+            session.shutdown()      # a no-op for a session that was shut down already
+        else:
+            instance.uploaded_file_mgr.remove_session_files(session_id)
+        del _stored[session_id]
+    for session_id, info in stored.items():
+        if session_id not in _stored:
+            _stored[session_id] = weakref.ref(info.session)
+    return True
