@@ -1,6 +1,8 @@
 """Compare algorithms: exploitability against iterations, nodes touched and timed seconds."""
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 import cfrviz
@@ -39,10 +41,10 @@ if game.matrix:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_line(game: str, game_params: tuple, algorithm: str, updates: str, iterations: int,
+def cached_line(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, updates: str, iterations: int,
                 seeds: tuple[int, ...], sidebar: bool, repeats: int) -> Line:
     """One entry solved per seed and timed `repeats` times; only its curves are kept."""
-    def solve_run(g: str, p: tuple, a: str, n: int, u: str, seed: int) -> Run:
+    def solve_run(g: str, p: tuple[tuple[str, Any], ...], a: str, n: int, u: str, seed: int) -> Run:
         if sidebar:     # the run every other page shows: share its cached solve
             return ui.cached_solve(g, p, a, n, u, seed)
         return cfrviz.solve(g, a, iterations=n, updates=u, seed=seed, **dict(p))
