@@ -37,7 +37,7 @@ if not is_drawn_whole(tree):
         part = options[k]
         arrangements = (0,)
     else:
-        by = state.get("tree_by") if state.get("tree_by") in tree_parts.BY_CARD else "player1"
+        by = str(state.get("tree_by")) if state.get("tree_by") in tree_parts.BY_CARD else "player1"
         line = state.get("tree_line")
         part = tree_parts.checked_part(tree, by, state.get("tree_private"),
                                        None if line in (None, ROUND_ONE) else line, state.get("tree_public"))

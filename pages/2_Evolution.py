@@ -13,7 +13,7 @@ PLAYBACK_ALL = 40  # most information sets shown all at once on the timeline
 MAX_CHOSEN = 8
 
 view = ui.setup_page("Evolution")
-run, tree = view.run, view.tree
+run, tree = ui.solved_run(view), view.tree
 keys = [record.key for record in tree.infosets]
 
 default = [tree.infosets[tree.infoset[view.node]].key] if view.node is not None and tree.infoset[view.node] >= 0 \

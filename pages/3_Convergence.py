@@ -15,7 +15,7 @@ from cfrviz.figures.convergence import (
 from cfrviz.app.components import timeline
 
 view = ui.setup_page("Convergence")
-run = view.run
+run = ui.solved_run(view)
 
 # The app's one timeline: its cards follow t in the browser; the metrics and charts below on release.
 timeline.mount(view, nodes=[], mode="charts", key="convergence_timeline", log=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -41,13 +42,13 @@ if game.matrix:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_line(game: str, game_params: tuple, algorithm: str, updates: str, iterations: int,
+def cached_line(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, updates: str, iterations: int,
                 seeds: tuple[int, ...], sidebar: bool, repeats: int, _on_wait: Callable[[], None] | None = None) -> Line:
     """One entry solved per seed and timed `repeats` times; only its curves are kept.
 
     Every solve takes the server's one-solve-at-a-time gate, as every other page's solve does;
     `_on_wait()` runs when it has to wait for another visitor's."""
-    def solve_run(g: str, p: tuple, a: str, n: int, u: str, seed: int) -> Run:
+    def solve_run(g: str, p: tuple[tuple[str, Any], ...], a: str, n: int, u: str, seed: int) -> Run:
         # The run every other page shows: share its cached solve (which takes the gate itself).
         return ui.cached_solve(g, p, a, n, u, seed)
 

@@ -10,7 +10,7 @@ from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
-from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, regret_matching_path
+from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, RegretMatchingPath, regret_matching_path
 from cfrviz.util.text import escape_markdown
 
 view = ui.setup_page(
@@ -24,8 +24,9 @@ EDITOR_KEY = "rm_editor_"
 
 
 @st.cache_data(max_entries=16, show_spinner="Running regret matching…")
-def cached_path(payoffs: tuple, iterations: int, opponent: tuple | None, sampled: bool, seed: int,
-                updates: str, start_regret: tuple | None = None):
+def cached_path(payoffs: tuple[tuple[float, ...], ...], iterations: int, opponent: tuple[float, ...] | None,
+                sampled: bool, seed: int, updates: str,
+                start_regret: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> RegretMatchingPath:
     every = max(1, iterations // PATH_POINTS)
     return regret_matching_path(np.array(payoffs), iterations, opponent=None if opponent is None else
                                 np.array(opponent), sampled=sampled, seed=seed, updates=updates, every=every,
@@ -45,7 +46,7 @@ c2.caption(preset.note)
 # The editable matrix: rows named in the first column, columns named below.
 column_text = st.text_input("Column names (player 2's actions, comma-separated)", ", ".join(preset.column_names),
                             key=f"rm_columns_{preset_key}")
-column_names = [c.strip() for c in column_text.split(",")]
+column_names: list[str] | tuple[str, ...] = [c.strip() for c in column_text.split(",")]
 start = pd.DataFrame([{"action": name, **{c: (preset.payoffs[r][j] if j < len(preset.payoffs[r]) else 0.0)
                                         for j, c in enumerate(column_names) if c}}
                       for r, name in enumerate(preset.row_names)])
@@ -113,7 +114,7 @@ shown = max(shown, 1)
 row_eq, column_eq, value = matrix_equilibrium(payoffs)
 
 if opponent is None:
-    targets = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
+    targets: list[tuple[np.ndarray | None, str]] = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
     st.caption("Exact equilibrium: player 1 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(row_names, row_eq))
                + "; player 2 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(column_names, column_eq))
                + f"; value {value:+.4f} for player 1.")

@@ -1,6 +1,8 @@
 """Walkthrough: one CFR iteration, one event at a time."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import streamlit as st
 
@@ -8,6 +10,7 @@ from cfrviz import catalog, app as ui
 from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
 from cfrviz.solvers import ALGORITHMS, update_schemes
 from cfrviz.teaching.walkthrough import (
+    IterationTrace,
     WALKTHROUGH_ALGORITHMS,
     deal_options,
     information_set_table,
@@ -26,7 +29,8 @@ RANDOM_DEAL = "random (from the seed)"
 
 
 @st.cache_resource(max_entries=8, show_spinner="Replaying the iterations before t…")
-def cached_trace(game: str, game_params: tuple, algorithm: str, updates: str, seed: int, t: int, deal: str | None):
+def cached_trace(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, updates: str, seed: int, t: int,
+                 deal: str | None) -> IterationTrace:
     """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
     tree = catalog.get(game, **dict(game_params)).tree()
     regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, seed, t)
@@ -109,7 +113,7 @@ def move(to: int) -> None:
 def next_return(start: int) -> int:
     for s in trace.steps[start + 1:]:
         if s.kind in ("return", "finish"):
-            return s.index
+            return int(s.index)
     return last
 
 
@@ -171,7 +175,7 @@ shown = [r for r in rows if r["changed"]] if only_changed else rows
 current_key = step.information_set
 narrow = st.column_config.TextColumn(width="small")
 st.dataframe([{**{k: v for k, v in r.items() if k != "changed"},
-               "information set": ("▶ " if r["information set"] == current_key else "") + r["information set"]}
+               "information set": ("▶ " if r["information set"] == current_key else "") + str(r["information set"])}
               for r in shown], hide_index=True, width="stretch",
              column_config={"player": st.column_config.NumberColumn(width="small"), "actions": narrow,
                             "strategy": narrow, "strategy sum before": st.column_config.TextColumn("Σ strategy before"),

@@ -18,7 +18,7 @@ from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium, value_source
 
 view = ui.setup_page("Best response and exploitability", page="best_response")
-run = view.run
+run = ui.solved_run(view)
 tree = view.tree
 
 st.markdown(
@@ -67,7 +67,7 @@ if not is_drawn_whole(tree):
     k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)), format_func=part_name,
                      key="br_part")
     nodes = tree_parts.part_nodes(tree, options[k])
-st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=nodes), width="stretch",
+st.plotly_chart(best_response_tree_figure(tree, strategy, response, nodes=None if nodes is None else nodes.tolist()), width="stretch",
                 key="br_tree")
 ui.action_legend(tree.game)
 
@@ -85,5 +85,5 @@ else:
                  column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
 
 if run.num_snapshots > 1:
-    st.plotly_chart(best_response_values_over_time(tree, run.iterations, run.average_strategy, game_value),
+    st.plotly_chart(best_response_values_over_time(tree, run.iterations.tolist(), run.average_strategy, game_value),
                     width="stretch", key="br_over_time")

@@ -28,7 +28,7 @@ st.markdown(
     "same seed deals the same hands. After each bot decision you see the probabilities it had.")
 ui.rules_card(tree.game, expanded=True)
 ui.iteration_slider(view)
-strategy = view.run.average_strategy[view.snapshot]
+strategy = ui.solved_run(view).average_strategy[view.snapshot]
 
 c1, c2, c3 = st.columns([2, 1, 1])
 SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}

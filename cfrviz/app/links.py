@@ -301,13 +301,13 @@ class PageSetting:
     def encode(self, value: str | int | tuple[str, ...]) -> str:
         """The link text of `value` (the inverse of `parse`)."""
         if self.many:
-            return ",".join(value)  # type: ignore[arg-type]
+            return ",".join(value)  # type: ignore[arg-type]  # a many-valued setting holds a tuple of strings
         return str(value)
 
     def accepts(self, value: object) -> bool:
         """Whether `value` (from a widget) is a value of this setting."""
         try:
-            return self.parse(self.encode(value)) == value  # type: ignore[arg-type]
+            return self.parse(self.encode(value)) == value  # type: ignore[arg-type]  # any widget value; a wrong type fails the round trip
         except (ValueError, TypeError):
             return False
 
@@ -380,5 +380,5 @@ def page_params_of(page: str, values: Mapping[str, object]) -> dict[str, str]:
             continue
         value = values[setting.name]
         if value != setting.default and setting.accepts(value):
-            out[setting.name] = setting.encode(value)  # type: ignore[arg-type]
+            out[setting.name] = setting.encode(value)  # type: ignore[arg-type]  # accepts() just checked the type
     return out

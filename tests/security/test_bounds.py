@@ -93,8 +93,8 @@ def test_downloads_are_built_only_when_clicked(monkeypatch) -> None:
         return export_strategy(run, path)
 
     # The app shell writes the downloads with these two functions.
-    monkeypatch.setattr(app, "save_run", counting_save)
-    monkeypatch.setattr(app, "export_strategy", counting_export)
+    monkeypatch.setattr(app.share, "save_run", counting_save)
+    monkeypatch.setattr(app.share, "export_strategy", counting_export)
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page("pages/3_Convergence.py").run()
     assert not at.exception, [e.value for e in at.exception]

@@ -1,0 +1,167 @@
+"""Page setup: the app's page list, `setup_page` (every page's first call) and the page's solve."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+import streamlit as st
+
+from cfrviz.app.settings import link_params
+from cfrviz.app.share import share
+from cfrviz.app.sidebar import sidebar
+from cfrviz.app.sessions import start_session_reaper
+from cfrviz.app.solving import cached_solve, is_warm, start_warmup
+from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, WRITTEN_KEY, View, \
+    adopt_query_params, state_choice
+from cfrviz.app.widgets import error, notice, plain
+from cfrviz.run import Run
+from cfrviz.solvers import ALGORITHMS
+
+# Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
+PAGES = (
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Game_tree.py", "Game tree", ":material/account_tree:"),
+    ("pages/2_Evolution.py", "Evolution", ":material/timeline:"),
+    ("pages/3_Convergence.py", "Convergence", ":material/trending_down:"),
+    ("pages/4_Compare.py", "Compare", ":material/compare_arrows:"),
+    ("pages/5_Regret_matching.py", "Regret matching", ":material/change_history:"),
+    ("pages/6_Walkthrough.py", "Walkthrough", ":material/footprint:"),
+    ("pages/7_Best_response.py", "Best response", ":material/swords:"),
+    ("pages/8_Play.py", "Play", ":material/playing_cards:"),
+)
+
+#: A learner's order through the app, with what to notice on each page (Home's "Start here").
+LEARNING_PATH = (
+    ("pages/5_Regret_matching.py", "Regret matching",
+     "how the current strategy keeps circling while the average settles on the equilibrium."),
+    ("pages/6_Walkthrough.py", "Walkthrough",
+     "how one CFR iteration passes reach probabilities down the tree and regrets back up."),
+    ("pages/1_Game_tree.py", "Game tree",
+     "which histories a player cannot tell apart (one information set), and the strategy on the edges."),
+    ("pages/3_Convergence.py", "Convergence",
+     "the average strategy walking into Kuhn's family of equilibria as exploitability falls like 1/√T."),
+    ("pages/7_Best_response.py", "Best response",
+     "who could still exploit the strategy, and where."),
+    ("pages/8_Play.py", "Play",
+     "that over many hands you cannot beat the solved strategy."),
+)
+
+
+
+
+def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "wide"] = "wide", own_settings: str | None = None,
+               page: str | None = None, sidebar_note: str | None = None) -> View:
+    """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
+
+    Returns the `View` every page reads. Malformed query parameters fall back to defaults with
+    a visible notice. The page's title is drawn as its header. With `solve=False` the page may
+    draw its text first and call `solve_view(view)` afterwards. `own_settings`: a page that
+    does not follow the sidebar says so, in this sentence, at its top and in the sidebar.
+    `page` names the page whose own settings (`cfrviz.app.links.PAGE_SETTINGS`) join the link;
+    `sidebar_note` replaces the sidebar's caption on such a page.
+    """
+    st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
+    start_warmup()
+    start_session_reaper()
+    adopt_query_params()
+    choice = state_choice()
+    navigation = st.sidebar.container()  # above the solve controls
+    uploaded: Run | None = st.session_state.get(UPLOAD_KEY)
+    sidebar(choice, in_use=uploaded is None,
+             note=None if own_settings is None else sidebar_note or "This page has its own settings; the other pages use these.")
+    for text in st.session_state.get(NOTICE_KEY, ()):
+        notice(text)
+    st.session_state[NOTICE_KEY] = ()
+    st.title(title)
+    if own_settings:
+        st.info(own_settings, icon=":material/tune:")
+
+    if uploaded is not None:
+        tree, settings = uploaded.tree, uploaded.settings
+        _upload_banner(uploaded)
+    else:
+        settings = choice.settings()
+        tree = choice.tree()
+    node = st.session_state.get(NODE_KEY)
+    if node is not None and not 0 <= int(node) < tree.num_nodes:
+        node = None
+    st.session_state[NODE_KEY] = node
+    # The navigation is drawn before the solve, so a first visit shows the app's pages at once.
+    last = int(uploaded.iterations[-1]) if uploaded is not None else settings.iterations
+    t = st.session_state.get(T_KEY)
+    t = last if t is None else min(int(t), last)
+    # While an upload is shown the links carry no view: a view in the URL replaces the upload.
+    params = {} if uploaded is not None else link_params(choice, t, node, page)
+    with navigation:
+        _navigation(params)
+
+    view = View(settings, tree, None, t, 0, node, choice, params, uploaded is not None, page)
+    if uploaded is not None:
+        view = _with_run(view, uploaded)
+    elif solve:
+        view = solve_view(view)
+    else:
+        _write_view(view)
+    share(view)
+    return view
+
+
+def solve_view(view: View) -> View:
+    """`view` with its run: solved (cached, with a message saying what is happening) unless it has one."""
+    if view.run is not None:
+        return view
+    settings = view.settings
+    message = (f"Solving {view.tree.game.title} with {ALGORITHMS[settings.algorithm][0]}, "
+               f"{settings.iterations:,} iterations…")
+    if not is_warm():
+        message += " The first solve after the server starts also prepares the compiled solver."
+    try:
+        with st.spinner(message, show_time=True):
+            run = cached_solve(settings.game, settings.game_params, settings.algorithm,
+                               settings.iterations, settings.updates, settings.seed)
+    except ValueError as problem:
+        error(str(problem))
+        st.stop()
+    return _with_run(view, run)
+
+
+def _with_run(view: View, run: Run) -> View:
+    """`view` showing `run`, with t snapped to one of its snapshots (written to the URL)."""
+    snapshot = run.snapshot_at(min(view.t, int(run.iterations[-1])))
+    t = int(run.iterations[snapshot])
+    params = {} if view.uploaded else link_params(view.choice, t, view.node, view.page)
+    view = replace(view, run=run, t=t, snapshot=snapshot, params=params)
+    _write_view(view)
+    return view
+
+
+def _write_view(view: View) -> None:
+    """Keep `t`, and put the view in the URL (an uploaded run's view is none: the URL is cleared)."""
+    st.session_state[T_KEY] = view.t
+    st.query_params.from_dict(view.params)
+    st.session_state[WRITTEN_KEY] = view.params
+
+
+def _upload_banner(run: Run) -> None:
+    name = st.session_state.get(UPLOAD_NAME_KEY, "an uploaded file")
+    settings = run.settings
+    st.info(f"Showing the uploaded run from **{plain(name)}**: {run.tree.game.title}, "
+            f"{ALGORITHMS[settings.algorithm][0] if settings.algorithm in ALGORITHMS else plain(settings.algorithm)}, "
+            f"{int(run.iterations[-1]):,} iterations, {settings.updates} updates. The sidebar's solve "
+            "settings are not in use; press *Back to the sidebar's solve* under Share to leave it.",
+            icon=":material/upload_file:")
+
+
+def _navigation(params: dict[str, str]) -> None:
+    """The app's own page list (Streamlit's own would label the entry file "app"), carrying the view.
+
+    The paths are relative to the main script's folder, where Streamlit looks for them."""
+    for path, label, icon in PAGES:
+        st.page_link(path, label=label, icon=icon, query_params=params)
+
+
+def solved_run(view: View) -> Run:
+    """The run of a solved view: `setup_page` (with `solve=True`) or `solve_view` gives one or stops the page."""
+    if view.run is None:
+        raise ValueError("This view has no run yet: call solve_view(view) first.")
+    return view.run

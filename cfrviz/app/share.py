@@ -1,0 +1,105 @@
+"""The sidebar's Share box: the link to this view, the run's downloads, and the uploader."""
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from cfrviz.app.solving import shared_run
+from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, W, View, adopt_game
+from cfrviz.run import Run, export_strategy, save_run
+from cfrviz.run.uploads import MAX_UPLOAD_MB, read_upload
+
+def share(view: View) -> None:
+    with st.sidebar:
+        st.subheader("Share")
+        if view.uploaded:
+            st.caption("You are viewing an uploaded run; a link cannot carry it.")
+        elif view.choice.game_param is None:
+            st.caption("A link cannot carry your uploaded game; download the run to keep it.")
+        else:
+            st.caption("Link to this view (copy button on the right):")
+            st.code(f"{_page_url()}?{urlencode(view.params)}", language=None, wrap_lines=True)
+        if view.run is not None:
+            try:
+                # Callables: the bytes are built only when clicked (compressing a Leduc run at the
+                # cap took about 2 s of CPU, which every rerun used to pay).
+                source = _run_source(view)
+                st.download_button("Download run (.npz)", data=functools.partial(_run_bytes, source),
+                                   file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
+                                   mime="application/octet-stream", key=W + "dl_run")
+                st.download_button("Download average strategy (.json)",
+                                   data=functools.partial(_strategy_json, source),
+                                   file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
+                                   mime="application/json", key=W + "dl_json")
+            except (AttributeError, NotImplementedError):
+                st.caption("Downloads need `save_run` and `export_strategy`.")
+        st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB, "
+                         "or solve your own game (Gambit .efg, up to 1 MB)",
+                         type=["npz", "json", "efg"], key=W + "upload", on_change=_on_upload)
+        if view.uploaded and st.button("Back to the sidebar's solve", key=W + "drop_upload"):
+            st.session_state.pop(UPLOAD_KEY, None)
+            st.rerun()
+
+
+def _file_stem(view: View) -> str:
+    """A file-name-safe name of the view's game."""
+    name = view.choice.game_param or view.choice.game
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)[:40]
+
+
+def _page_url() -> str:
+    """This page's address without its query (the path alone under AppTest, which has no URL)."""
+    try:
+        url = st.context.url
+    except Exception:
+        url = None
+    return url.split("?")[0] if url else "/"
+
+
+def _run_source(view: View) -> Callable[[], Run]:
+    """What the downloads build from. A solved run is named by its settings and fetched from the
+    shared cache when clicked, so a session holds no solved run between its reruns: a tab that
+    left would otherwise keep its run in memory until Streamlit drops the session. An uploaded
+    run lives in the session anyway."""
+    if view.uploaded and view.run is not None:
+        return functools.partial(_same_run, view.run)
+    return functools.partial(shared_run, view.settings)
+
+
+def _same_run(run: Run) -> Run:
+    return run
+
+
+def _run_bytes(source: Callable[[], Run]) -> bytes:
+    buffer = io.BytesIO()
+    save_run(source(), buffer)
+    return buffer.getvalue()
+
+
+def _strategy_json(source: Callable[[], Run]) -> str:
+    text = export_strategy(source())
+    return text if isinstance(text, str) else str(text)
+
+
+def _on_upload() -> None:
+    upload = st.session_state.get(W + "upload")
+    if upload is None:  # the user removed the file: back to the sidebar's solve
+        st.session_state.pop(UPLOAD_KEY, None)
+        return
+    if str(upload.name).lower().endswith(".efg"):
+        adopt_game(upload.name, upload.getvalue())
+        return
+    try:
+        run = read_upload(upload.name, upload.getvalue())  # checks the size cap too
+    except ValueError as problem:
+        st.session_state[NOTICE_KEY] = (str(problem),)
+        return
+    st.session_state[UPLOAD_KEY] = run
+    st.session_state[UPLOAD_NAME_KEY] = str(upload.name)
+    st.session_state[T_KEY] = None
+    st.session_state[NODE_KEY] = None
+    st.session_state[NOTICE_KEY] = ()
