@@ -26,6 +26,7 @@ import streamlit as st
 
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame, Parameter, compile_game
+from cfrviz.app import share
 from cfrviz.app.links import (
     MAX_SEED,
     Choice,
@@ -324,6 +325,7 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
 
 
 def _share(view: View) -> None:
+    share.forget()   # a box from an earlier run is not this run's
     with st.sidebar:
         st.subheader("Share")
         if view.uploaded:
@@ -331,10 +333,8 @@ def _share(view: View) -> None:
         elif view.choice.game_param is None:
             st.caption("A link cannot carry your uploaded game; download the run to keep it.")
         else:
-            from urllib.parse import urlencode
-
             st.caption("Link to this view (copy button on the right):")
-            st.code(f"{_page_url()}?{urlencode(view.params)}", language=None, wrap_lines=True)
+            share.draw(_page_url(), view.params)
         if view.run is not None:
             try:
                 # Callables: the bytes are built only when clicked (compressing a Leduc run at the
@@ -636,6 +636,7 @@ def set_page_value(name: str, value: Any) -> None:
         written[name] = setting.encode(value)
         st.query_params[name] = written[name]
     st.session_state[_WRITTEN_KEY] = written
+    share.refresh(written)
 
 
 def bind(name: str) -> dict[str, Any]:
