@@ -5,16 +5,20 @@ the user lets go (or pauses stepping) and `node` when a node is clicked, so link
 """
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
+from cfrviz.figures.timeline import graphml_bytes
 from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 
-view = ui.setup_page("Game tree")
+view = ui.setup_page("Game tree", page="game_tree")
 tree = view.tree
 state = st.session_state
+ui.rules_card(tree.game)
 
 nodes = None
 arrangements: tuple[int, ...] = (0, 1) if tree_parts.card_view(tree) else (0,)
@@ -69,9 +73,22 @@ if not is_drawn_whole(tree):
         part = tree_parts.Part(by, card=card, line=None if line == ROUND_ONE else line, public=public)
         arrangements = (tree_parts.BY_CARD[by],)
     nodes = tree_parts.part_nodes(tree, part).tolist()
-    st.caption(f"{tree.game.title} is too big to draw whole: showing {part.label}.")
+    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
 
-timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements)
+# The edge widths (average or current strategy) go into the link: a value the link brings (one
+# this page has not shown yet) is handed to the timeline; the timeline's own choice is linked back.
+linked = ui.page_value("edges")
+if state.get("_tree_edges_linked") != linked:
+    state["tree_edges"] = linked
+edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges")
+ui.set_page_value("edges", edges)
+state["_tree_edges_linked"] = edges
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)
+stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.game)[:40]
+st.download_button("Download GraphML", data=functools.partial(graphml_bytes, tree, nodes),
+                   file_name=f"cfrviz_{stem}_tree.graphml", mime="application/graphml+xml",
+                   on_click="ignore", key="tree_graphml",
+                   help="The drawn tree (from `run.tree.to_networkx()`) with its information-set links, "
+                        "for Gephi, yEd or networkx. Built when you click.")

@@ -14,6 +14,7 @@ MAX_CHOSEN = 8
 
 view = ui.setup_page("Evolution")
 run, tree = ui.solved_run(view), view.tree
+ui.rules_card(tree.game)
 keys = [record.key for record in tree.infosets]
 
 default = [tree.infosets[tree.infoset[view.node]].key] if view.node is not None and tree.infoset[view.node] >= 0 \

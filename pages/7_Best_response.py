@@ -20,6 +20,7 @@ from cfrviz.analysis.reference import lp_equilibrium, value_source
 view = ui.setup_page("Best response and exploitability", page="best_response")
 run = ui.solved_run(view)
 tree = view.tree
+ui.rules_card(tree.game)
 
 st.markdown(
     "A **best response** plays, at every information set, the action that earns most against the "
@@ -62,7 +63,9 @@ if not is_drawn_whole(tree):
 
     def part_name(k: int) -> str:
         part = options[k]
-        return part.label if part.root is None else f"below {tree.node_label[part.root]} (node {part.root})"
+        if part.root is None:
+            return tree_parts.label_of(tree, part)
+        return f"below {tree.node_label[part.root]} (node {part.root})"
 
     k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)), format_func=part_name,
                      key="br_part")

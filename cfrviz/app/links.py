@@ -344,6 +344,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
     PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
     PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
+    PageSetting("edges", "game_tree", "edge widths", "average", ("average", "current")),
 )
 _SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
 

@@ -5,6 +5,7 @@ from typing import Any
 
 import streamlit as st
 
+from cfrviz.app import share_box
 from cfrviz.app.links import Choice, page_params_of, page_setting, query_params_of
 from cfrviz.app.state import PAGE_SETTINGS_KEY, UPLOAD_KEY, WRITTEN_KEY
 
@@ -32,6 +33,7 @@ def set_page_value(name: str, value: Any) -> None:
         written[name] = setting.encode(value)
         st.query_params[name] = written[name]
     st.session_state[WRITTEN_KEY] = written
+    share_box.refresh(written)
 
 
 def bind(name: str) -> dict[str, Any]:

@@ -4,16 +4,17 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable
-from urllib.parse import urlencode
 
 import streamlit as st
 
+from cfrviz.app import share_box
 from cfrviz.app.solving import shared_run
 from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, W, View, adopt_game
 from cfrviz.run import Run, export_strategy, save_run
 from cfrviz.run.uploads import MAX_UPLOAD_MB, read_upload
 
 def share(view: View) -> None:
+    share_box.forget()   # a box from an earlier run is not this run's
     with st.sidebar:
         st.subheader("Share")
         if view.uploaded:
@@ -22,7 +23,7 @@ def share(view: View) -> None:
             st.caption("A link cannot carry your uploaded game; download the run to keep it.")
         else:
             st.caption("Link to this view (copy button on the right):")
-            st.code(f"{_page_url()}?{urlencode(view.params)}", language=None, wrap_lines=True)
+            share_box.draw(_page_url(), view.params)
         if view.run is not None:
             try:
                 # Callables: the bytes are built only when clicked (compressing a Leduc run at the

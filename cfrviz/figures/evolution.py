@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from cfrviz.figures._style import AGGRESSIVE_ACTIONS, PLAYER_NAMES, action_color, base_layout
+from cfrviz.figures.timeline import grouped_sets
 from cfrviz.run import Run
 
 # Client-side playback stays smooth up to about this many frames.
@@ -173,13 +174,7 @@ def log_spaced_snapshots(iterations: np.ndarray, most: int = MAX_HEATMAP_COLUMNS
 
 def grouped_rows(run: Run) -> list[int]:
     """Information sets ordered by player, then private card (in deal order), then key."""
-    tree = run.tree
-    card_order: dict[object, int] = {}
-    for record in tree.infosets:
-        card_order.setdefault(record.private, len(card_order))
-    return sorted(range(tree.num_infosets), key=lambda i: (tree.infosets[i].player,
-                                                           card_order[tree.infosets[i].private],
-                                                           len(tree.infosets[i].key), tree.infosets[i].key))
+    return grouped_sets(run.tree)
 
 
 def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:

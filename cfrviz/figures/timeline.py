@@ -185,6 +185,17 @@ def _rounded(array: np.ndarray, digits: int = 4) -> Any:
     return clean(listed)
 
 
+def grouped_sets(tree: GameTree) -> list[int]:
+    """Information sets ordered by player, then private card (in deal order), then key: the rows of
+    Evolution's heat map and its bars share this order."""
+    card_order: dict[object, int] = {}
+    for record in tree.infosets:
+        card_order.setdefault(record.private, len(card_order))
+    return sorted(range(tree.num_infosets), key=lambda i: (tree.infosets[i].player,
+                                                           card_order[tree.infosets[i].private],
+                                                           len(tree.infosets[i].key), tree.infosets[i].key))
+
+
 def graphml_bytes(tree: GameTree, nodes: Sequence[int] | None = None) -> bytes:
     """The tree (or the histories `nodes`) as GraphML, for Gephi, yEd or networkx.
 
@@ -264,6 +275,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
             "letters": [ACTION_LETTERS.get(a, a) for a in tree.infosets[i].actions],
             "histories": [[int(h), tree.node_label[int(h)], local.get(int(h), -1)] for h in tree.nodes_of(i)],
         } for i in set_ids],
+        # The order bars are listed in (positions in "sets"): the heat map's row order.
+        "order": [set_local[i] for i in grouped_sets(tree) if i in set_local],
     }
     if run is None:
         payload["frames"] = []

@@ -30,7 +30,7 @@ from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.tree.compiled import GameTree
 
-__all__ = ["BY_CARD", "MAX_PART_LEAVES", "Part", "card_view", "cards", "checked_part", "lines", "part_nodes",
+__all__ = ["BY_CARD", "MAX_PART_LEAVES", "Part", "card_view", "cards", "checked_part", "label_of", "lines", "part_nodes",
            "part_of", "parts", "public_cards"]
 
 #: The views that split a tree by a player's private card, and the player (0 or 1) each means.
@@ -195,6 +195,13 @@ def lines(tree: GameTree, by: str, card: str) -> tuple[str, ...]:
         if tables.card[d][player] == card:
             out.extend(text for _, text in tables.chance[d] if text not in out)
     return tuple(out)
+
+
+def label_of(tree: GameTree, part: Part) -> str:
+    """`part.label`, without "round 1" in a game that has only one round (Kuhn with any deck)."""
+    if part.line is None and part.card is not None and part.by in _NAMES and not lines(tree, part.by, part.card):
+        return f"{_NAMES[part.by]} holds {part.card}"
+    return part.label
 
 
 def public_cards(tree: GameTree, by: str | None = None, card: str | None = None,

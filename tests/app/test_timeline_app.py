@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from cfrviz.figures.timeline import read_component_data
 
 APP = str(Path(__file__).parents[2] / "app.py")
-# The session-state key of the Game tree timeline's choice (its component key is "tree_timeline").
-KIND_KEY = "cfrviz_timeline_kind_tree_timeline"
+# The session-state key the Game tree page gives its timeline for the edge-width choice (kind_key).
+KIND_KEY = "tree_edges"
 
 
 def header(at: AppTest) -> dict:

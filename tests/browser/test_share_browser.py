@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import cfrviz
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.name for p in (ROOT / "pages").glob("[0-9]_*.py"))
@@ -101,3 +101,24 @@ def test_hostile_upload_shows_one_sentence(new_context, app_url: str, tmp_path: 
     page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(bad))
     page.get_by_text("is not a .npz archive").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     no_exception(page)
+
+
+@pytest.mark.browser
+def test_compares_share_box_equals_the_address_bar_after_removing_an_algorithm(new_context, app_url: str) -> None:
+    # Reference: issue 21, "every page's share box must equal the address bar after any change";
+    # the address bar is the page's own URL after Streamlit wrote the new list into it.
+    start = {"game": "kuhn", "iters": "50", "cmp_algos": "cfr,cfr+", "cmp_iters": "30", "cmp_sampling_iters": "30"}
+    page = new_context().new_page()
+    page.goto(f"{app_url}/Compare?{urlencode(start)}", timeout=RENDER_TIMEOUT_MS)
+    # The first comparison on a fresh server solves and times three lines, slower than one render.
+    wait_for_app(page, "lines solved and timed", timeout_ms=6 * RENDER_TIMEOUT_MS)
+    no_exception(page)
+    assert dict(parse_qsl(urlsplit(share_link(page).strip()).query)) == dict(parse_qsl(urlsplit(page.url).query))
+    page.locator('[data-testid="stMultiSelect"]').first.get_by_role("button", name="Remove CFR+", exact=True).click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('cmp_algos') === 'cfr'",
+                           timeout=RENDER_TIMEOUT_MS)
+    wait_for_app(page, "2 lines solved and timed", timeout_ms=6 * RENDER_TIMEOUT_MS)
+    no_exception(page)
+    box = urlsplit(share_link(page).strip())
+    bar = urlsplit(page.url)
+    assert box.path == bar.path and dict(parse_qsl(box.query)) == dict(parse_qsl(bar.query))

@@ -808,7 +808,7 @@ class Timeline {
     if (this.mode === "sets" && b.sets.length) {
       const c = card("Strategy at t of each information set (bar widths: probability of each action)");
       const grid = el("div", { class: "tl-bars" }, c);
-      for (let s = 0; s < b.sets.length; s++) {
+      for (const s of b.order || b.sets.keys()) {   // the heat map's row order
         el("span", {}, grid, `${b.sets[s].key} (${b.players[b.sets[s].player]})`);
         const row = el("div", { class: "tl-bar-row", title: b.sets[s].actions.join(" / ") }, grid);
         const parts = b.sets[s].actions.map((a, j) => el("span", { style: `background:${b.colors.actions[j]}` }, row));
