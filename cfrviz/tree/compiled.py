@@ -105,7 +105,8 @@ class GameTree:
         the included histories of a set are joined, so a set's histories are one connected
         component of those links. This graph is what the app draws.
 
-        >>> graph = compile_game("kuhn").to_networkx()
+        >>> from cfrviz.games import KuhnPoker
+        >>> graph = build_tree(KuhnPoker()).to_networkx()
         >>> graph.number_of_nodes(), graph.edges[0, 1]["label"], graph.edges[1, 7]["label"]
         (55, 'JQ', 'check')
         >>> sorted(graph.nodes[n]["label"] for n in graph.successors(7))

@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tests.support.browser import RENDER_TIMEOUT_MS, open_app
-from tests.support.server import streamlit_server
+from tests.support.browser import APP_IDLE
+from tests.support.server import deployed_server
 
 import cfrviz
 from cfrviz import app as ui
@@ -62,6 +62,9 @@ def test_a_solved_views_downloads_name_the_run_and_do_not_hold_it():
     assert uploaded() is run                                    # an upload lives in its session anyway
 
 
+SETTLE_MS = 90_000
+
+
 def uploaded_file_bytes(url: str) -> int:
     """Bytes of uploaded files the server holds, by Streamlit's own count (0 when none)."""
     with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=5) as answer:
@@ -78,12 +81,15 @@ def test_a_gone_visitors_upload_is_let_go(new_context, tmp_path: Path) -> None:
     buffer = io.BytesIO()
     save_run(cfrviz.solve("kuhn", "cfr", iterations=300), buffer)
     saved.write_bytes(buffer.getvalue())
-    with streamlit_server(extra_args=("--server.disconnectedSessionTTL", "2")) as (url, process):
+    # As deployed (the reaper starts with the server), with a 2 s reconnect window. The waits are
+    # generous: this checks what is let go, not how fast a page draws on a busy machine.
+    with deployed_server(env={"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "2"}) as (url, process):
         context = new_context()
         page = context.new_page()
-        open_app(page, f"{url}/Convergence")
+        page.goto(f"{url}/Convergence", timeout=SETTLE_MS)
+        page.wait_for_selector(APP_IDLE, timeout=SETTLE_MS)
         page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(saved))
-        page.get_by_text("Showing the uploaded run from").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+        page.get_by_text("Showing the uploaded run from").first.wait_for(state="visible", timeout=SETTLE_MS)
         assert uploaded_file_bytes(url) == len(buffer.getvalue())
         context.close()                                          # the tab is gone
         deadline = time.monotonic() + 60
