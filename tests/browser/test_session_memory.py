@@ -19,6 +19,7 @@ from tests.support.server import deployed_server
 
 import cfrviz
 from cfrviz import app as ui
+from cfrviz.app import share
 from cfrviz.app.links import Choice
 from cfrviz.run import Run
 from cfrviz.run.cache import RunCache
@@ -51,14 +52,14 @@ def test_a_solved_views_downloads_name_the_run_and_do_not_hold_it():
     run = ui.cached_solve(settings.game, settings.game_params, settings.algorithm, settings.iterations,
                           settings.updates, settings.seed)
     view = ui.View(settings, run.tree, run, 321, run.num_snapshots - 1, None, choice, {})
-    source = ui._run_source(view)
+    source = share._run_source(view)
     assert reaches_a_run(types.SimpleNamespace(run=run))        # the walk does find a run it is given
     assert not reaches_a_run(source)
     assert source() is run
     ui.shared_runs().clear()
     again = source()                                            # left the cache: solved again, same numbers
     assert again.exploitability[-1] == run.exploitability[-1]
-    uploaded = ui._run_source(ui.View(settings, run.tree, run, 321, 0, None, choice, {}, uploaded=True))
+    uploaded = share._run_source(ui.View(settings, run.tree, run, 321, 0, None, choice, {}, uploaded=True))
     assert uploaded() is run                                    # an upload lives in its session anyway
 
 
