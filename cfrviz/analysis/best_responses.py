@@ -22,7 +22,7 @@ from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.tree import GameTree
 
 __all__ = ["BestResponse", "HistoryValues", "best_response", "expected_value", "exploitability",
-           "exploitability_many", "history_values", "nash_conv"]
+           "exploitability_many", "exploitability_pairs", "history_values", "nash_conv"]
 
 
 # Rows of the packed integer node table handed to the kernels (one array = one dispatch cost).
@@ -156,6 +156,125 @@ def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
 
 
 @njit(cache=True, error_model="numpy")
+def _reach_pass_pair(nodes: np.ndarray, chance_probability: np.ndarray, first_profile: np.ndarray,
+                     second_profile: np.ndarray, reach: np.ndarray) -> None:
+    """`_reach_pass` of two profiles in one walk: reach [N, 6], columns 0-2 for the first, 3-5 for the second."""
+    n_nodes = np.uint64(nodes.shape[1])
+    for k in range(6):
+        reach[0, k] = 1.0
+    for n in range(n_nodes):
+        who = nodes[_ACTOR, n]
+        if who == TERMINAL:
+            continue
+        first = nodes[_FIRST_CHILD, n]
+        for a in range(nodes[_NUM_CHILDREN, n]):
+            c = first + a
+            for k in range(6):
+                reach[c, k] = reach[n, k]
+            if who == CHANCE:
+                reach[c, 2] *= chance_probability[c]
+                reach[c, 5] *= chance_probability[c]
+            else:
+                i = nodes[_INFOSET, n]
+                reach[c, who] *= first_profile[i, a]
+                reach[c, who + np.uint64(3)] *= second_profile[i, a]
+
+
+@njit(cache=True, error_model="numpy")
+def _best_responses_pair(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                         first_profile: np.ndarray, second_profile: np.ndarray, reach: np.ndarray, value: np.ndarray,
+                         action_value: np.ndarray, best_action: np.ndarray) -> tuple[float, float]:
+    """`_best_responses` of two profiles in one bottom-up walk; returns each profile's NashConv.
+
+    reach [N, 6] from `_reach_pass_pair`; value [N, 4] (columns 0-1 first profile, 2-3 second);
+    action_value [2, I, A]; best_action [2, I]. Each profile's sums run in the same order as in
+    `_best_responses`, so the results are the same bits.
+    """
+    action_value[:, :, :] = 0.0
+    best_action[:, :] = -1
+    d = np.uint64(levels.shape[0] - 1)
+    while d > _ZERO:
+        d -= _ONE
+        lo = levels[d]
+        hi = levels[d + _ONE]
+        for n in range(lo, hi):
+            who = nodes[_ACTOR, n]
+            first = nodes[_FIRST_CHILD, n]
+            k = nodes[_NUM_CHILDREN, n]
+            if who == TERMINAL:
+                value[n, 0] = payoff[n]
+                value[n, 1] = -payoff[n]
+                value[n, 2] = payoff[n]
+                value[n, 3] = -payoff[n]
+            elif who == CHANCE:
+                v0 = 0.0
+                v1 = 0.0
+                v2 = 0.0
+                v3 = 0.0
+                for a in range(k):
+                    p = chance_probability[first + a]
+                    v0 += p * value[first + a, 0]
+                    v1 += p * value[first + a, 1]
+                    v2 += p * value[first + a, 2]
+                    v3 += p * value[first + a, 3]
+                value[n, 0] = v0
+                value[n, 1] = v1
+                value[n, 2] = v2
+                value[n, 3] = v3
+            else:
+                i = nodes[_INFOSET, n]
+                other = _ONE - who
+                weight = reach[n, other] * reach[n, 2]
+                weight2 = reach[n, other + np.uint64(3)] * reach[n, 5]
+                who2 = who + np.uint64(2)
+                other2 = other + np.uint64(2)
+                v = 0.0
+                v2 = 0.0
+                for a in range(k):
+                    action_value[0, i, a] += weight * value[first + a, who]
+                    v += first_profile[i, a] * value[first + a, other]
+                    action_value[1, i, a] += weight2 * value[first + a, who2]
+                    v2 += second_profile[i, a] * value[first + a, other2]
+                value[n, other] = v
+                value[n, other2] = v2
+        for n in range(lo, hi):
+            who = nodes[_ACTOR, n]
+            if who >= CHANCE:
+                continue
+            i = nodes[_INFOSET, n]
+            for q in range(2):
+                if best_action[q, i] < 0:
+                    best = _ZERO
+                    for a in range(_ONE, nodes[_NUM_CHILDREN, n]):
+                        if action_value[q, i, a] > action_value[q, i, best]:
+                            best = np.uint64(a)
+                    best_action[q, i] = best
+                column = who + np.uint64(2 * q)
+                value[n, column] = value[nodes[_FIRST_CHILD, n] + np.uint64(best_action[q, i]), column]
+    return value[0, 0] + value[0, 1], value[0, 2] + value[0, 3]
+
+
+@njit(cache=True, error_model="numpy")
+def _nash_conv_pairs(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
+                     first_profiles: np.ndarray, second_profiles: np.ndarray) -> np.ndarray:
+    """NashConv [T, 2] of first_profiles [T, I, A] (column 0) and second_profiles [T, I, A] (column 1),
+    both judged in one walk of the tree per t."""
+    n_nodes = nodes.shape[1]
+    reach = np.empty((n_nodes, 6))
+    value = np.empty((n_nodes, 4))
+    action_value = np.empty((2,) + first_profiles.shape[1:])
+    best_action = np.empty((2, first_profiles.shape[1]), dtype=np.int64)
+    out = np.empty((first_profiles.shape[0], 2))
+    for t in range(first_profiles.shape[0]):
+        first_profile = first_profiles[t]
+        second_profile = second_profiles[t]
+        _reach_pass_pair(nodes, chance_probability, first_profile, second_profile, reach)
+        out[t, 0], out[t, 1] = _best_responses_pair(nodes, chance_probability, payoff, levels, first_profile,
+                                                    second_profile, reach, value, action_value, best_action)
+    return out
+
+
+@njit(cache=True, error_model="numpy")
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
                     value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the
@@ -254,6 +373,21 @@ def exploitability_many(tree: GameTree, strategies: np.ndarray) -> np.ndarray:
     packed = _packed(tree)
     array = checked_strategies(tree, strategies, 3)
     return 0.5 * _nash_conv_many(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, array)
+
+
+def exploitability_pairs(tree: GameTree, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exploitability [T] of each profile in first [T, I, A] and in second [T, I, A] (e.g. the average and
+    the current strategy of every snapshot), in one compiled walk of the tree per t for both.
+
+    The same numbers as two `exploitability_many` calls, bit for bit, for about half the node visits.
+    """
+    packed = _packed(tree)
+    first = checked_strategies(tree, first, 3)
+    second = checked_strategies(tree, second, 3)
+    if first.shape != second.shape:
+        raise ValueError(f"Expected two stacks of profiles of one shape; got {first.shape} and {second.shape}.")
+    both = 0.5 * _nash_conv_pairs(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
+    return np.ascontiguousarray(both[:, 0]), np.ascontiguousarray(both[:, 1])
 
 
 def nash_conv(tree: GameTree, strategy: np.ndarray) -> float:

@@ -4,7 +4,7 @@ The deterministic CFR family records its snapshots inside the compiled loop
 (`advance`); any other solver is driven through the `Solver.iterate` contract and
 copied at each snapshot. Solver time is measured per chunk of iterations; the
 exploitability of every snapshot, of the average and of the current strategy, is computed
-afterwards in batched calls.
+afterwards in one batched call that walks the tree once for both.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import numpy as np
 from cfrviz import catalog
 from cfrviz.util import memory
 from cfrviz.analysis import expected_value as profile_value
-from cfrviz.analysis import exploitability_many
+from cfrviz.analysis import exploitability_pairs
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
@@ -94,10 +94,10 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     recorded = _record(solver, schedule, progress)
     average = recorded["average_strategy"]
-    recorded["exploitability"] = np.asarray(exploitability_many(tree, average), dtype=np.float64)
-    # The last iterate: what predictive methods are studied for (Farina, Kroer and Sandholm 2021).
-    recorded["current_exploitability"] = np.asarray(exploitability_many(tree, recorded["current_strategy"]),
-                                                    dtype=np.float64)
+    # The last iterate too: what predictive methods are studied for (Farina, Kroer and Sandholm 2021).
+    # Both profiles of every snapshot are judged in one walk of the tree.
+    recorded["exploitability"], recorded["current_exploitability"] = exploitability_pairs(
+        tree, average, recorded["current_strategy"])
     final_value = profile_value(tree, average[-1])
     if progress is not None:
         progress(1.0)

@@ -9,10 +9,13 @@ from hypothesis.extra.numpy import arrays
 
 import cfrviz
 from cfrviz.analysis import (KUHN_VALUE, best_response, closest_alpha, distance_to_equilibrium,
-                             expected_value, exploitability, exploitability_many, history_values,
+                             expected_value, exploitability, exploitability_many, exploitability_pairs,
+                             history_values,
                              kuhn_equilibrium, matrix_equilibrium, matrix_strategy, nash_conv)
 from cfrviz.tree import build_tree
 from cfrviz.catalog import compile_game
+from cfrviz.games.efg import read_efg
+from tests.security.test_memory_bounds import random_perfect_recall_efg
 
 
 def first_action(tree):
@@ -144,6 +147,22 @@ def test_exploitability_many_matches_one_at_a_time():
     assert batched.shape == (6,)
     np.testing.assert_allclose(batched, [exploitability(tree, p) for p in profiles], atol=1e-12)
     assert batched[-1] == pytest.approx(2.3736111, abs=1e-6)
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "random efg"])
+def test_exploitability_pairs_match_two_separate_calls(game):
+    # Reference: the per-profile kernel (`exploitability_many`, itself checked against closed forms
+    # above). The fused walk runs each profile's sums in the same order, so the numbers agree to 1e-12
+    # (and in practice bit for bit), on average-like and current-like stacks of different profiles.
+    tree = (build_tree(read_efg(random_perfect_recall_efg(3))) if game == "random efg"
+            else compile_game(game))
+    first = np.stack([random_profile(tree, s) for s in range(4)] + [tree.uniform_strategy(), first_action(tree)])
+    second = np.stack([first_action(tree), tree.uniform_strategy()] + [random_profile(tree, 10 + s) for s in range(4)])
+    average, current = exploitability_pairs(tree, first, second)
+    np.testing.assert_allclose(average, exploitability_many(tree, first), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(current, exploitability_many(tree, second), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="one shape"):
+        exploitability_pairs(tree, first, second[:2])
 
 
 def test_shape_errors_are_one_sentence():
