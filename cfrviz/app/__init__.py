@@ -43,6 +43,8 @@ from cfrviz.run.cache import RunCache
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.util.text import escape_markdown, quoted
 from cfrviz.tree import GameTree
+from cfrviz.tree.locks import Locks
+from cfrviz.app.locks import lock_list
 from cfrviz.run.uploads import MAX_UPLOAD_MB, read_game_upload, read_upload
 
 T_KEY = "cfrviz_t"
@@ -164,7 +166,7 @@ def shared_runs() -> RunCache:
 
 
 def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
-                 seed: int) -> Run:
+                 seed: int, locks: Locks | None = None) -> Run:
     """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
 
     The run is shared with other sessions: read it, never write into it (its arrays are read-only).
@@ -182,12 +184,13 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
         run = runner.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
-                           progress=progress, **dict(game_params))
+                           progress=progress, locks=locks, **dict(game_params))
         if bar is not None:
             bar.empty()
         return run
 
-    key = (game, tuple(game_params), algorithm, int(iterations), updates, int(seed))
+    # Locked solves key on their locks too; unlocked keys stay as they were.
+    key = (game, tuple(game_params), algorithm, int(iterations), updates, int(seed)) + ((locks,) if locks else ())
     return shared_runs().get(key, solve)
 
 
@@ -261,7 +264,8 @@ def _on_sidebar_change() -> None:
         iterations = cap
     iterations = max(1, iterations)
     new = Choice(game.name, game.params, algorithm, iterations, s.get(_W + "updates", old.updates),
-                 int(s.get(_W + "seed", old.seed)))
+                 int(s.get(_W + "seed", old.seed)),
+                 old.locks if (game.name, game.params) == (old.game, old.game_params) else Locks())
     supported = supported_updates(new)
     if supported != new:
         notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
@@ -321,6 +325,14 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
             st.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key=_W + "seed",
                             on_change=_on_sidebar_change, disabled=off,
                             help="Sampling algorithms draw from a random generator built from this seed.")
+    tree = choice.tree() if choice.locks else None
+    lock_list(choice.locks, lambda key: tree.infosets[tree.infoset_index(key)].actions if tree else (),
+              _set_locks, disabled=off)
+
+
+def _set_locks(locks: Locks) -> None:
+    """Solve the sidebar's game with `locks` from now on (the URL follows on the next run)."""
+    st.session_state[CHOICE_KEY] = replace(_state_choice(), locks=locks)
 
 
 def _share(view: View) -> None:
@@ -589,7 +601,7 @@ def solve_view(view: View) -> View:
     try:
         with st.spinner(message, show_time=True):
             run = cached_solve(settings.game, settings.game_params, settings.algorithm,
-                               settings.iterations, settings.updates, settings.seed)
+                               settings.iterations, settings.updates, settings.seed, settings.locks)
     except ValueError as problem:
         error(str(problem))
         st.stop()

@@ -1,0 +1,54 @@
+"""AppTest: a `lock` link solves the locked game, the sidebar lists the lock with a remove button,
+and a bad lock falls back with a notice.
+
+References: the hand computation in tests/unit/analysis/test_locks.py (Kuhn with "J" = (check 0,
+bet 1) is worth -5/18 to player 1) and the links' rule that bad values fall back with one sentence.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from cfrviz.app.locks import LOCK_WIDGET
+
+APP = str(Path(__file__).parents[2] / "app.py")
+
+
+def open_link(**query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in query.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def param(at: AppTest, name: str) -> str | None:
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def test_a_lock_link_is_listed_kept_in_the_url_and_removed_by_its_button() -> None:
+    # Reference: the link's canonical lock text is written back; removing the only lock drops the parameter.
+    at = open_link(game="kuhn", algo="cfr+", iters="200", lock="J=0,1")
+    assert not at.exception and not at.warning
+    assert param(at, "lock") == "J=0,1"
+    assert any("J" in m.value and "bet 1" in m.value for m in at.markdown)
+    from cfrviz import app as ui
+
+    s = at.session_state[ui.CHOICE_KEY].settings()
+    # The page's own solve, from the process's cache: its key carries the locks.
+    run = ui.cached_solve(s.game, s.game_params, s.algorithm, s.iterations, s.updates, s.seed, s.locks)
+    assert run.settings.locks.text() == "J=0,1"
+    assert run.average_strategy[-1, run.tree.infoset_index("J"), :2].tolist() == [0.0, 1.0]
+    at.button(key=f"{LOCK_WIDGET}remove_0").click().run()
+    assert not at.exception
+    assert param(at, "lock") is None
+    assert not at.session_state[ui.CHOICE_KEY].locks
+
+
+def test_a_bad_lock_link_shows_one_notice_and_the_game_without_locks() -> None:
+    # Reference: Kuhn has no information set "Z".
+    at = open_link(game="kuhn", lock="Z=1,0")
+    assert not at.exception
+    assert len(at.warning) == 1 and "no information set" in at.warning[0].value
+    assert param(at, "lock") is None
