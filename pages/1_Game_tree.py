@@ -11,6 +11,7 @@ from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
 from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
+from cfrviz.app.locks import lock_editor
 
 view = ui.setup_page("Game tree")
 tree = view.tree
@@ -72,6 +73,7 @@ if not is_drawn_whole(tree):
     st.caption(f"{tree.game.title} is too big to draw whole: showing {part.label}.")
 
 timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements)
+lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)

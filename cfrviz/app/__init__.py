@@ -327,10 +327,10 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
                             help="Sampling algorithms draw from a random generator built from this seed.")
     tree = choice.tree() if choice.locks else None
     lock_list(choice.locks, lambda key: tree.infosets[tree.infoset_index(key)].actions if tree else (),
-              _set_locks, disabled=off)
+              set_locks, disabled=off)
 
 
-def _set_locks(locks: Locks) -> None:
+def set_locks(locks: Locks) -> None:
     """Solve the sidebar's game with `locks` from now on (the URL follows on the next run)."""
     st.session_state[CHOICE_KEY] = replace(_state_choice(), locks=locks)
 

@@ -52,3 +52,23 @@ def test_a_bad_lock_link_shows_one_notice_and_the_game_without_locks() -> None:
     assert not at.exception
     assert len(at.warning) == 1 and "no information set" in at.warning[0].value
     assert param(at, "lock") is None
+
+
+def test_lock_this_set_from_the_game_tree_locks_the_selected_nodes_set() -> None:
+    # Reference: node 1 is the deal JQ (breadth-first ids: root, then JQ JK QJ QK ...), player 1's set "J",
+    # whose actions are check and bet; "Always bet" is the pure lock (0, 1).
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in {"game": "kuhn", "iters": "100", "node": "1"}.items():
+        at.query_params[name] = value
+    at.switch_page("pages/1_Game_tree.py").run()
+    assert not at.exception
+    at.button(key=f"{LOCK_WIDGET}pure_1").click().run()
+    assert not at.exception
+    assert param(at, "lock") == "J=0,1" and param(at, "node") == "1"
+    # A mixed lock from the sliders: weights 3 and 1 become probabilities 0.75 and 0.25.
+    at.slider(key=f"{LOCK_WIDGET}w_J_0").set_value(0.75).run()
+    at.slider(key=f"{LOCK_WIDGET}w_J_1").set_value(0.25).run()
+    at.button(key=f"{LOCK_WIDGET}mixed").click().run()
+    assert param(at, "lock") == "J=0.75,0.25"
+    at.button(key=f"{LOCK_WIDGET}unlock").click().run()
+    assert not at.exception and param(at, "lock") is None
