@@ -72,3 +72,24 @@ def test_lock_this_set_from_the_game_tree_locks_the_selected_nodes_set() -> None
     assert param(at, "lock") == "J=0.75,0.25"
     at.button(key=f"{LOCK_WIDGET}unlock").click().run()
     assert not at.exception and param(at, "lock") is None
+
+
+def test_homes_lock_step_opens_locked_vs_unlocked_where_player_2_stops_calling_with_the_queen() -> None:
+    # Reference: with "J" = (check 1, bet 0) a bet into player 2's Q holds K only, so Q b goes from
+    # calling 1/3 (Kuhn 1950) to folding: the largest move among player 2's sets. That lock is the
+    # alpha = 0 equilibrium's, so the values do not change (to the run's accuracy).
+    from cfrviz.app.locks import LOCK_STEP
+
+    home = open_link()
+    assert any(link.proto.page == LOCK_STEP[0] or LOCK_STEP[1] in link.proto.label for link in home.get("page_link"))
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in LOCK_STEP[3].items():
+        at.query_params[name] = value
+    at.switch_page(LOCK_STEP[0]).run()
+    assert not at.exception and not at.warning
+    assert [h.value for h in at.subheader if h.value == "Locked vs unlocked"]
+    (adapts,) = [m.value for m in at.markdown if "How player 2 adapts" in m.value]
+    assert adapts.split("): ")[1].startswith("Q b moved 0.33")
+    values = {m.label: m.value for m in at.metric}
+    assert abs(float(values["Player 1's value change"])) < 1e-3
+    assert float(values["Exploitability, locked game"]) < 1e-3
