@@ -139,3 +139,14 @@ def locked_vs_unlocked(tree: GameTree, locked: Run, unlocked: Run, locks: Locks)
         "moved": st.column_config.ProgressColumn(
             "moved", min_value=0.0, max_value=1.0, format="%.3f",
             help="Total variation distance between the two strategies: 0 unchanged, 1 disjoint.")})
+
+
+def exploitability_in_both_games(run: Run, snapshot: int, full: float) -> None:
+    """Best response's note for a locked run: its exploitability in the locked game (a best response
+    may not change a locked set) beside `full`, the whole game's (the numbers above, where it may)."""
+    if not run.settings.locks:
+        return
+    st.info(f"Locked run ({escape_markdown(run.settings.locks.text())}). Exploitability in the locked game, where "
+            f"a best response may not change a locked set: {float(run.exploitability[snapshot]):.5f}. In the full "
+            f"game, where it may (the numbers above): {full:.5f}. The solve drives the first to zero; the second "
+            "says how exploitable the locked strategy is.")

@@ -6,6 +6,7 @@ bet 1) is worth -5/18 to player 1) and the links' rule that bad values fall back
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -93,3 +94,19 @@ def test_homes_lock_step_opens_locked_vs_unlocked_where_player_2_stops_calling_w
     values = {m.label: m.value for m in at.metric}
     assert abs(float(values["Player 1's value change"])) < 1e-3
     assert float(values["Exploitability, locked game"]) < 1e-3
+
+
+def test_convergence_targets_the_locked_value_and_best_response_shows_both_games() -> None:
+    # Reference: Kuhn with "J" = (0, 1) is worth -5/18 = -0.2778 to player 1 (hand computation); always
+    # betting the jack is off every Kuhn equilibrium, so the full game's exploitability stays positive.
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in {"game": "kuhn", "algo": "cfr+", "iters": "3000", "lock": "J=0,1"}.items():
+        at.query_params[name] = value
+    at.switch_page("pages/3_Convergence.py").run()
+    assert not at.exception and not at.warning
+    assert {m.label: m.value for m in at.metric}["Game value (chips/hand)"] == f"{-5 / 18:+.4f}"
+    at.switch_page("pages/7_Best_response.py").run()
+    assert not at.exception
+    (note,) = [i.value for i in at.info if "Locked run" in i.value]
+    locked_game, full_game = (float(x) for x in re.findall(r"\d+\.\d{5}", note))
+    assert locked_game < 1e-3 < full_game
