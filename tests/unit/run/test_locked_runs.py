@@ -93,3 +93,19 @@ def test_saved_settings_with_a_lock_the_game_lacks_do_not_load() -> None:
         settings.build_tree()
     with pytest.raises(ValueError, match="at most 4,000|sums to|negative"):
         cfrviz.solve("kuhn", "cfr", 5, locks="J=-1,2")
+
+
+def test_a_saved_locked_run_whose_locked_set_moved_does_not_load() -> None:
+    # Reference: a locked set is never solved, so a file where it differs from its lock was altered.
+    run = cfrviz.solve("kuhn", "cfr", 20, locks={"J": [0.0, 1.0]})
+    buffer = io.BytesIO()
+    save_run(run, buffer)
+    with np.load(io.BytesIO(buffer.getvalue()), allow_pickle=False) as saved:
+        contents = {name: saved[name] for name in saved.files}
+    j = run.tree.infoset_index("J")
+    contents["average_strategy"] = contents["average_strategy"].copy()
+    contents["average_strategy"][-1, j, :2] = [0.5, 0.5]
+    altered = io.BytesIO()
+    np.savez_compressed(altered, **contents)
+    with pytest.raises(ValueError, match="must be its lock at every snapshot"):
+        load_run(altered.getvalue())
