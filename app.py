@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.app.locks import LOCK_STEP
 from cfrviz.figures.convergence import exploitability_figure
 
 view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)
@@ -24,6 +25,11 @@ for number, (path, label, notice) in enumerate(ui.LEARNING_PATH, start=1):
     with link:
         st.page_link(path, label=f"{number}. {label}", query_params=view.params)
     line.markdown(f"Notice {notice}")
+path, label, notice, params = LOCK_STEP
+link, line = st.columns([1, 3], vertical_alignment="center")
+with link:
+    st.page_link(path, label=f"{len(ui.LEARNING_PATH) + 1}. {label}", query_params=params)
+line.markdown(notice)
 st.caption("Also: **Evolution** (regret and strategy of each information set over the iterations) and "
            "**Compare** (several algorithms on one chart).")
 

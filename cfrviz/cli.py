@@ -21,6 +21,7 @@ import numpy as np
 from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.run import export_strategy, save_run
+from cfrviz.tree.locks import Locks, restrict
 
 if TYPE_CHECKING:
     from cfrviz.run import Run
@@ -134,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep a snapshot every K iterations, or 'all' (saved with --out); default: every "
                             "iteration up to 1,000, then log-spaced, at most 2,000 and as many as fit the memory "
                             "budget (CFRVIZ_MEMORY_MB, 200 MB by default)")
+    solve.add_argument("--lock", action="append", default=[], metavar="KEY=p1,p2,...",
+                       help="fix an information set's strategy (probabilities in its action order, such as "
+                            "--lock 'J=0,1'); repeat for several sets. The restricted game is solved")
     solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     return parser
@@ -188,8 +192,10 @@ def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
         _writable(args.json, "--json")
         if args.out is not None and args.json.resolve() == args.out.resolve():
             raise UsageError("--json and --out must name different files.")
-    return {"game": game.tree(), "algorithm": args.algorithm, "iterations": args.iterations,
-            "updates": args.updates, "seed": args.seed, "snapshots": args.snapshots}
+    tree = game.tree()
+    locks = Locks.parse(args.lock).check(tree)
+    return {"game": tree, "algorithm": args.algorithm, "iterations": args.iterations,
+            "updates": args.updates, "seed": args.seed, "snapshots": args.snapshots, "locks": locks}
 
 
 def format_report(run: Run, stream: TextIO) -> None:
@@ -224,6 +230,9 @@ def format_report(run: Run, stream: TextIO) -> None:
     from cfrviz.analysis.reference import game_value, value_source
 
     game = catalog.of_tree(tree)
+    if settings.locks:
+        _locked_report(run, value, stream)
+        return
     source, exact = value_source(tree), game_value(tree)
     note = "" if exact is None else (f" ({game.title}'s value is {exact:.7g}"
                                      + (", from the sequence-form linear program)" if source == "linear program"
@@ -237,6 +246,26 @@ def format_report(run: Run, stream: TextIO) -> None:
         alpha = closest_alpha(average, tree)
         print(f"nearest Kuhn equilibrium: alpha = {alpha:.4f}, largest probability gap "
               f"{distance_to_equilibrium(average, tree):.4f}", file=stream)
+
+
+def _locked_report(run: Run, value: float, stream: TextIO) -> None:
+    """The value and exploitability lines of a locked run: the restricted game's exact value (its
+    sequence-form linear program) as the target, and the exploitability in both games."""
+    from cfrviz.analysis.locks import full_exploitability, restricted_equilibrium
+
+    restricted = restrict(run.tree, run.settings.locks)
+    try:
+        target = f" (the locked game's value is {restricted_equilibrium(restricted)[0]:.7g}, from the sequence-form " \
+                 "linear program)"
+    except ValueError:      # a program too big for its time limit: the run still reports its own numbers
+        target = ""
+    average = np.asarray(run.average_strategy[-1])
+    print(f"locks: {run.settings.locks.text()}", file=stream)
+    print(f"value of the average strategy for player 1: {value:.6f}{target}", file=stream)
+    print(f"exploitability in the locked game (locked sets stay fixed): {float(run.exploitability[-1]):.6g} "
+          "chips per hand", file=stream)
+    print(f"exploitability in the full game (a best response may change locked sets too): "
+          f"{float(full_exploitability(restricted, average)):.6g} chips per hand", file=stream)
 
 
 def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], object]]]) -> None:

@@ -14,6 +14,7 @@ from cfrviz import app as ui
 from cfrviz.figures.timeline import graphml_bytes
 from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
+from cfrviz.app.locks import lock_editor, locked_vs_unlocked
 
 view = ui.setup_page("Game tree", page="game_tree")
 tree = view.tree
@@ -83,6 +84,13 @@ if state.get("_tree_edges_linked") != linked:
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges")
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges
+lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded)
+if view.choice.locks and not view.uploaded:
+    view = ui.solve_view(view)
+    s = view.settings
+    unlocked = ui.cached_solve(s.game, s.game_params, s.algorithm, s.iterations, s.updates, s.seed)
+    if view.run is not None:
+        locked_vs_unlocked(tree, view.run, unlocked, view.choice.locks)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)

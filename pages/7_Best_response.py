@@ -6,6 +6,7 @@ import streamlit as st
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
 from cfrviz.analysis import best_response, exploitability
+from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import (
     best_response_table,
     best_response_tree_figure,
@@ -43,6 +44,7 @@ m4.metric("Game value (player 1)", "unknown" if game_value is None else f"{game_
           "Exact for a matrix game" if value_source(tree) != "linear program" else
           "Solved exactly by the sequence-form linear program (Koller, Megiddo & von Stengel 1994).")
 st.caption(f"Average strategy after iteration t = {view.t:,} of {view.settings.iterations:,}.")
+exploitability_in_both_games(run, view.snapshot, (value_1 + value_2) / 2)
 
 st.plotly_chart(exploitability_split_figure(value_1, value_2, game_value), width="stretch", key="br_split",
                 config={"displayModeBar": False})

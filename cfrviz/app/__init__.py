@@ -22,6 +22,7 @@ import pandas  # noqa: F401  (fully imported before any session: plotly reads a 
 from cfrviz.app.links import MAX_SEED, Choice, iteration_cap, page_setting
 from cfrviz.app.page import LEARNING_PATH, PAGES, setup_page, solve_view, solved_run
 from cfrviz.app.sessions import start_session_reaper
+from cfrviz.app.sidebar import set_locks
 from cfrviz.app.settings import bind, page_value, set_page_value
 from cfrviz.app.solving import (
     CONCURRENT_SOLVES,
@@ -41,7 +42,7 @@ __all__ = [
     "ALGORITHMS", "CHOICE_KEY", "CONCURRENT_SOLVES", "LEARNING_PATH", "MAX_SEED", "NODE_KEY", "PAGES",
     "PAGE_SETTINGS_KEY", "RUN_CACHE_BYTES", "RUN_CACHE_ENTRIES", "T_KEY", "UPLOAD_KEY", "UPLOAD_NAME_KEY",
     "Choice", "View", "action_legend", "bind", "cached_solve", "error", "iteration_cap", "iteration_slider",
-    "legend_text", "notice", "page_setting", "page_value", "rules_card", "set_page_value", "setup_page",
+    "legend_text", "notice", "page_setting", "page_value", "rules_card", "set_locks", "set_page_value", "setup_page",
     "one_solve_at_a_time", "shared_runs", "solve_view", "solved_run", "start_session_reaper", "start_warmup",
     "wait_until_warm",
 ]

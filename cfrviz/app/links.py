@@ -16,6 +16,7 @@ from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
+from cfrviz.tree.locks import Locks
 
 MAX_SEED = 2**31 - 1
 
@@ -30,6 +31,7 @@ class Choice:
     iterations: int = 1000
     updates: str = "simultaneous"
     seed: int = 0
+    locks: Locks = Locks()      # information sets fixed to a strategy (`cfrviz.tree.locks`), checked against the game
 
     @property
     def catalog_game(self) -> CatalogGame:
@@ -50,7 +52,7 @@ class Choice:
     def settings(self) -> RunSettings:
         """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
         return RunSettings(self.game, self.game_params, self.algorithm, self.iterations,
-                           self.updates, self.seed if self.sampling else 0)
+                           self.updates, self.seed if self.sampling else 0, self.locks)
 
     def tree(self) -> GameTree:
         """The compiled tree of the chosen game (cached per process by the catalog)."""
@@ -87,16 +89,18 @@ def iteration_cap(game: CatalogGame | str) -> int:
 
 #: Longest query value read at all; longer ones are cut before any parsing.
 MAX_VALUE_CHARS = 200
+#: Longest `lock` value read (a few locks with their keys); a longer one is refused, never cut.
+MAX_LOCK_CHARS = 1_000
 #: Most digits a whole number in a link may have (every cap above fits in 12).
 MAX_DIGITS = 12
 _ASCII_DIGITS = frozenset("0123456789")
 
 
-def _first(value: object) -> str:
+def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
     if isinstance(value, (list, tuple)):
         value = value[-1] if value else ""
     try:
-        return str(value)[:MAX_VALUE_CHARS]
+        return str(value)[:limit]
     except Exception:  # a hostile __str__ is still a bad value, not a crash
         return ""
 
@@ -216,6 +220,9 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
             notices.append(f"The iteration t must be a whole number from 1 to {choice.iterations:,}, "
                            f"not {quoted(get['t'])}; showing the last iteration.")
 
+    if "lock" in params:
+        choice = replace(choice, locks=_parse_locks(_first(params["lock"], MAX_LOCK_CHARS + 1), choice, notices))
+
     node: int | None = None
     if "node" in get and get["node"].strip() not in ("", "none"):
         num_nodes = choice.tree().num_nodes
@@ -230,6 +237,21 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     return DeepLink(choice, t, node, tuple(notices))
 
 
+def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
+    """The locks a link's `lock` value names for the chosen game, or none with a notice."""
+    if not text.strip():
+        return Locks()
+    try:
+        if len(text) > MAX_LOCK_CHARS:
+            raise ValueError(f"The locks are longer than {MAX_LOCK_CHARS:,} characters.")
+        if not choice.catalog_game.offers("cfr"):
+            raise ValueError(f"{choice.catalog_game.title} is solved by regret matching, which takes no locks.")
+        return Locks.parse(text).check(choice.tree())
+    except ValueError as problem:
+        notices.append(f"{str(problem).rstrip('.')}; showing the game without locks.")
+        return Locks()
+
+
 def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
     """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
     params = {"algo": choice.algorithm, "iters": str(choice.iterations), "updates": choice.updates}
@@ -237,6 +259,8 @@ def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str
         params = {"game": choice.game_param, **params}
     if choice.sampling:
         params["seed"] = str(choice.seed)
+    if choice.locks:
+        params["lock"] = choice.locks.text()
     if t is not None:
         params["t"] = str(t)
     if node is not None:

@@ -118,7 +118,7 @@ def solve_view(view: View) -> View:
     try:
         with st.spinner(message, show_time=True):
             run = cached_solve(settings.game, settings.game_params, settings.algorithm,
-                               settings.iterations, settings.updates, settings.seed)
+                               settings.iterations, settings.updates, settings.seed, settings.locks)
     except ValueError as problem:
         error(str(problem))
         st.stop()

@@ -4,14 +4,17 @@ the session's `Choice` and every page feeds that back into the widgets."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import streamlit as st
 
 from cfrviz import catalog
+from cfrviz.app.locks import lock_list
 from cfrviz.app.links import MAX_SEED, Choice, algorithms_for, iteration_cap, supported_updates
 from cfrviz.app.state import CHOICE_KEY, NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, W, choose_game, state_choice
 from cfrviz.catalog import CatalogGame, Parameter
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.tree.locks import Locks
 from cfrviz.util.text import quoted
 
 _UPLOADED_GAME = "uploaded"   # the game menu's key for a game a link cannot name (an uploaded .efg)
@@ -61,7 +64,8 @@ def _on_sidebar_change() -> None:
         iterations = cap
     iterations = max(1, iterations)
     new = Choice(game.name, game.params, algorithm, iterations, s.get(W + "updates", old.updates),
-                 int(s.get(W + "seed", old.seed)))
+                 int(s.get(W + "seed", old.seed)),
+                 old.locks if (game.name, game.params) == (old.game, old.game_params) else Locks())
     supported = supported_updates(new)
     if supported != new:
         notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
@@ -121,6 +125,14 @@ def sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) -> 
             st.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key=W + "seed",
                             on_change=_on_sidebar_change, disabled=off,
                             help="Sampling algorithms draw from a random generator built from this seed.")
+    tree = choice.tree() if choice.locks else None
+    lock_list(choice.locks, lambda key: tree.infosets[tree.infoset_index(key)].actions if tree else (),
+              set_locks, disabled=off)
+
+
+def set_locks(locks: Locks) -> None:
+    """Solve the sidebar's game with `locks` from now on (the URL follows on the next run)."""
+    st.session_state[CHOICE_KEY] = replace(state_choice(), locks=locks)
 
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 from cfrviz.catalog import compile_game
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.cache import RunCache
+from cfrviz.tree.locks import Locks
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
 # pays for that at start-up, while the first page draws its text; solves meanwhile say so.
@@ -71,7 +72,7 @@ def shared_runs() -> RunCache:
 
 
 def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
-                 seed: int) -> Run:
+                 seed: int, locks: Locks | None = None) -> Run:
     """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
 
     The run is shared with other sessions: read it, never write into it (its arrays are read-only).
@@ -89,12 +90,12 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
         run = runner.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
-                           progress=progress, **dict(game_params))
+                           progress=progress, locks=locks, **dict(game_params))
         if bar is not None:
             bar.empty()
         return run
 
-    return shared_runs().get(_solve_key(game, game_params, algorithm, iterations, updates, seed), solve)
+    return shared_runs().get(_solve_key(game, game_params, algorithm, iterations, updates, seed, locks), solve)
 
 
 def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
@@ -104,8 +105,9 @@ def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib
 
 
 def _solve_key(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
-               seed: int) -> tuple[Any, ...]:
-    return game, tuple(game_params), algorithm, int(iterations), updates, int(seed)
+               seed: int, locks: Locks | None = None) -> tuple[Any, ...]:
+    # Locked solves key on their locks too; unlocked keys stay as they were.
+    return (game, tuple(game_params), algorithm, int(iterations), updates, int(seed)) + ((locks,) if locks else ())
 
 
 def shared_run(settings: RunSettings) -> Run:
@@ -115,7 +117,8 @@ def shared_run(settings: RunSettings) -> Run:
 
     def solve() -> Run:
         return runner.solve(settings.game, settings.algorithm, iterations=settings.iterations,
-                            updates=settings.updates, seed=settings.seed, **dict(settings.game_params))
+                            updates=settings.updates, seed=settings.seed, locks=settings.locks,
+                            **dict(settings.game_params))
 
     return shared_runs().get(_solve_key(settings.game, settings.game_params, settings.algorithm,
-                                        settings.iterations, settings.updates, settings.seed), solve)
+                                        settings.iterations, settings.updates, settings.seed, settings.locks), solve)

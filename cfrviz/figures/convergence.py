@@ -8,8 +8,10 @@ from plotly.subplots import make_subplots
 from cfrviz import catalog
 from cfrviz.analysis import reference
 from cfrviz.analysis import closest_alpha, expected_value, kuhn_equilibrium
+from cfrviz.analysis.locks import restricted_equilibrium
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
 from cfrviz.run import Run
+from cfrviz.tree.locks import restrict
 
 # Exact values of the average strategy are computed at this many snapshots at most.
 MAX_VALUE_POINTS = 200
@@ -17,7 +19,10 @@ MAX_VALUE_POINTS = 200
 
 def equilibrium_reference(run: Run) -> tuple[np.ndarray, np.ndarray, str] | None:
     """(low [I, A], high [I, A], description) bounding the known equilibria, or None when unknown
-    (see `cfrviz.analysis.reference.known_equilibria`: Kuhn's α band, a matrix game's exact equilibrium)."""
+    (see `cfrviz.analysis.reference.known_equilibria`: Kuhn's α band, a matrix game's exact equilibrium).
+    None for a locked run: those equilibria are the full game's, not the locked game's."""
+    if run.settings.locks:
+        return None
     return reference.known_equilibria(run.tree)
 
 
@@ -90,7 +95,14 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
 
 def game_value(run: Run) -> float | None:
     """Player 1's value of the game: known (Kuhn −1/18, Leduc −0.0856064240780, rock-paper-scissors 0), exact
-    for matrix games, otherwise from the sequence-form LP (`cfrviz.analysis.reference.game_value`)."""
+    for matrix games, otherwise from the sequence-form LP (`cfrviz.analysis.reference.game_value`).
+    For a locked run, the locked game's exact value: the LP with each locked set a chance node (None when
+    the program is too big for its time limit)."""
+    if run.settings.locks:
+        try:
+            return restricted_equilibrium(restrict(run.tree, run.settings.locks))[0]
+        except ValueError:
+            return None
     return reference.game_value(run.tree)
 
 
@@ -113,7 +125,7 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
     if value is not None:
         # Named in the legend: a label on the line would sit on the curves that approach it.
         fig.add_trace(go.Scatter(x=[run.iterations[0], run.iterations[-1]], y=[value, value], mode="lines",
-                                 name=f"game value {value:.4f}", line={"color": "#009E73", "width": 2},
+                                 name=f"{'locked game' if run.settings.locks else 'game'} value {value:.4f}", line={"color": "#009E73", "width": 2},
                                  hoverinfo="skip"))
     if t is not None:
         fig.add_vline(x=t, line={"color": "#444", "dash": "dot", "width": 1})

@@ -113,6 +113,11 @@ def run_from_arrays(contents: dict[str, np.ndarray]) -> Run:
             arrays[name] = array.astype(np.float64)
     for name in ("current_strategy", "average_strategy"):
         check_strategy(tree, arrays[name], f"The run's {name}")
+        for key, probabilities in settings.locks.items:      # a locked set plays its lock at every snapshot
+            i = tree.infoset_index(key)
+            if not np.array_equal(arrays[name][:, i, :len(probabilities)], np.broadcast_to(
+                    probabilities, (t, len(probabilities)))):
+                raise ValueError(f"The run's {name} of {key!r} must be its lock at every snapshot.")
     if version == 1:
         arrays["reach"] = own_reach_probability(tree, arrays["current_strategy"])
     elif np.any(arrays["reach"] < 0.0) or np.any(arrays["reach"] > 1.0 + PROBABILITY_TOLERANCE):

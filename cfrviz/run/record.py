@@ -19,6 +19,7 @@ from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
+from cfrviz.tree.locks import Locks
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
 DENSE_SNAPSHOTS = 1_000
@@ -56,13 +57,17 @@ class RunSettings:
     iterations: int
     updates: str              # "simultaneous" or "alternating"
     seed: int
+    locks: Locks = Locks()    # information sets fixed to a strategy (cfrviz.tree.locks); none by default
 
     def to_json(self) -> str:
         """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
         their brackets as escapes, so the bounded reader's counts see only the settings' structure."""
-        return dumps_counted({"game": self.game, "game_params": {k: v for k, v in self.game_params},
-                              "algorithm": self.algorithm, "iterations": self.iterations,
-                              "updates": self.updates, "seed": self.seed})
+        raw: dict[str, Any] = {"game": self.game, "game_params": {k: v for k, v in self.game_params},
+                               "algorithm": self.algorithm, "iterations": self.iterations,
+                               "updates": self.updates, "seed": self.seed}
+        if self.locks:       # only when locked, so files of unlocked runs read as they always did
+            raw["locks"] = self.locks.as_dict()
+        return dumps_counted(raw)
 
     @classmethod
     def from_json(cls, text: str) -> RunSettings:
@@ -79,13 +84,15 @@ class RunSettings:
             raise ValueError("The run's game parameters must be a JSON object.")
         settings = cls(game=raw["game"], game_params=tuple(sorted((str(k), frozen_value(v)) for k, v in params.items())),
                        algorithm=raw["algorithm"], iterations=raw["iterations"], updates=raw["updates"],
-                       seed=raw["seed"])
+                       seed=raw["seed"], locks=Locks.of(raw.get("locks")))
         settings.check()
         return settings
 
     def check(self) -> None:
         """Raise ValueError unless every field has a known, well-typed value."""
         catalog.entry(self.game)
+        if not isinstance(self.locks, Locks):
+            raise ValueError("The run's locks must be built with cfrviz.tree.locks.Locks.")
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
         if self.updates not in UPDATE_SCHEMES:
@@ -101,8 +108,11 @@ class RunSettings:
         return catalog.get(self.game, **dict(self.game_params))
 
     def build_tree(self) -> GameTree:
-        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in game_params)."""
-        return self.catalog_game().tree()
+        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in game_params),
+        with the locks checked against it (ValueError names a lock the game does not have)."""
+        tree = self.catalog_game().tree()
+        self.locks.check(tree)
+        return tree
 
 
 def frozen_value(value: Any) -> Any:

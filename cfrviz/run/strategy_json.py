@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from cfrviz.tree.locks import Locks
 from cfrviz.tree.openspiel_export import openspiel_records
 from cfrviz.run.record import PROBABILITY_TOLERANCE, Run, RunSettings, frozen_value
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
@@ -64,7 +65,7 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
         "current_exploitability": (None if math.isnan(float(run.current_exploitability[s]))
                                    else float(run.current_exploitability[s])),
         "infosets": infosets,
-    }
+    } | ({"locks": run.settings.locks.as_dict()} if run.settings.locks else {})
 
 def export_strategy(run: Run, path: str | os.PathLike[str] | None = None) -> str:
     """The final strategy of `run` as JSON text; also written to `path` when one is given.
@@ -95,7 +96,7 @@ def run_from_strategy_json(document: dict[str, Any] | str | bytes) -> Run:
     settings = RunSettings(game=doc["game"], game_params=tuple(sorted((k, frozen_value(v)) for k, v in
                                                                     doc["game_params"].items())),
                            algorithm=doc["algorithm"], iterations=doc["iterations"],
-                           updates=doc["updates"], seed=doc["seed"])
+                           updates=doc["updates"], seed=doc["seed"], locks=Locks.of(doc.get("locks")))
     tree = settings.build_tree()
     shape = (1,) + tree.legal.shape
     arrays = {name: np.zeros(shape) for name in ("cumulative_regret", "current_strategy", "average_strategy")}
@@ -131,9 +132,10 @@ def _number_list(value: Any, length: int, what: str) -> list[float]:
 
 
 _STRATEGY_FIELDS = ("format", "version", "game", "game_params", "algorithm", "updates", "iterations", "seed",
-                    "expected_value", "average_strategy_value", "exploitability", "infosets", "current_exploitability")
-#: Fields older strategy files may lack.
-_STRATEGY_OPTIONAL = ("current_exploitability",)
+                    "expected_value", "average_strategy_value", "exploitability", "infosets", "current_exploitability",
+                    "locks")
+#: Fields older strategy files may lack; "locks" is written only for a locked run.
+_STRATEGY_OPTIONAL = ("current_exploitability", "locks")
 _INFOSET_FIELDS = ("key", "player", "private", "public", "history", "actions", "average_strategy",
                    "current_strategy", "cumulative_regret", "information_state_string", "openspiel_actions")
 #: Per-set fields only an OpenSpiel game's file has (and must have right).
@@ -197,7 +199,7 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
     settings = RunSettings(game=doc["game"], game_params=tuple(sorted((str(k), frozen_value(v)) for k, v in
                                                                     doc["game_params"].items())),
                            algorithm=doc["algorithm"], iterations=doc["iterations"], updates=doc["updates"],
-                           seed=doc["seed"])
+                           seed=doc["seed"], locks=Locks.of(doc.get("locks")))
     settings.check()
     tree = settings.build_tree()
     _number_list(doc["expected_value"], 2, "The strategy file's expected_value")
@@ -232,6 +234,8 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
             row = np.array(_number_list(entry.get(name), k, f"The {name} of {quoted(key)}"))
             if np.any(row < -PROBABILITY_TOLERANCE) or abs(row.sum() - 1.0) > PROBABILITY_TOLERANCE:
                 raise ValueError(f"The {name} of {quoted(key)} must be probabilities summing to 1.")
+            if key in settings.locks and row.tolist() != list(settings.locks[key]):
+                raise ValueError(f"The {name} of {quoted(key)} must be its lock, {list(settings.locks[key])}.")
         _number_list(entry.get("cumulative_regret"), k, f"The cumulative_regret of {quoted(key)}")
         if any(field in entry for field in _OPENSPIEL_FIELDS):
             expected = openspiel[i] if openspiel is not None else None

@@ -9,7 +9,7 @@ afterwards in one batched call that walks the tree once for both.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree
+from cfrviz.tree.locks import Locks
 
 #: Most calls to `progress` per solve.
 PROGRESS_CALLS = 100
@@ -58,7 +59,8 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
 
 def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
           updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
-          progress: Callable[[float], object] | None = None, **game_params: Any) -> Run:
+          progress: Callable[[float], object] | None = None,
+          locks: Locks | Mapping[str, Sequence[float]] | str | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
     game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
@@ -71,6 +73,9 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     holds fewer: `cfrviz.util.memory`), "all", or a stride; a choice that does not fit the budget is
     a ValueError saying what does.
     progress: called with the fraction done, at most about 100 times.
+    locks: information sets to fix, {key: probabilities in the set's action order} or text
+    "KEY=p1,p2;..." (`cfrviz.tree.locks`): the restricted game is solved and its run written back
+    over the game's sets, locked sets playing the lock (`cfrviz.runner.locks.solve_locked`).
 
     >>> run = solve("kuhn", "cfr+", iterations=2000)
     >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
@@ -84,6 +89,12 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
+    chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
+    if chosen:
+        from cfrviz.runner.locks import solve_locked   # here: that module builds on this one
+
+        return solve_locked(game, algorithm, iterations, chosen, updates=updates, seed=seed, snapshots=snapshots,
+                            progress=progress, **game_params).run
     tree, found = _resolve_tree(game, dict(game_params))
     if not found.offers(algorithm):
         raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "

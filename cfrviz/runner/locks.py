@@ -117,5 +117,6 @@ def solve_locked(game: str | Game | Sequence[Sequence[float]] | GameTree, algori
                            progress=progress)
     solved = restricted_run.settings
     settings = RunSettings(game=found.name, game_params=found.params, algorithm=solved.algorithm,
-                           iterations=solved.iterations, updates=solved.updates, seed=solved.seed)
+                           iterations=solved.iterations, updates=solved.updates, seed=solved.seed,
+                           locks=restricted.locks)
     return LockedSolve(lift_run(restricted_run, restricted, settings), restricted_run, restricted)

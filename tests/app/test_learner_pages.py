@@ -58,7 +58,7 @@ def test_home_shows_the_guided_path_in_a_learners_order():
     labels = [link.proto.label for link in at.get("page_link")]
     path = [label for label in labels if re.match(r"\d\. ", label)]
     assert path == ["1. Regret matching", "2. Walkthrough", "3. Game tree", "4. Convergence",
-                    "5. Best response", "6. Play"]
+                    "5. Best response", "6. Play", "7. Lock a set"]   # the last: node locking, a deep link
     text = screen_text(at)
     assert "Start here" in text and "Notice how the current strategy keeps circling" in text
 
