@@ -27,6 +27,7 @@ import streamlit as st
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame, Parameter, compile_game
 from cfrviz.app.links import (
+    DEFAULT_CHOICE,
     MAX_SEED,
     Choice,
     algorithms_for,
@@ -192,7 +193,7 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
 
 
 def _state_choice() -> Choice:
-    choice: Choice = st.session_state.get(CHOICE_KEY, Choice())
+    choice: Choice = st.session_state.get(CHOICE_KEY, DEFAULT_CHOICE)
     return choice
 
 
@@ -264,7 +265,7 @@ def _on_sidebar_change() -> None:
                  int(s.get(_W + "seed", old.seed)))
     supported = supported_updates(new)
     if supported != new:
-        notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
+        notices.append(f"{ALGORITHMS[algorithm].title} updates one player per traversal, "
                        f"so updates are {supported.updates}.")
         new = supported
     if (new.game, new.game_params) != (old.game, old.game_params):
@@ -306,7 +307,7 @@ def _sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) ->
                             disabled=off)
         _openspiel_box(choice, off)
         st.selectbox("Algorithm", list(algorithms_for(game)),
-                     format_func=lambda a: ALGORITHMS[a][0], key=_W + "algo", on_change=_on_sidebar_change,
+                     format_func=lambda a: ALGORITHMS[a].title, key=_W + "algo", on_change=_on_sidebar_change,
                      disabled=off)
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=_W + "updates", horizontal=True,
@@ -582,7 +583,7 @@ def solve_view(view: View) -> View:
     if view.run is not None:
         return view
     settings = view.settings
-    message = (f"Solving {view.tree.game.title} with {ALGORITHMS[settings.algorithm][0]}, "
+    message = (f"Solving {view.tree.game.title} with {ALGORITHMS[settings.algorithm].title}, "
                f"{settings.iterations:,} iterations…")
     if not _WARM.is_set():
         message += " The first solve after the server starts also prepares the compiled solver."
@@ -678,7 +679,7 @@ def _upload_banner(run: Run) -> None:
     name = st.session_state.get(UPLOAD_NAME_KEY, "an uploaded file")
     settings = run.settings
     st.info(f"Showing the uploaded run from **{_plain(name)}**: {run.tree.game.title}, "
-            f"{ALGORITHMS[settings.algorithm][0] if settings.algorithm in ALGORITHMS else _plain(settings.algorithm)}, "
+            f"{ALGORITHMS[settings.algorithm].title if settings.algorithm in ALGORITHMS else _plain(settings.algorithm)}, "
             f"{int(run.iterations[-1]):,} iterations, {settings.updates} updates. The sidebar's solve "
             "settings are not in use; press *Back to the sidebar's solve* under Share to leave it.",
             icon=":material/upload_file:")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from cfrviz.solvers import ALGORITHMS
+from cfrviz.solvers import ALGORITHMS, UpdateScheme
 
 __all__ = ["compile_kernels"]
 
@@ -34,7 +34,7 @@ def compile_kernels() -> float:
             runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)
     from cfrviz.analysis.inspector import frame_numbers  # the Game tree page's numbers for every frame
 
-    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates="alternating"), [0, 1])
+    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates=UpdateScheme.ALTERNATING), [0, 1])
     payoffs = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
     for sampled in (False, True):
         regret_matching_path(payoffs, 2, sampled=sampled)

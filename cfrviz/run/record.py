@@ -54,7 +54,7 @@ class RunSettings:
     game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
     algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
     iterations: int
-    updates: str              # "simultaneous" or "alternating"
+    updates: str              # an UpdateScheme value: "simultaneous" or "alternating"
     seed: int
 
     def to_json(self) -> str:

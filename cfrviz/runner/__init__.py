@@ -20,7 +20,7 @@ from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
-from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, normalize_average, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree
 
@@ -57,7 +57,7 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
 
 
 def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
-          updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
+          updates: str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
           progress: Callable[[float], object] | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
@@ -81,7 +81,7 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     algorithm = algorithm.strip().lower()
     iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
-    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
+    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm].title)
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
     tree, found = _resolve_tree(game, dict(game_params))
@@ -130,7 +130,7 @@ def planned_schedule(tree: GameTree, iterations: int, snapshots: int | str | Non
     return snapshot_schedule(iterations, snapshots)
 
 
-def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = "alternating",
+def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = DEFAULT_UPDATES,
                    seed: int = 0) -> np.ndarray:
     """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
     them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""

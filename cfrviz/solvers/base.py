@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
+from typing import ClassVar
 
 import numpy as np
 
+from cfrviz.solvers.vocabulary import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
-UPDATE_SCHEMES = ("simultaneous", "alternating")
 
-
-def check_updates(updates: object, allowed: tuple[str, ...] = UPDATE_SCHEMES, title: str = "This solver") -> str:
+def check_updates(updates: object, allowed: tuple[UpdateScheme, ...] = UPDATE_SCHEMES,
+                  title: str = "This solver") -> UpdateScheme:
     """`updates` if it is one of `allowed`; otherwise a ValueError sentence naming the choices."""
     if updates not in allowed:
         if updates in UPDATE_SCHEMES:
             raise ValueError(f"{title} supports only {' or '.join(allowed)} updates; choose {allowed[0]}.")
-        raise ValueError(f"Unknown update scheme {updates!r}; choose {' or '.join(repr(u) for u in allowed)}.")
-    return str(updates)
+        raise ValueError(f"Unknown update scheme {updates!r}; choose {' or '.join(repr(str(u)) for u in allowed)}.")
+    return UpdateScheme(str(updates))
 
 
 def regret_matching(cumulative_regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -138,14 +139,15 @@ class Solver(ABC):
     over every iteration, for the running mean of iteration values, as in the classic tutorial code), `nodes_touched` (cumulative).
     """
 
-    #: registry name, e.g. "cfr"
-    name: str = ""
-    #: display name, e.g. "Vanilla CFR"
-    title: str = ""
-    #: True when `seed` changes the result
-    sampling: bool = False
-    #: the update schemes this solver implements
-    update_schemes: tuple[str, ...] = UPDATE_SCHEMES
+    #: registry name, e.g. "cfr"; a concrete class sets it and reads the rest from `ALGORITHMS`
+    algorithm: ClassVar[Algorithm | None] = None
+    name: ClassVar[str] = ""
+    #: display name, e.g. "Vanilla CFR" (from the algorithm's record)
+    title: ClassVar[str] = ""
+    #: True when `seed` changes the result (from the algorithm's record)
+    sampling: ClassVar[bool] = False
+    #: the update schemes this solver implements (from the algorithm's record)
+    update_schemes: ClassVar[tuple[UpdateScheme, ...]] = UPDATE_SCHEMES
     #: True when the strategy of the next iteration is regret matching on `cumulative_regret`
     #: as stored (after any flooring or discounting), plus, when `predictive`, the regret of the
     #: iteration just done. The inspector relies on it to rebuild, from one snapshot, the
@@ -155,7 +157,14 @@ class Solver(ABC):
     #: (Farina, Kroer and Sandholm 2021)
     predictive: bool = False
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "algorithm" in cls.__dict__ and cls.algorithm is not None:   # metadata is kept once, in the record
+            info = ALGORITHMS[cls.algorithm]
+            cls.name, cls.title, cls.sampling = info.name, info.title, info.sampling
+            cls.update_schemes = info.update_schemes
+
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0) -> None:
         self.tree = tree
         self.updates = check_updates(updates, self.update_schemes, self.title or type(self).__name__)
         self.seed = seed
