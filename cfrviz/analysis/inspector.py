@@ -136,8 +136,7 @@ def update_profiles(run: Run, snapshots: Sequence[int] | np.ndarray) -> tuple[np
         return profiles, recorded
     first = tree.infoset_player == 0
     solver = solver_class(run.settings.algorithm)
-    from_regret = bool(getattr(solver, "next_strategy_from_regret", False))
-    predictive = bool(getattr(solver, "predictive", False))
+    from_regret, predictive = solver.next_strategy_from_regret, solver.predictive
     derived = []
     for f, s in enumerate(indices):
         t = int(run.iterations[s])

@@ -1,8 +1,8 @@
 """`solve()`: run a solver, keep snapshots on a schedule, judge them, return a `Run`.
 
-The deterministic CFR family records its snapshots inside the compiled loop
-(`advance`); any other solver is driven through the `Solver.iterate` contract and
-copied at each snapshot. Solver time is measured per chunk of iterations; the
+Every solver is driven through `Solver.advance`: the compiled families record their
+snapshots inside the kernel, any other solver steps `iterate` and is copied at each
+snapshot. Solver time is measured per chunk of iterations; the
 exploitability of every snapshot, of the average and of the current strategy, is computed
 afterwards in batched calls.
 """
@@ -20,7 +20,7 @@ from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_many
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, normalize_average, solver_class, update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree
 
@@ -163,20 +163,14 @@ def _record(solver: Solver, schedule: np.ndarray,
            "average_strategy": np.zeros(shape), "value": np.zeros(t), "expected_value": np.zeros(t),
            "nodes_touched": np.zeros(t, dtype=np.int64)}
     seconds = np.zeros(t)
-    # The compiled CFR family records snapshots inside its kernel (`advance`); others are copied.
-    advance = getattr(solver, "advance", None)
     outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
                out["expected_value"], out["nodes_touched"])
     start_index, elapsed, total = 0, 0.0, float(schedule[-1])
     for end_index in _chunks(schedule, progress is not None):
         first = int(solver.iterations)
         clock = time.perf_counter()
-        if advance is not None:
-            advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
-        else:
-            for s in range(start_index, end_index + 1):
-                solver.iterate(int(schedule[s]) - int(solver.iterations))
-                _copy_snapshot(solver, s, out)
+        # The compiled families write the snapshots inside their kernels; `Solver.advance` copies them.
+        solver.advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
         spent = time.perf_counter() - clock
         # Iterations of one chunk cost about the same; spread the chunk's time over them.
         done = schedule[start_index:end_index + 1]
@@ -189,15 +183,6 @@ def _record(solver: Solver, schedule: np.ndarray,
     # Derived, not recorded: the same for every solver, and a probability by construction.
     out["reach"] = own_reach_probability(tree, out["current_strategy"])
     return out
-
-
-def _copy_snapshot(solver: Solver, s: int, out: dict[str, np.ndarray]) -> None:
-    out["cumulative_regret"][s] = solver.cumulative_regret
-    out["current_strategy"][s] = solver.current_strategy
-    out["average_strategy"][s] = normalize_average(solver.strategy_sum, solver.tree.legal)  # [I, A], uniform where unreached
-    out["value"][s] = solver.last_value
-    out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
-    out["nodes_touched"][s] = solver.nodes_touched
 
 
 __all__ = ["MAX_ITERATIONS", "planned_schedule", "solve", "solver_seconds"]

@@ -1,8 +1,9 @@
 """The contract every solver keeps, and the small regret-matching maths they share.
 
 A solver owns its state arrays over the compiled tree and advances them in
-batches: `iterate(n)` runs n iterations in one call, so a compiled kernel can
-run between snapshots without returning to Python.
+batches: `iterate(n)` runs n iterations in one call, and `advance` runs them while
+writing the runner's snapshots, so a compiled kernel can run between snapshots
+without returning to Python.
 """
 from __future__ import annotations
 
@@ -180,6 +181,33 @@ class Solver(ABC):
     @abstractmethod
     def iterate(self, n: int = 1) -> None:
         """Run n more iterations."""
+
+    def advance(self, n: int, schedule: np.ndarray, first_snapshot: int,
+                outputs: tuple[np.ndarray, ...]) -> int:
+        """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:]
+        that they reach; the runner records every solver through this one method.
+
+        outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
+        average_strategy [T, I, A], value [T], expected_value [T], nodes_touched [T]).
+        Returns the index of the next snapshot to write. This version steps `iterate` from one
+        snapshot to the next and copies the arrays; the compiled families write inside their kernels.
+        """
+        regret, current, average, value, expected, nodes = outputs
+        target = self.iterations + n
+        s = first_snapshot
+        while s < len(schedule) and int(schedule[s]) <= target:
+            if int(schedule[s]) > self.iterations:
+                self.iterate(int(schedule[s]) - self.iterations)
+            regret[s] = self.cumulative_regret
+            current[s] = self.current_strategy
+            average[s] = normalize_average(self.strategy_sum, self.tree.legal)  # uniform where unreached
+            value[s] = self.last_value
+            expected[s] = self.value_sum / max(self.iterations, 1)
+            nodes[s] = self.nodes_touched
+            s += 1
+        if target > self.iterations:
+            self.iterate(target - self.iterations)
+        return s
 
     def average_strategy(self) -> np.ndarray:
         """[I, A] a fresh copy of the average strategy so far."""

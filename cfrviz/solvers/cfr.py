@@ -25,8 +25,8 @@ from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, AverageWeight,
 from cfrviz.tree import GameTree
 
 
-class _FullTraversalCFR(Solver):
-    """Full-tree CFR with flags; not registered itself, the presets below are."""
+class FullTraversalCFR(Solver):
+    """Full-tree CFR with flags (the walkthrough replays them); not registered itself, the presets below are."""
 
     regret_mode: RegretMode = RegretMode.PLAIN
     #: regret matching on R^t + r^t rather than on R^t (PCFR+, PDCFR+)
@@ -93,7 +93,7 @@ class _FullTraversalCFR(Solver):
         return self._next.copy()
 
 
-class VanillaCFR(_FullTraversalCFR):
+class VanillaCFR(FullTraversalCFR):
     """Vanilla counterfactual regret minimization (Zinkevich, Johanson, Bowling and Piccione 2007).
 
     Regret matching on cumulative counterfactual regret; the average strategy weights every
@@ -104,7 +104,7 @@ class VanillaCFR(_FullTraversalCFR):
     algorithm = Algorithm.CFR
 
 
-class CFRPlus(_FullTraversalCFR):
+class CFRPlus(FullTraversalCFR):
     """CFR+ (Tammelin 2014; Tammelin, Burch, Johanson and Bowling 2015).
 
     Regret matching+ (cumulative regrets clipped at zero after every player's pass) and
@@ -117,7 +117,7 @@ class CFRPlus(_FullTraversalCFR):
     average_mode = AverageWeight.LINEAR
 
 
-class DiscountedCFR(_FullTraversalCFR):
+class DiscountedCFR(FullTraversalCFR):
     """Discounted CFR (Brown and Sandholm 2019), with their recommended alpha=1.5, beta=0, gamma=2.
 
     After iteration t, positive cumulative regrets are scaled by t^alpha / (t^alpha + 1) and
@@ -144,7 +144,7 @@ class LinearCFR(DiscountedCFR):
     gamma = 1.0
 
 
-class PredictiveCFRPlus(_FullTraversalCFR):
+class PredictiveCFRPlus(FullTraversalCFR):
     """Predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via Predictive
     Blackwell Approachability", AAAI 2021), with quadratic averaging and alternating updates.
 
@@ -160,7 +160,7 @@ class PredictiveCFRPlus(_FullTraversalCFR):
     gamma = 2.0
 
 
-class DiscountedCFRPlus(_FullTraversalCFR):
+class DiscountedCFRPlus(FullTraversalCFR):
     """DCFR+ (Xu et al., "AutoCFR: Learning to Design Counterfactual Regret Minimization
     Algorithms", AAAI 2022), with alpha = 1.5, gamma = 4 and alternating updates.
 

@@ -43,7 +43,6 @@ def _checked_count(n: int) -> int:
 class _SamplingSolver(Solver):
     """State and batching shared by the Monte Carlo solvers; subclasses call their kernel."""
 
-
     def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0) -> None:
         super().__init__(tree, updates=updates, seed=_checked_seed(seed))
         #: the only source of randomness; numba kernels draw from it directly

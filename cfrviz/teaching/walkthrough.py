@@ -23,6 +23,7 @@ import numpy as np
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers import DEFAULT_UPDATES, UPDATE_SCHEMES, AverageWeight, RegretMode, UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
+from cfrviz.solvers.cfr import FullTraversalCFR
 from cfrviz.tree import GameTree
 
 #: A chance node's sampled child index, for one chance-sampling iteration.
@@ -138,14 +139,13 @@ class _Rules:
 
 
 def _rules(algorithm: str) -> _Rules:
-    if algorithm == "chance":
-        return _Rules()
     cls = solver_class(algorithm)
-    mode = RegretMode(getattr(cls, "regret_mode", RegretMode.PLAIN))
-    return _Rules(AverageWeight(getattr(cls, "average_mode", AverageWeight.UNIFORM)), clip=mode == RegretMode.PLUS,
-                  discount=mode == RegretMode.DISCOUNT, clip_discount=mode == RegretMode.DISCOUNT_PLUS, predictive=bool(getattr(cls, "predictive", False)),
-                  alpha=float(getattr(cls, "alpha", 0.0)), beta=float(getattr(cls, "beta", 0.0)),
-                  gamma=float(getattr(cls, "gamma", 0.0)), offset=float(getattr(cls, "discount_offset", 1.0)))
+    if not issubclass(cls, FullTraversalCFR):    # chance sampling keeps vanilla CFR's rules
+        return _Rules()
+    mode = cls.regret_mode
+    return _Rules(cls.average_mode, clip=mode == RegretMode.PLUS, discount=mode == RegretMode.DISCOUNT,
+                  clip_discount=mode == RegretMode.DISCOUNT_PLUS, predictive=cls.predictive,
+                  alpha=cls.alpha, beta=cls.beta, gamma=cls.gamma, offset=cls.discount_offset)
 
 
 class _Tracer:
@@ -394,8 +394,9 @@ def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     if iteration > 1:
         solver.iterate(iteration - 1)
-    prediction = getattr(solver, "instantaneous_regret", None)
-    if not getattr(solver, "predictive", False) or prediction is None:
+    if isinstance(solver, FullTraversalCFR) and solver.predictive:
+        prediction = solver.instantaneous_regret
+    else:
         prediction = np.zeros(tree.legal.shape)
     return solver.cumulative_regret.copy(), solver.strategy_sum.copy(), np.array(prediction, dtype=float)
 
