@@ -39,12 +39,12 @@ def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, 
     if not isinstance(game, str) and not hasattr(game, "initial_state"):
         try:
             game = [[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
-                     for v in row] for row in game]   # type: ignore[attr-defined]
+                     for v in row] for row in game]   # type: ignore[attr-defined]  # a payoff matrix given as nested sequences; a TypeError is caught below
         except TypeError:
             raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
                              "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
     # A game no catalog entry knows is solved as its .efg copy when that is the same tree, so its runs reload.
-    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]
+    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]  # the matrix or game is checked by compile_game, which raises a ValueError sentence
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
