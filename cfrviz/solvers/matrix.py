@@ -255,7 +255,7 @@ class RegretMatchingPath:
 
 
 def regret_matching_path(payoffs: object, iterations: int, opponent: object = None, sampled: bool = False, seed: int = 0,
-                         updates: str = DEFAULT_UPDATES, every: int = 1,
+                         updates: str = UpdateScheme.SIMULTANEOUS, every: int = 1,
                          start_regret: tuple[ArrayLike, ArrayLike] | None = None) -> RegretMatchingPath:
     """Run regret matching on a payoff matrix and return the strategies of every `every`-th iteration.
 
@@ -263,7 +263,7 @@ def regret_matching_path(payoffs: object, iterations: int, opponent: object = No
     `TUTORIAL_OPPONENT` in rock-paper-scissors), or None for self-play. `sampled=True` updates
     regrets from one sampled pair of actions per iteration, as the tutorial trainer does; False uses the
     expected payoff against the opponent's mixed strategy. `updates` "alternating" lets
-    player 2 answer player 1's updated strategy (self-play only). `start_regret` is
+    player 2 answer player 1's updated strategy (self-play only); simultaneous is the default here, as in the tutorial trainer this path follows. `start_regret` is
     (player 1 [R], player 2 [C]) cumulative regrets to start from instead of zero: expected-value
     self-play started at an equilibrium (uniform, in rock-paper-scissors) never moves.
 
