@@ -71,7 +71,7 @@ def solver_rows(repeats: int, spiel: Any) -> list[list[str]]:
     cfrviz's suits=True against OpenSpiel's suited leduc_poker (9,457 states).
     """
     rows = []
-    plan = [("kuhn", "cfr", 1000, 100, {}), ("kuhn", "cfr+", 1000, 100, {}),
+    plan: list[tuple[str, str, int, int, dict[str, Any]]] = [("kuhn", "cfr", 1000, 100, {}), ("kuhn", "cfr+", 1000, 100, {}),
             ("leduc", "cfr", 100, 3, {}), ("leduc", "cfr+", 100, 3, {}),
             ("leduc", "cfr", 100, 0, {"suits": True}), ("leduc", "cfr+", 100, 0, {"suits": True})]
     for game, algorithm, iterations, python_iterations, params in plan:

@@ -38,9 +38,9 @@ AUTHORS = {"pcfr+": "PCFRPlus", "dcfr+": "DCFRPlus", "pdcfr+": "PDCFRPlus"}
 
 def _liteefg_pcfr_plus(game_name: str, updates: int) -> float:
     """LiteEFG's PCFR+: exploitability of its last iterate after `updates` updates."""
-    import LiteEFG as leg  # type: ignore[import-not-found, unused-ignore]
-    import pyspiel  # type: ignore[import-not-found, unused-ignore]
-    from LiteEFG.baselines import PCFR  # type: ignore[import-not-found, unused-ignore]
+    import LiteEFG as leg  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
+    from LiteEFG.baselines import PCFR  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
 
     env = leg.OpenSpielEnv(pyspiel.load_game(game_name), traverse_type="Enumerate", regenerate=False)
     graph = PCFR.graph()
@@ -69,7 +69,7 @@ def _import_authors(root: Path) -> types.ModuleType:
         def close(self) -> None:
             pass
 
-    logger.Logger = Logger  # type: ignore[attr-defined]
+    logger.Logger = Logger  # type: ignore[attr-defined]  # the checkout's logger module is patched at run time
     sys.modules["pdcfrplus.utils.logger"] = logger
     sys.path.insert(0, str(root))
     import pdcfrplus.cfr  # type: ignore[import-not-found, unused-ignore]  # noqa: F401  (the checkout's package)
@@ -79,10 +79,10 @@ def _import_authors(root: Path) -> types.ModuleType:
 
 def _authors_run(cfr: types.ModuleType, cls_name: str, game_name: str, iterations: int) -> tuple[float, float]:
     """(average, last iterate) exploitability of the authors' solver after `iterations` iterations."""
-    import pyspiel  # type: ignore[import-not-found, unused-ignore]
-    from open_spiel.python import policy  # type: ignore[import-not-found, unused-ignore]
-    from open_spiel.python.algorithms import exploitability  # type: ignore[import-not-found, unused-ignore]
-    from pdcfrplus.game.game_config import GameConfig  # type: ignore[import-not-found, unused-ignore]
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
+    from open_spiel.python import policy  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
+    from open_spiel.python.algorithms import exploitability  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
+    from pdcfrplus.game.game_config import GameConfig  # type: ignore[import-not-found, unused-ignore]  # optional, installed only for the benchmark
 
     config = GameConfig(iterations=iterations, game_name=game_name.split("(")[0])
     if "(" in game_name:

@@ -5,20 +5,36 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cfrviz.catalog import compile_game, load_game
+from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
+    from cfrviz.games import Game
     from cfrviz.run import Run
 
-__all__ = ["GameTree", "build_tree", "compile_game", "load_game", "solve"]
+__all__ = ["Algorithm", "GameTree", "UpdateScheme", "build_tree", "compile_game", "load_game", "solve"]
 
 
-def solve(*args: Any, **kwargs: Any) -> Run:
-    """Run a solver and record its snapshots; see `cfrviz.runner.solve` (imported on first use, so
-    `import cfrviz` stays light)."""
+def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = Algorithm.CFR,
+          iterations: int = 1000, updates: str = DEFAULT_UPDATES, seed: int = 0,
+          snapshots: int | str | None = None, progress: Callable[[float], object] | None = None,
+          **game_params: Any) -> Run:
+    """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
+
+    game: a catalog name ("kuhn", "leduc", "rps", "matrix"), a link value ("kuhn5",
+    "efg:<name>", "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix
+    [R, C], a `cfrviz.games.Game` or a compiled GameTree. algorithm: an `Algorithm` value
+    ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance", "external", "outcome",
+    "rm"). updates: an `UpdateScheme` value, alternating by default. seed: the sampling
+    algorithms' random generator. snapshots: None (automatic), "all" or a stride. progress:
+    called with the fraction done. game_params: the game's parameters (cards=N, suits=True,
+    payoffs=...). The Run holds [T, I, A] snapshot arrays; see `cfrviz.runner.solve` for the
+    details (imported on first use, so `import cfrviz` stays light). Bad input is a ValueError.
+    """
     from cfrviz.runner import solve as _solve
 
-    return _solve(*args, **kwargs)
+    return _solve(game, algorithm, iterations, updates, seed, snapshots, progress, **game_params)

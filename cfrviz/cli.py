@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
 from cfrviz.run import export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
 
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="A", help=", ".join(ALGORITHM_NAMES) + " (rm: matrix games only)")
     solve.add_argument("--iterations", "-n", required=True, type=_whole_number("--iterations", 1),
                        metavar="N", help="iterations to run (capped per game, see below)")
-    solve.add_argument("--updates", default="alternating", type=_choice("update scheme", UPDATE_SCHEMES),
+    solve.add_argument("--updates", default=str(DEFAULT_UPDATES), type=_choice("update scheme", UPDATE_SCHEMES),
                        help="simultaneous (both players each iteration, as the classic tutorial code) or alternating (default)")
     solve.add_argument("--seed", default=0, type=_whole_number("--seed", 0),
                        help="seed of the random generator for the sampling algorithms (default 0)")

@@ -83,7 +83,7 @@ choices = [a for a in ALGORITHMS if game.offers(a) and a != "rm"]
 if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
-algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a][0],
+algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a].title,
                             key=remembered("cmp_algos", [a for a in ui.page_value("cmp_algos") if a in choices]))
 updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES),
                          key=remembered("cmp_updates", list(ui.page_value("cmp_updates"))))
@@ -106,7 +106,7 @@ strategy = o1.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizont
                     key=remembered("cmp_strategy", "average"),
                     help="average: what CFR's guarantee is about. current: the strategy played at each "
                          "iteration, the last iterate that predictive methods (PCFR+, PDCFR+) also drive down.")
-with_sidebar = o2.checkbox(f"Also draw the sidebar's run ({ALGORITHMS[settings.algorithm][0]}, {settings.updates}, "
+with_sidebar = o2.checkbox(f"Also draw the sidebar's run ({ALGORITHMS[settings.algorithm].title}, {settings.updates}, "
                            f"{settings.iterations:,} iterations)", key=remembered("cmp_sidebar", True))
 keep("cmp_algos", "cmp_updates", "cmp_iters", "cmp_sampling_iters", "cmp_seeds", "cmp_repeats", "cmp_strategy",
      "cmp_sidebar")

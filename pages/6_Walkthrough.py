@@ -63,7 +63,7 @@ game = walkable[game_key]
 replayable = [a for a in WALKTHROUGH_ALGORITHMS if a != "chance" or deal_options(game.tree())]
 if ui.page_value("walk_algo") not in replayable:
     ui.set_page_value("walk_algo", "chance" if "chance" in replayable else replayable[0])
-algorithm = c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a][0], **ui.bind("walk_algo"))
+algorithm = c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a].title, **ui.bind("walk_algo"))
 schemes = list(update_schemes(algorithm))
 if ui.page_value("walk_updates") not in schemes:
     ui.set_page_value("walk_updates", schemes[0])

@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from playwright.sync_api import Browser, Page, ViewportSize
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -71,7 +73,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def open_tree(page, url: str) -> float:
+def open_tree(page: Page, url: str) -> float:
     """Go to the Game tree page; return ms from navigation start until the tree is drawn."""
     page.goto(url, timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
@@ -109,9 +111,9 @@ def server_reruns(query: str, count: int = 12) -> list[float]:
     return times
 
 
-def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
     server = server_reruns(query)
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
     page = context.new_page()
     url = f"{base}/Game_tree?{query}"
     open_tree(page, url)                     # cold: solves and builds the payload once
@@ -139,7 +141,10 @@ def bench_case(browser, base: str, name: str, query: str, steps: int) -> dict[st
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     reruns = page.evaluate("window.__runs")
     context.close()
-    ms = lambda v: f"{v:.1f} ms"
+
+    def ms(value: float) -> str:
+        return f"{value:.1f} ms"
+
     return {
         "case": name,
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",

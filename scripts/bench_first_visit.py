@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from playwright.sync_api import Browser
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -37,13 +39,13 @@ PAGES = {"/": "counterfactual regret minimization, visible", "/Convergence": "Co
          "/Evolution": "Evolution", "/Game_tree": "Game tree"}
 
 
-def visit(page_path: str, cache_dir: str, browser, serve: bool = False) -> tuple[float, float]:
+def visit(page_path: str, cache_dir: str, browser: Browser, serve: bool = False) -> tuple[float, float]:
     """(seconds to text, seconds to the first chart) of one first visit to a new server."""
     port = free_port()
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)}
-    start = ["-m", "cfrviz.app.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
+    command = ["-m", "cfrviz.app.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
     server = subprocess.Popen(
-        [sys.executable, *start, "--server.headless", "true",
+        [sys.executable, *command, "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if serve else subprocess.DEVNULL,

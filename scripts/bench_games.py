@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -24,6 +25,14 @@ from cfrviz.tree import build_tree  # noqa: E402
 from cfrviz.catalog import compile_game  # noqa: E402
 
 REPEATS = 5
+
+
+def _efg_tree(text: str) -> object:
+    return build_tree(read_efg(text))
+
+
+def _openspiel_tree(game_string: str) -> object:
+    return build_tree(load_openspiel(game_string))
 
 
 def median_seconds(work: Callable[[], object], repeats: int = REPEATS) -> tuple[float, float]:
@@ -46,7 +55,7 @@ def main() -> int:
     for name, text in texts.items():
         nodes = build_tree(read_efg(text)).num_nodes
         rows.append(("read_efg + build_tree", f"{name}, {len(text.encode()):,} bytes", nodes,
-                     median_seconds(lambda text=text: build_tree(read_efg(text)))))
+                     median_seconds(partial(_efg_tree, text))))
     trees = {"Kuhn poker": compile_game("kuhn"), "Leduc poker": compile_game("leduc"),
              "Leduc poker, suits dealt": compile_game("leduc", suits=True)}
     if available():
@@ -55,12 +64,12 @@ def main() -> int:
                             "liars_dice(numdice=1,dice_sides=5)"):
             tree = build_tree(load_openspiel(game_string))
             rows.append(("load_openspiel + build_tree", game_string, tree.num_nodes,
-                         median_seconds(lambda s=game_string: build_tree(load_openspiel(s)), 3)))
+                         median_seconds(partial(_openspiel_tree, game_string), 3)))
             trees[game_string] = tree
     lp._solve(trees["Kuhn poker"])          # imports scipy once, outside the timing
     for name, tree in trees.items():
         rows.append(("sequence-form LP (both players)", name, tree.num_nodes,
-                     median_seconds(lambda tree=tree: lp._solve(tree), 3)))
+                     median_seconds(partial(lp._solve, tree), 3)))
     print("| what | game | histories | wall s (median) | CPU s (median) |")
     print("| --- | --- | ---: | ---: | ---: |")
     for what, game, nodes, (wall, cpu) in rows:

@@ -21,8 +21,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
-from cfrviz.run import save_run
+from cfrviz.run import Run, save_run
+from cfrviz.solvers import UpdateScheme
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -35,7 +39,7 @@ def _status(field: str) -> int:
     raise KeyError(field)
 
 
-def _measure(action: Callable[[], object]) -> tuple[float, float, object]:
+def _measure(action: Callable[[], T]) -> tuple[float, float, T]:
     """(CPU seconds, peak resident growth in MB, result) of one call."""
     gc.collect()
     Path("/proc/self/clear_refs").write_text("5")
@@ -45,11 +49,11 @@ def _measure(action: Callable[[], object]) -> tuple[float, float, object]:
     return time.process_time() - start, (_status("VmHWM") - before) / 2**20, result
 
 
-def _leduc_run_bytes():
+def _leduc_run_bytes() -> tuple[Run, bytes]:
     import cfrviz
     from cfrviz import catalog
 
-    run = cfrviz.solve("leduc", "dcfr", iterations=catalog.lookup("leduc").app_iteration_cap, updates="alternating")
+    run = cfrviz.solve("leduc", "dcfr", iterations=catalog.lookup("leduc").app_iteration_cap, updates=UpdateScheme.ALTERNATING)
     buffer = io.BytesIO()
     save_run(run, buffer)
     return run, buffer.getvalue()
@@ -65,7 +69,7 @@ def _refused(name: str, data: bytes) -> str:
     return "read"
 
 
-def compare_at_cap(plan_name: str) -> dict:
+def compare_at_cap(plan_name: str) -> dict[str, Any]:
     """Compare's worst click: a comparison on Leduc just under its node-visit cap, as the page runs
     it (every solve through the one-solve-at-a-time gate, one run held at a time, its three charts
     and table built). Plans: "slowest" (the slowest kernel, PCFR+, with the most timed solves),
@@ -118,7 +122,7 @@ def compare_at_cap(plan_name: str) -> dict:
             f"{repeats} timed solve(s); {visits / 1e6:,.0f} million counted", "seconds": seconds, "peak": peak}
 
 
-def scenario(name: str) -> dict:
+def scenario(name: str) -> dict[str, Any]:
     """Prepare, then measure one scenario; returns its table row."""
     import numpy as np
 
@@ -128,7 +132,7 @@ def scenario(name: str) -> dict:
 
     for algorithm in ALGORITHMS:   # warm-up: every kernel loaded, as at server start-up
         if algorithm != "rm":
-            cfrviz.solve("kuhn", algorithm, iterations=3, updates="alternating")
+            cfrviz.solve("kuhn", algorithm, iterations=3, updates=UpdateScheme.ALTERNATING)
     kind, _, rest = name.partition(":")
     if kind == "compare":
         return compare_at_cap(rest)
@@ -137,7 +141,7 @@ def scenario(name: str) -> dict:
         game = catalog.lookup(link)
         cap = game.app_iteration_cap
         seconds, peak, run = _measure(lambda: cfrviz.solve(game.name, algorithm, iterations=cap,
-                                                           updates="alternating", **dict(game.params)))
+                                                           updates=UpdateScheme.ALTERNATING, **dict(game.params)))
         return {"kind": "link or click", "what": f"new solve: {link}, {algorithm}, {cap:,} iterations (the cap); "
                 f"{run.num_snapshots:,} snapshots, run {run.nbytes / 1e6:.0f} MB", "seconds": seconds, "peak": peak}
     if kind == "efg":
@@ -148,10 +152,10 @@ def scenario(name: str) -> dict:
 
         text = chain_efg(MAX_EFG_DEPTH) if rest == "chain" else wide_efg(MAX_EFG_ACTIONS)
 
-        def upload_and_solve():
+        def upload_and_solve() -> tuple[Any, int, Run]:
             game = catalog.get("efg", text=text)
             cap = game.app_iteration_cap
-            return game, cap, cfrviz.solve(game.tree(), "cfr", iterations=cap, updates="alternating")
+            return game, cap, cfrviz.solve(game.tree(), "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING)
 
         seconds, peak, (game, cap, run) = _measure(upload_and_solve)
         tree = game.tree()
@@ -169,7 +173,7 @@ def scenario(name: str) -> dict:
 
         game = catalog.lookup(rest)
         tree = game.tree()
-        run = cfrviz.solve(tree, "cfr", iterations=game.app_iteration_cap, updates="alternating")
+        run = cfrviz.solve(tree, "cfr", iterations=game.app_iteration_cap, updates=UpdateScheme.ALTERNATING)
         part = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")[0]
         nodes = [int(n) for n in tree_parts.part_nodes(tree, part)]
         seconds, peak, (_, body) = _measure(lambda: timeline.encode_payload(timeline.build_payload(tree, run, nodes)))
@@ -200,7 +204,12 @@ def scenario(name: str) -> dict:
                 f"remembered afterwards: {again * 1000:.1f} ms", "seconds": seconds, "peak": peak}
     if kind == "download":
         run, _ = _leduc_run_bytes()
-        seconds, peak, data = _measure(lambda: (lambda b: (save_run(run, b), b.getvalue())[1])(io.BytesIO()))
+        def download() -> bytes:
+            buffer = io.BytesIO()
+            save_run(run, buffer)
+            return buffer.getvalue()
+
+        seconds, peak, data = _measure(download)
         return {"kind": "click", "what": f"download button clicked: the Leduc run at the cap ({len(data) / 1e6:.0f} MB .npz)",
                 "seconds": seconds, "peak": peak}
     if kind == "link":

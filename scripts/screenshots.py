@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
+from playwright.sync_api import Browser, ViewportSize
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -68,9 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def take(browser, url: str, name: str, path: str, query: dict, viewport: dict, folder: Path) -> None:
+def take(browser: Browser, url: str, name: str, path: str, query: dict[str, str], viewport: dict[str, int],
+         folder: Path) -> None:
     """One screenshot of one page at one size."""
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=ViewportSize(width=viewport["width"], height=viewport["height"]))
     page = context.new_page()
     page.goto(f"{url}/{path}?{urlencode(query)}", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)

@@ -34,7 +34,7 @@ from numba import njit
 from cfrviz.util import memory
 from cfrviz.analysis.best_responses import _packed, _profile_values, _reach_pass
 from cfrviz.run import Run
-from cfrviz.solvers import solver_class
+from cfrviz.solvers import UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
 
 __all__ = ["MAX_FRAME_VALUES", "frame_numbers", "update_profiles"]
@@ -132,12 +132,11 @@ def update_profiles(run: Run, snapshots: Sequence[int] | np.ndarray) -> tuple[np
     current = run.current_strategy[indices]
     profiles = np.repeat(current[:, None], 2, axis=1)
     recorded = np.ones((len(indices), 2), dtype=bool)
-    if run.settings.updates != "alternating":
+    if run.settings.updates != UpdateScheme.ALTERNATING:
         return profiles, recorded
     first = tree.infoset_player == 0
     solver = solver_class(run.settings.algorithm)
-    from_regret = bool(getattr(solver, "next_strategy_from_regret", False))
-    predictive = bool(getattr(solver, "predictive", False))
+    from_regret, predictive = solver.next_strategy_from_regret, solver.predictive
     derived = []
     for f, s in enumerate(indices):
         t = int(run.iterations[s])
@@ -227,7 +226,7 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         profiles, recorded[part] = update_profiles(run, indices[part])
         summed = np.zeros((part.stop - lo, tree.num_infosets, width))
         _frames_kernel(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
-                       recorded[part], run.settings.updates != "alternating", column,
+                       recorded[part], run.settings.updates != UpdateScheme.ALTERNATING, column,
                        own[part], opponent[part], history_cfv[part], history_value[part], summed)
         del profiles
         infoset_cfv[part] = summed[:, picked]

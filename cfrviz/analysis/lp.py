@@ -125,11 +125,11 @@ def _maximin(payoff: object, own: object, other: object, title: str) -> tuple[fl
     from scipy import sparse
     from scipy.optimize import linprog
 
-    own_rows, own_sequences = own.shape          # type: ignore[attr-defined]
-    other_rows, _ = other.shape                  # type: ignore[attr-defined]
+    own_rows, own_sequences = own.shape          # type: ignore[attr-defined]  # scipy is untyped: a sparse matrix has .shape
+    other_rows, _ = other.shape                  # type: ignore[attr-defined]  # scipy is untyped: a sparse matrix has .shape
     objective = np.zeros(own_sequences + other_rows)
     objective[own_sequences] = -1.0              # maximise q_0
-    upper = sparse.hstack([-payoff.T, other.T]).tocsr()        # type: ignore[attr-defined]
+    upper = sparse.hstack([-payoff.T, other.T]).tocsr()        # type: ignore[attr-defined]  # scipy is untyped: sparse.hstack returns a matrix with .tocsr
     equal = sparse.hstack([own, sparse.csr_matrix((own_rows, other_rows))]).tocsr()
     right = np.zeros(own_rows)
     right[0] = 1.0
@@ -166,7 +166,7 @@ def _solve(tree: GameTree) -> Equilibrium:
     second = _constraints(tree, form, PLAYER_2)
     value, x = _maximin(form.payoff, first, second, tree.game.title)
     # Player 2 maximises -x^T A y: the same program with the matrix negated and transposed.
-    negated_value, y = _maximin(-form.payoff.T, second, first, tree.game.title)   # type: ignore[attr-defined]
+    negated_value, y = _maximin(-form.payoff.T, second, first, tree.game.title)   # type: ignore[attr-defined]  # scipy is untyped: the sparse payoff has .T
     strategy = _behaviour(tree, form, (x, y))
     return Equilibrium(value, strategy, -negated_value, time.perf_counter() - clock)
 

@@ -22,7 +22,7 @@ def game_value(tree: GameTree) -> float | None:
     if game.known_value is not None:
         return game.known_value
     if game.matrix:
-        return float(matrix_equilibrium(tree.game.payoffs)[2])   # type: ignore[attr-defined]
+        return float(matrix_equilibrium(tree.game.payoffs)[2])   # type: ignore[attr-defined]  # a matrix entry's game is a MatrixGame, which has payoffs
     try:
         return solve_lp(tree)[0]
     except ValueError:   # the LP's time limit: too big to solve exactly while a page waits
@@ -50,7 +50,7 @@ def known_equilibria(tree: GameTree) -> tuple[np.ndarray, np.ndarray, str] | Non
         ends = np.stack([kuhn_equilibrium(0.0, tree), kuhn_equilibrium(ALPHA_MAX, tree)])
         return ends.min(axis=0), ends.max(axis=0), "Kuhn's equilibria, α from 0 to 1/3"
     if game.matrix:
-        row, column, _ = matrix_equilibrium(tree.game.payoffs)   # type: ignore[attr-defined]
+        row, column, _ = matrix_equilibrium(tree.game.payoffs)   # type: ignore[attr-defined]  # a matrix entry's game is a MatrixGame, which has payoffs
         exact = matrix_strategy(tree, row, column)
         return exact, exact, "the exact equilibrium"
     return None

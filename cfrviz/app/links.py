@@ -13,12 +13,14 @@ from typing import Any
 from cfrviz import catalog
 from cfrviz.catalog import CatalogGame
 from cfrviz.run import RunSettings
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, UpdateScheme, update_schemes
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
 
 MAX_SEED = 2**31 - 1
+#: What a link without `updates` (and the default view) has always shown: kept so old links keep their meaning.
+LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Choice:
     game_params: tuple[tuple[str, Any], ...] = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
     algorithm: str = "cfr"
     iterations: int = 1000
-    updates: str = "simultaneous"
+    updates: str = DEFAULT_UPDATES
     seed: int = 0
     locks: Locks = Locks()      # information sets fixed to a strategy (`cfrviz.tree.locks`), checked against the game
 
@@ -47,7 +49,7 @@ class Choice:
     @property
     def sampling(self) -> bool:
         """Whether the algorithm samples (so the seed matters)."""
-        return ALGORITHMS[self.algorithm][2]
+        return ALGORITHMS[self.algorithm].sampling
 
     def settings(self) -> RunSettings:
         """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
@@ -57,6 +59,10 @@ class Choice:
     def tree(self) -> GameTree:
         """The compiled tree of the chosen game (cached per process by the catalog)."""
         return self.catalog_game.tree()
+
+
+#: The view a link without parameters (or with only bad ones) shows.
+DEFAULT_CHOICE = Choice(updates=LINK_DEFAULT_UPDATES)
 
 
 @dataclass(frozen=True)
@@ -134,12 +140,12 @@ def parse_query_params(params: Mapping[str, object]) -> DeepLink:
     try:
         return _parse_query_params(params)
     except Exception:  # the promise is "never raises": a defect here must not become a traceback
-        return DeepLink(Choice(), None, None, ("This link could not be read; showing the default view.",))
+        return DeepLink(DEFAULT_CHOICE, None, None, ("This link could not be read; showing the default view.",))
 
 
 def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     notices: list[str] = []
-    choice = Choice()
+    choice = DEFAULT_CHOICE
     get = {k: _first(v) for k, v in params.items()}
 
     game = choice.catalog_game
@@ -164,7 +170,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
             choice = replace(choice, algorithm=algo)
         else:
             notices.append(f"Algorithm {quoted(get['algo'])} is not available for {title}; "
-                           f"showing {ALGORITHMS[choice.algorithm][0]}.")
+                           f"showing {ALGORITHMS[choice.algorithm].title}.")
 
     cap = game.app_iteration_cap
     if "iters" in get:
@@ -192,7 +198,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     supported = supported_updates(choice)
     if choice.updates != supported.updates:
         if "updates" in get:
-            notices.append(f"{ALGORITHMS[choice.algorithm][0]} updates one player per traversal; "
+            notices.append(f"{ALGORITHMS[choice.algorithm].title} updates one player per traversal; "
                            f"showing {supported.updates} updates.")
         choice = supported
 
@@ -348,7 +354,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("cmp_algos", "compare", "list of algorithms to compare",
                 tuple(a for a in _compare_algorithms() if a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+", "external")),
                 _compare_algorithms(), many=True),
-    PageSetting("cmp_updates", "compare", "list of update schemes to compare", ("alternating",),
+    PageSetting("cmp_updates", "compare", "list of update schemes to compare", (UpdateScheme.ALTERNATING,),
                 UPDATE_SCHEMES, many=True),
     PageSetting("cmp_iters", "compare", "iterations of the full-traversal algorithms", 1000, low=1, high=100_000),
     PageSetting("cmp_sampling_iters", "compare", "iterations of the sampling algorithms", 10_000, low=1, high=100_000),
@@ -360,7 +366,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
     PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
     PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", "chance", _WALK_ALGORITHMS),
-    PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", "simultaneous", UPDATE_SCHEMES),
+    PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
     PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
     PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
     PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),

@@ -68,7 +68,7 @@ def _on_sidebar_change() -> None:
                  old.locks if (game.name, game.params) == (old.game, old.game_params) else Locks())
     supported = supported_updates(new)
     if supported != new:
-        notices.append(f"{ALGORITHMS[algorithm][0]} updates one player per traversal, "
+        notices.append(f"{ALGORITHMS[algorithm].title} updates one player per traversal, "
                        f"so updates are {supported.updates}.")
         new = supported
     if (new.game, new.game_params) != (old.game, old.game_params):
@@ -110,7 +110,7 @@ def sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) -> 
                             disabled=off)
         _openspiel_box(choice, off)
         st.selectbox("Algorithm", list(algorithms_for(game)),
-                     format_func=lambda a: ALGORITHMS[a][0], key=W + "algo", on_change=_on_sidebar_change,
+                     format_func=lambda a: ALGORITHMS[a].title, key=W + "algo", on_change=_on_sidebar_change,
                      disabled=off)
         only_one = len(update_schemes(choice.algorithm)) == 1
         st.radio("Updates", list(UPDATE_SCHEMES), key=W + "updates", horizontal=True,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from cfrviz.app.links import Choice, parse_page_settings, parse_query_params, supported_updates
+from cfrviz.app.links import DEFAULT_CHOICE, Choice, parse_page_settings, parse_query_params, supported_updates
 from cfrviz.catalog import CatalogGame
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.uploads import read_game_upload
@@ -49,7 +49,7 @@ class View:
 
 def state_choice() -> Choice:
     """The sidebar's solve in this session (the defaults before anything was chosen)."""
-    choice: Choice = st.session_state.get(CHOICE_KEY, Choice())
+    choice: Choice = st.session_state.get(CHOICE_KEY, DEFAULT_CHOICE)
     return choice
 
 

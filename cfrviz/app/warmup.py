@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from cfrviz.solvers import ALGORITHMS
+from cfrviz.solvers import ALGORITHMS, UpdateScheme
 
 __all__ = ["compile_kernels"]
 
@@ -24,14 +24,14 @@ def compile_kernels() -> float:
     import numpy as np
 
     from cfrviz import runner
-    from cfrviz.app.links import Choice
+    from cfrviz.app.links import DEFAULT_CHOICE
     from cfrviz.solvers import update_schemes
     from cfrviz.solvers.matrix import regret_matching_path
 
     start = time.perf_counter()
     # The sidebar's default solve (and its snapshot judging) first: numba compiles one kernel at a
     # time, so a first visitor's solve waits only for these, not for every other algorithm's.
-    first = Choice()
+    first = DEFAULT_CHOICE
     runner.solve(first.game, first.algorithm, iterations=2, updates=first.updates, seed=0)
     for algorithm in ALGORITHMS:
         game = "rps" if algorithm == "rm" else "kuhn"
@@ -40,7 +40,7 @@ def compile_kernels() -> float:
                 runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)
     from cfrviz.analysis.inspector import frame_numbers  # the Game tree page's numbers for every frame
 
-    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates="alternating"), [0, 1])
+    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates=UpdateScheme.ALTERNATING), [0, 1])
     payoffs = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
     for sampled in (False, True):
         regret_matching_path(payoffs, 2, sampled=sampled)

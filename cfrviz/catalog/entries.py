@@ -279,7 +279,7 @@ def _efg(bundled: str | None = None, text: str | None = None) -> Game:
         raise ValueError("An .efg game is either a bundled game (efg:<name>) or the text of an .efg file.")
     if bundled is not None:
         return efg.read_bundled(bundled)
-    return efg.read_efg(text, source="the game file")   # type: ignore[arg-type]
+    return efg.read_efg(text, source="the game file")   # type: ignore[arg-type]  # read_efg checks the text itself and raises a ValueError sentence
 
 
 def _recognise_efg(game: Game) -> Params | None:

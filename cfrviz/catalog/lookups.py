@@ -166,7 +166,7 @@ def load_game(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Ga
     if hasattr(game, "initial_state") and not isinstance(game, str):
         if params:
             raise ValueError("Parameters apply only when a game is given by name.")
-        return game   # type: ignore[return-value]
+        return game   # type: ignore[return-value]  # duck-typed: any object with the Game members is played as a Game
     return resolve(game, **params).game()
 
 
@@ -198,7 +198,7 @@ def resolve(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Cata
     if hasattr(game, "initial_state"):
         if params:
             raise ValueError("Parameters apply only when a game is given by name.")
-        return of_game(game)   # type: ignore[arg-type]
+        return of_game(game)   # type: ignore[arg-type]  # duck-typed: any object with the Game members is played as a Game
     extra = set(params) - {"row_names", "column_names"}
     if extra:
         raise ValueError(f"A matrix game takes no parameter {quoted(sorted(extra)[0])}.")

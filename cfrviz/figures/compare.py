@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from cfrviz.solvers import UpdateScheme
 from cfrviz.teaching.compare import Line
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.convergence import exploitability_series
@@ -27,7 +28,7 @@ ALGORITHM_COLORS = {
     "dcfr+": "#56B4E9", "pdcfr+": "#000000", "chance": "#999999", "external": "#882255", "outcome": "#44AA99",
 }
 #: Dash per update scheme.
-SCHEME_DASH = {"alternating": "solid", "simultaneous": "dash"}
+SCHEME_DASH: dict[str, str] = {UpdateScheme.ALTERNATING: "solid", UpdateScheme.SIMULTANEOUS: "dash"}
 _SERIES = {"average": ("exploitability", "exploitability_low", "exploitability_high", ""),
            "current": ("current_exploitability", "current_low", "current_high", " · current")}
 

@@ -188,7 +188,7 @@ def payoff_table(rows: Sequence[Mapping[str, object]], column_names: Sequence[st
         for c, column in enumerate(columns):
             cell = row.get(column)
             try:
-                value = float(cell)  # type: ignore[arg-type]
+                value = float(cell)  # type: ignore[arg-type]  # any cell is tried; a non-number is caught below as one sentence
             except (TypeError, ValueError):
                 value = math.nan
             if isinstance(cell, bool) or not math.isfinite(value):

@@ -55,7 +55,7 @@ class RunSettings:
     game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
     algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
     iterations: int
-    updates: str              # "simultaneous" or "alternating"
+    updates: str              # an UpdateScheme value: "simultaneous" or "alternating"
     seed: int
     locks: Locks = Locks()    # information sets fixed to a strategy (cfrviz.tree.locks); none by default
 

@@ -1,8 +1,8 @@
 """`solve()`: run a solver, keep snapshots on a schedule, judge them, return a `Run`.
 
-The deterministic CFR family records its snapshots inside the compiled loop
-(`advance`); any other solver is driven through the `Solver.iterate` contract and
-copied at each snapshot. Solver time is measured per chunk of iterations; the
+Every solver is driven through `Solver.advance`: the compiled families record their
+snapshots inside the kernel, any other solver steps `iterate` and is copied at each
+snapshot. Solver time is measured per chunk of iterations; the
 exploitability of every snapshot, of the average and of the current strategy, is computed
 afterwards in one batched call that walks the tree once for both.
 """
@@ -20,7 +20,7 @@ from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_pairs
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
-from cfrviz.solvers import ALGORITHMS, Solver, normalize_average, solver_class, update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, solver_class, update_schemes
 from cfrviz.solvers.base import check_updates, own_reach_probability
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
@@ -40,12 +40,12 @@ def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, 
     if not isinstance(game, str) and not hasattr(game, "initial_state"):
         try:
             game = [[float(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else v
-                     for v in row] for row in game]   # type: ignore[attr-defined]
+                     for v in row] for row in game]   # type: ignore[attr-defined]  # a payoff matrix given as nested sequences; a TypeError is caught below
         except TypeError:
             raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
                              "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
     # A game no catalog entry knows is solved as its .efg copy when that is the same tree, so its runs reload.
-    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]
+    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]  # the matrix or game is checked by compile_game, which raises a ValueError sentence
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -58,7 +58,7 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
 
 
 def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
-          updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
+          updates: str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
           progress: Callable[[float], object] | None = None,
           locks: Locks | Mapping[str, Sequence[float]] | str | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
@@ -86,7 +86,7 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     algorithm = algorithm.strip().lower()
     iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
-    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm][0])
+    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm].title)
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
     chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
@@ -141,7 +141,7 @@ def planned_schedule(tree: GameTree, iterations: int, snapshots: int | str | Non
     return snapshot_schedule(iterations, snapshots)
 
 
-def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = "alternating",
+def solver_seconds(tree: GameTree, algorithm: str, schedule: np.ndarray, updates: str = DEFAULT_UPDATES,
                    seed: int = 0) -> np.ndarray:
     """[T] cumulative solver seconds at each iteration of `schedule`, timed exactly as `solve` times
     them (per chunk, snapshots kept), without judging the snapshots: for timing repeats."""
@@ -174,20 +174,14 @@ def _record(solver: Solver, schedule: np.ndarray,
            "average_strategy": np.zeros(shape), "value": np.zeros(t), "expected_value": np.zeros(t),
            "nodes_touched": np.zeros(t, dtype=np.int64)}
     seconds = np.zeros(t)
-    # The compiled CFR family records snapshots inside its kernel (`advance`); others are copied.
-    advance = getattr(solver, "advance", None)
     outputs = (out["cumulative_regret"], out["current_strategy"], out["average_strategy"], out["value"],
                out["expected_value"], out["nodes_touched"])
     start_index, elapsed, total = 0, 0.0, float(schedule[-1])
     for end_index in _chunks(schedule, progress is not None):
         first = int(solver.iterations)
         clock = time.perf_counter()
-        if advance is not None:
-            advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
-        else:
-            for s in range(start_index, end_index + 1):
-                solver.iterate(int(schedule[s]) - int(solver.iterations))
-                _copy_snapshot(solver, s, out)
+        # The compiled families write the snapshots inside their kernels; `Solver.advance` copies them.
+        solver.advance(int(schedule[end_index]) - first, schedule, start_index, outputs)
         spent = time.perf_counter() - clock
         # Iterations of one chunk cost about the same; spread the chunk's time over them.
         done = schedule[start_index:end_index + 1]
@@ -200,15 +194,6 @@ def _record(solver: Solver, schedule: np.ndarray,
     # Derived, not recorded: the same for every solver, and a probability by construction.
     out["reach"] = own_reach_probability(tree, out["current_strategy"])
     return out
-
-
-def _copy_snapshot(solver: Solver, s: int, out: dict[str, np.ndarray]) -> None:
-    out["cumulative_regret"][s] = solver.cumulative_regret
-    out["current_strategy"][s] = solver.current_strategy
-    out["average_strategy"][s] = normalize_average(solver.strategy_sum, solver.tree.legal)  # [I, A], uniform where unreached
-    out["value"][s] = solver.last_value
-    out["expected_value"][s] = solver.value_sum / max(solver.iterations, 1)
-    out["nodes_touched"][s] = solver.nodes_touched
 
 
 __all__ = ["MAX_ITERATIONS", "planned_schedule", "solve", "solver_seconds"]

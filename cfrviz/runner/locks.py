@@ -20,7 +20,7 @@ import numpy as np
 from cfrviz.games import CHANCE, Game
 from cfrviz.run import Run, RunSettings
 from cfrviz.runner import _resolve_tree, solve
-from cfrviz.solvers import ALGORITHMS
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree, restrict
@@ -94,7 +94,7 @@ def lift_run(restricted_run: Run, restricted: RestrictedTree, settings: RunSetti
 
 def solve_locked(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr",
                  iterations: int = 1000, locks: Locks | Mapping[str, Sequence[float]] | None = None, *,
-                 updates: str = "alternating", seed: int = 0, snapshots: int | str | None = None,
+                 updates: str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
                  progress: Callable[[float], object] | None = None, **game_params: Any) -> LockedSolve:
     """Solve `game` with `locks` fixed ({key: probabilities in the set's action order}) and return the
     run over the game's own sets, with the restricted game's run beside it. Arguments are
@@ -110,7 +110,7 @@ def solve_locked(game: str | Game | Sequence[Sequence[float]] | GameTree, algori
     restricted = restrict(tree, locks)
     name = algorithm.strip().lower() if isinstance(algorithm, str) else algorithm
     if name == "chance" and not chance_sampling_applies(restricted.tree):
-        raise ValueError(f"{ALGORITHMS['chance'][0]} reuses one sampled outcome at every chance node after the "
+        raise ValueError(f"{ALGORITHMS['chance'].title} reuses one sampled outcome at every chance node after the "
                          "deal, so it cannot solve a game where a hand passes a lock and another chance node; "
                          "use external or outcome sampling or a deterministic algorithm.")
     restricted_run = solve(restricted.tree, algorithm, iterations, updates=updates, seed=seed, snapshots=snapshots,

@@ -1,30 +1,21 @@
 """The CFR family and regret matching, as kernels over a compiled GameTree.
 
-`ALGORITHMS` maps the names used by `cfrviz.solve` and the CLI to a title and
-the solver class's import path; `solver_class(name)` imports it.
+`ALGORITHMS` maps the names used by `cfrviz.solve` and the CLI (`Algorithm`) to one
+`AlgorithmInfo` record (title, family, sampling, update schemes, the solver class's
+import path); `solver_class(name)` imports the class.
 """
 from __future__ import annotations
 
 from importlib import import_module
 
-from cfrviz.solvers.base import UPDATE_SCHEMES, Solver, normalize_average, regret_matching
+from cfrviz.solvers.base import Solver, normalize_average, regret_matching
+from cfrviz.solvers.vocabulary import (
+    ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, Family, Player,
+    RegretMode, StrategyKind, UpdateScheme,
+)
 
-# name: (title, "module:Class", sampling)
-ALGORITHMS: dict[str, tuple[str, str, bool]] = {
-    "cfr": ("Vanilla CFR", "cfrviz.solvers.cfr:VanillaCFR", False),
-    "cfr+": ("CFR+", "cfrviz.solvers.cfr:CFRPlus", False),
-    "lcfr": ("Linear CFR", "cfrviz.solvers.cfr:LinearCFR", False),
-    "dcfr": ("Discounted CFR", "cfrviz.solvers.cfr:DiscountedCFR", False),
-    "pcfr+": ("Predictive CFR+", "cfrviz.solvers.cfr:PredictiveCFRPlus", False),
-    "dcfr+": ("DCFR+", "cfrviz.solvers.cfr:DiscountedCFRPlus", False),
-    "pdcfr+": ("PDCFR+", "cfrviz.solvers.cfr:PredictiveDiscountedCFRPlus", False),
-    "chance": ("Chance-sampling MCCFR", "cfrviz.solvers.sampling:ChanceSampling", True),
-    "external": ("External-sampling MCCFR", "cfrviz.solvers.sampling:ExternalSampling", True),
-    "outcome": ("Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling", True),
-    "rm": ("Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching", True),
-}
-
-__all__ = ["ALGORITHMS", "UPDATE_SCHEMES", "Solver", "normalize_average", "regret_matching", "solver_class",
+__all__ = ["ALGORITHMS", "DEFAULT_UPDATES", "UPDATE_SCHEMES", "Algorithm", "AlgorithmInfo", "AverageWeight", "Family",
+           "Player", "RegretMode", "Solver", "StrategyKind", "UpdateScheme", "normalize_average", "regret_matching", "solver_class",
            "update_schemes"]
 
 
@@ -33,11 +24,11 @@ def solver_class(name: str) -> type[Solver]:
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in ALGORITHMS:
         raise ValueError(f"Unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}.")
-    module, _, cls = ALGORITHMS[key][1].partition(":")
+    module, _, cls = ALGORITHMS[key].solver.partition(":")
     solver: type[Solver] = getattr(import_module(module), cls)
     return solver
 
 
-def update_schemes(name: str) -> tuple[str, ...]:
+def update_schemes(name: str) -> tuple[UpdateScheme, ...]:
     """The update schemes the algorithm `name` implements (sampling per player needs alternating)."""
     return solver_class(name).update_schemes

@@ -24,17 +24,21 @@ import numpy as np
 from numba import njit
 
 from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
+from cfrviz.solvers.vocabulary import AverageWeight, RegretMode
 
 CHANCE = 2
 TERMINAL = 3
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 
-# Regret transforms applied after a player's regrets were updated.
-REGRET_PLAIN = 0      # vanilla CFR
-REGRET_PLUS = 1       # RM+: clip at zero (Tammelin 2014)
-REGRET_DISCOUNT = 2   # DCFR: positive * t^a/(t^a+1), negative * t^b/(t^b+1) (Brown & Sandholm 2019)
-REGRET_DISCOUNT_PLUS = 3  # DCFR+, PDCFR+: max(R + r, 0) * t^a/(t^a+1) (Xu et al. 2022, 2024)
+# Regret transforms applied after a player's regrets were updated, and the average's weights
+# (`RegretMode`, `AverageWeight`), as plain ints: numba freezes globals as compile-time constants.
+REGRET_PLAIN = int(RegretMode.PLAIN)
+REGRET_PLUS = int(RegretMode.PLUS)
+REGRET_DISCOUNT = int(RegretMode.DISCOUNT)
+REGRET_DISCOUNT_PLUS = int(RegretMode.DISCOUNT_PLUS)
+AVERAGE_UNIFORM = int(AverageWeight.UNIFORM)
+AVERAGE_LINEAR = int(AverageWeight.LINEAR)
 
 
 @njit(cache=True, error_model="numpy")
@@ -161,9 +165,9 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
     cumulative regret here and play regret matching on [R + r]^+ next.
     Discount factors are t^alpha / (t^alpha + offset); offset is 1 in the papers.
     """
-    if average_mode == 0:
+    if average_mode == AVERAGE_UNIFORM:
         weight = 1.0
-    elif average_mode == 1:
+    elif average_mode == AVERAGE_LINEAR:
         weight = float(t)
     else:
         weight = float(t) ** gamma

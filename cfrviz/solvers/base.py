@@ -1,28 +1,30 @@
 """The contract every solver keeps, and the small regret-matching maths they share.
 
 A solver owns its state arrays over the compiled tree and advances them in
-batches: `iterate(n)` runs n iterations in one call, so a compiled kernel can
-run between snapshots without returning to Python.
+batches: `iterate(n)` runs n iterations in one call, and `advance` runs them while
+writing the runner's snapshots, so a compiled kernel can run between snapshots
+without returning to Python.
 """
 from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
+from typing import ClassVar
 
 import numpy as np
 
+from cfrviz.solvers.vocabulary import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
-UPDATE_SCHEMES = ("simultaneous", "alternating")
 
-
-def check_updates(updates: object, allowed: tuple[str, ...] = UPDATE_SCHEMES, title: str = "This solver") -> str:
+def check_updates(updates: object, allowed: tuple[UpdateScheme, ...] = UPDATE_SCHEMES,
+                  title: str = "This solver") -> UpdateScheme:
     """`updates` if it is one of `allowed`; otherwise a ValueError sentence naming the choices."""
     if updates not in allowed:
         if updates in UPDATE_SCHEMES:
             raise ValueError(f"{title} supports only {' or '.join(allowed)} updates; choose {allowed[0]}.")
-        raise ValueError(f"Unknown update scheme {updates!r}; choose {' or '.join(repr(u) for u in allowed)}.")
-    return str(updates)
+        raise ValueError(f"Unknown update scheme {updates!r}; choose {' or '.join(repr(str(u)) for u in allowed)}.")
+    return UpdateScheme(str(updates))
 
 
 def regret_matching(cumulative_regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -138,14 +140,15 @@ class Solver(ABC):
     over every iteration, for the running mean of iteration values, as in the classic tutorial code), `nodes_touched` (cumulative).
     """
 
-    #: registry name, e.g. "cfr"
-    name: str = ""
-    #: display name, e.g. "Vanilla CFR"
-    title: str = ""
-    #: True when `seed` changes the result
-    sampling: bool = False
-    #: the update schemes this solver implements
-    update_schemes: tuple[str, ...] = UPDATE_SCHEMES
+    #: registry name, e.g. "cfr"; a concrete class sets it and reads the rest from `ALGORITHMS`
+    algorithm: ClassVar[Algorithm | None] = None
+    name: ClassVar[str] = ""
+    #: display name, e.g. "Vanilla CFR" (from the algorithm's record)
+    title: ClassVar[str] = ""
+    #: True when `seed` changes the result (from the algorithm's record)
+    sampling: ClassVar[bool] = False
+    #: the update schemes this solver implements (from the algorithm's record)
+    update_schemes: ClassVar[tuple[UpdateScheme, ...]] = UPDATE_SCHEMES
     #: True when the strategy of the next iteration is regret matching on `cumulative_regret`
     #: as stored (after any flooring or discounting), plus, when `predictive`, the regret of the
     #: iteration just done. The inspector relies on it to rebuild, from one snapshot, the
@@ -155,7 +158,14 @@ class Solver(ABC):
     #: (Farina, Kroer and Sandholm 2021)
     predictive: bool = False
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "algorithm" in cls.__dict__ and cls.algorithm is not None:   # metadata is kept once, in the record
+            info = ALGORITHMS[cls.algorithm]
+            cls.name, cls.title, cls.sampling = info.name, info.title, info.sampling
+            cls.update_schemes = info.update_schemes
+
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0) -> None:
         self.tree = tree
         self.updates = check_updates(updates, self.update_schemes, self.title or type(self).__name__)
         self.seed = seed
@@ -171,6 +181,33 @@ class Solver(ABC):
     @abstractmethod
     def iterate(self, n: int = 1) -> None:
         """Run n more iterations."""
+
+    def advance(self, n: int, schedule: np.ndarray, first_snapshot: int,
+                outputs: tuple[np.ndarray, ...]) -> int:
+        """Run n more iterations, writing a snapshot at each iteration in schedule[first_snapshot:]
+        that they reach; the runner records every solver through this one method.
+
+        outputs are (cumulative_regret [T, I, A], current_strategy [T, I, A],
+        average_strategy [T, I, A], value [T], expected_value [T], nodes_touched [T]).
+        Returns the index of the next snapshot to write. This version steps `iterate` from one
+        snapshot to the next and copies the arrays; the compiled families write inside their kernels.
+        """
+        regret, current, average, value, expected, nodes = outputs
+        target = self.iterations + n
+        s = first_snapshot
+        while s < len(schedule) and int(schedule[s]) <= target:
+            if int(schedule[s]) > self.iterations:
+                self.iterate(int(schedule[s]) - self.iterations)
+            regret[s] = self.cumulative_regret
+            current[s] = self.current_strategy
+            average[s] = normalize_average(self.strategy_sum, self.tree.legal)  # uniform where unreached
+            value[s] = self.last_value
+            expected[s] = self.value_sum / max(self.iterations, 1)
+            nodes[s] = self.nodes_touched
+            s += 1
+        if target > self.iterations:
+            self.iterate(target - self.iterations)
+        return s
 
     def average_strategy(self) -> np.ndarray:
         """[I, A] a fresh copy of the average strategy so far."""

@@ -21,23 +21,24 @@ import numpy as np
 from cfrviz.solvers import _cfr_kernel as kernel
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
+from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, AverageWeight, RegretMode, UpdateScheme
 from cfrviz.tree import GameTree
 
 
-class _FullTraversalCFR(Solver):
-    """Full-tree CFR with flags; not registered itself, the presets below are."""
+class FullTraversalCFR(Solver):
+    """Full-tree CFR with flags (the walkthrough replays them); not registered itself, the presets below are."""
 
-    regret_mode: int = kernel.REGRET_PLAIN
+    regret_mode: RegretMode = RegretMode.PLAIN
     #: regret matching on R^t + r^t rather than on R^t (PCFR+, PDCFR+)
     predictive: bool = False
-    average_mode: int = 0        # 0: uniform weights, 1: weight t, 2: weight t^gamma
+    average_mode: AverageWeight = AverageWeight.UNIFORM
     alpha: float = 0.0
     beta: float = 0.0
     gamma: float = 0.0
     #: c in the discount t^alpha / (t^alpha + c); the papers use 1
     discount_offset: float = 1.0
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0) -> None:
         super().__init__(tree, updates=updates, seed=seed)
         self.current_strategy = np.array(tree.uniform_strategy(), dtype=np.float64)
         # The strategy the next iteration plays; regret matching of zero regret is uniform.
@@ -76,8 +77,8 @@ class _FullTraversalCFR(Solver):
             *self._tree_arrays,
             self.cumulative_regret, self.instantaneous_regret, self.strategy_sum, self._next,
             self.current_strategy, self._reach_weight, self._reach, self._value,
-            self.iterations, int(n), self.updates == "alternating", self.regret_mode, bool(self.predictive),
-            float(self.alpha), float(self.beta), float(self.discount_offset), self.average_mode,
+            self.iterations, int(n), self.updates == UpdateScheme.ALTERNATING, int(self.regret_mode), bool(self.predictive),
+            float(self.alpha), float(self.beta), float(self.discount_offset), int(self.average_mode),
             float(self.gamma),
             float(self.value_sum), int(self.nodes_touched),
             schedule, int(first_snapshot), *outputs)
@@ -92,7 +93,7 @@ class _FullTraversalCFR(Solver):
         return self._next.copy()
 
 
-class VanillaCFR(_FullTraversalCFR):
+class VanillaCFR(FullTraversalCFR):
     """Vanilla counterfactual regret minimization (Zinkevich, Johanson, Bowling and Piccione 2007).
 
     Regret matching on cumulative counterfactual regret; the average strategy weights every
@@ -100,11 +101,10 @@ class VanillaCFR(_FullTraversalCFR):
     (Neller and Lanctot) digit for digit.
     """
 
-    name = "cfr"
-    title = "Vanilla CFR"
+    algorithm = Algorithm.CFR
 
 
-class CFRPlus(_FullTraversalCFR):
+class CFRPlus(FullTraversalCFR):
     """CFR+ (Tammelin 2014; Tammelin, Burch, Johanson and Bowling 2015).
 
     Regret matching+ (cumulative regrets clipped at zero after every player's pass) and
@@ -112,23 +112,21 @@ class CFRPlus(_FullTraversalCFR):
     Meant for alternating updates.
     """
 
-    name = "cfr+"
-    title = "CFR+"
-    regret_mode = kernel.REGRET_PLUS
-    average_mode = 1
+    algorithm = Algorithm.CFR_PLUS
+    regret_mode = RegretMode.PLUS
+    average_mode = AverageWeight.LINEAR
 
 
-class DiscountedCFR(_FullTraversalCFR):
+class DiscountedCFR(FullTraversalCFR):
     """Discounted CFR (Brown and Sandholm 2019), with their recommended alpha=1.5, beta=0, gamma=2.
 
     After iteration t, positive cumulative regrets are scaled by t^alpha / (t^alpha + 1) and
     negative ones by t^beta / (t^beta + 1); iteration t adds to the average with weight t^gamma.
     """
 
-    name = "dcfr"
-    title = "Discounted CFR"
-    regret_mode = kernel.REGRET_DISCOUNT
-    average_mode = 2
+    algorithm = Algorithm.DISCOUNTED_CFR
+    regret_mode = RegretMode.DISCOUNT
+    average_mode = AverageWeight.POWER
     alpha = 1.5
     beta = 0.0
     gamma = 2.0
@@ -140,14 +138,13 @@ class LinearCFR(DiscountedCFR):
     Iteration t's regrets and average-strategy contribution both count with weight t.
     """
 
-    name = "lcfr"
-    title = "Linear CFR"
+    algorithm = Algorithm.LINEAR_CFR
     alpha = 1.0
     beta = 1.0
     gamma = 1.0
 
 
-class PredictiveCFRPlus(_FullTraversalCFR):
+class PredictiveCFRPlus(FullTraversalCFR):
     """Predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via Predictive
     Blackwell Approachability", AAAI 2021), with quadratic averaging and alternating updates.
 
@@ -156,16 +153,14 @@ class PredictiveCFRPlus(_FullTraversalCFR):
         R^t = [R^{t-1} + r^t]^+,    sigma^{t+1} = RM(R^t + r^t),    w_t = t^2.
     """
 
-    name = "pcfr+"
-    title = "Predictive CFR+"
-    update_schemes = ("alternating",)
-    regret_mode = kernel.REGRET_PLUS
+    algorithm = Algorithm.PREDICTIVE_CFR_PLUS
+    regret_mode = RegretMode.PLUS
     predictive = True
-    average_mode = 2
+    average_mode = AverageWeight.POWER
     gamma = 2.0
 
 
-class DiscountedCFRPlus(_FullTraversalCFR):
+class DiscountedCFRPlus(FullTraversalCFR):
     """DCFR+ (Xu et al., "AutoCFR: Learning to Design Counterfactual Regret Minimization
     Algorithms", AAAI 2022), with alpha = 1.5, gamma = 4 and alternating updates.
 
@@ -176,11 +171,9 @@ class DiscountedCFRPlus(_FullTraversalCFR):
     iteration applies; regret matching is unchanged by that positive scale.
     """
 
-    name = "dcfr+"
-    title = "DCFR+"
-    update_schemes = ("alternating",)
-    regret_mode = kernel.REGRET_DISCOUNT_PLUS
-    average_mode = 2
+    algorithm = Algorithm.DISCOUNTED_CFR_PLUS
+    regret_mode = RegretMode.DISCOUNT_PLUS
+    average_mode = AverageWeight.POWER
     alpha = 1.5
     gamma = 4.0
 
@@ -195,8 +188,7 @@ class PredictiveDiscountedCFRPlus(DiscountedCFRPlus):
         sigma^{t+1} = RM(R^t t^alpha / (t^alpha + 1) + r^t),    w_t = t^gamma.
     """
 
-    name = "pdcfr+"
-    title = "PDCFR+"
+    algorithm = Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS
     predictive = True
     alpha = 2.3
     gamma = 5.0

@@ -24,6 +24,7 @@ from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers.base import Solver, check_updates
+from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["TUTORIAL_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]
@@ -254,7 +255,7 @@ class RegretMatchingPath:
 
 
 def regret_matching_path(payoffs: object, iterations: int, opponent: object = None, sampled: bool = False, seed: int = 0,
-                         updates: str = "simultaneous", every: int = 1,
+                         updates: str = UpdateScheme.SIMULTANEOUS, every: int = 1,
                          start_regret: tuple[ArrayLike, ArrayLike] | None = None) -> RegretMatchingPath:
     """Run regret matching on a payoff matrix and return the strategies of every `every`-th iteration.
 
@@ -262,7 +263,7 @@ def regret_matching_path(payoffs: object, iterations: int, opponent: object = No
     `TUTORIAL_OPPONENT` in rock-paper-scissors), or None for self-play. `sampled=True` updates
     regrets from one sampled pair of actions per iteration, as the tutorial trainer does; False uses the
     expected payoff against the opponent's mixed strategy. `updates` "alternating" lets
-    player 2 answer player 1's updated strategy (self-play only). `start_regret` is
+    player 2 answer player 1's updated strategy (self-play only); simultaneous is the default here, as in the tutorial trainer this path follows. `start_regret` is
     (player 1 [R], player 2 [C]) cumulative regrets to start from instead of zero: expected-value
     self-play started at an equilibrium (uniform, in rock-paper-scissors) never moves.
 
@@ -275,7 +276,7 @@ def regret_matching_path(payoffs: object, iterations: int, opponent: object = No
     iterations = _checked_whole(iterations, "number of iterations", 1)
     every = _checked_whole(every, "recording interval", 1)
     seed = _checked_whole(seed, "seed", 0)
-    alternating = check_updates(updates) == "alternating"
+    alternating = check_updates(updates) == UpdateScheme.ALTERNATING
     points = iterations // every
     if points > MAX_PATH_POINTS:
         raise ValueError(f"That records {points} iterations; keep iterations / every at most "
@@ -351,11 +352,9 @@ class MatrixRegretMatching(Solver):
     alternating self-play iteration), the whole tree per player's expected update.
     """
 
-    name = "rm"
-    title = "Regret matching"
-    sampling = True
+    algorithm = Algorithm.REGRET_MATCHING
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0,
                  opponent: object = None, sampled: bool = True) -> None:
         self.payoffs = matrix_payoffs(tree)
         super().__init__(tree, updates=updates, seed=_checked_whole(seed, "seed", 0))
@@ -368,7 +367,7 @@ class MatrixRegretMatching(Solver):
         self._empty_path = (np.zeros((0, rows)), np.zeros((0, columns)))
         learners = 1 if self.opponent.size else 2
         if self.sampled:
-            plays = 2 if learners == 2 and self.updates == "alternating" else 1
+            plays = 2 if learners == 2 and self.updates == UpdateScheme.ALTERNATING else 1
             self._nodes_per_iteration = 3 * plays
         else:
             self._nodes_per_iteration = learners * tree.num_nodes
@@ -395,7 +394,7 @@ class MatrixRegretMatching(Solver):
         no_rows, no_columns = self._empty_path
         value_sum, last = matrix_regret_matching_kernel(
             self.payoffs, regret_row, regret_column, sum_row, sum_column, self.opponent,
-            self.sampled, self.updates == "alternating", n, self.rng, current_row, current_column,
+            self.sampled, self.updates == UpdateScheme.ALTERNATING, n, self.rng, current_row, current_column,
             0, 0, no_rows, no_columns, no_rows, no_columns, no_rows, no_columns, np.zeros(0))
         self.current_strategy[self._row, :rows] = current_row
         self.current_strategy[self._column, :columns] = current_column

@@ -23,6 +23,7 @@ from cfrviz.games import CHANCE
 from cfrviz.solvers import _sampling_kernels as kernels
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
+from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["ChanceSampling", "ExternalSampling", "OutcomeSampling"]
@@ -42,9 +43,7 @@ def _checked_count(n: int) -> int:
 class _SamplingSolver(Solver):
     """State and batching shared by the Monte Carlo solvers; subclasses call their kernel."""
 
-    sampling = True
-
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0) -> None:
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0) -> None:
         super().__init__(tree, updates=updates, seed=_checked_seed(seed))
         #: the only source of randomness; numba kernels draw from it directly
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
@@ -101,10 +100,9 @@ class ChanceSampling(_SamplingSolver):
     card (e.g. "K"), for the walkthrough and tests. `force()` changes or clears them.
     """
 
-    name = "chance"
-    title = "Chance-sampling MCCFR"
+    algorithm = Algorithm.CHANCE_SAMPLING
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0,
                  deal: str | int | None = None, board: str | None = None) -> None:
         super().__init__(tree, updates=updates, seed=seed)
         self._deal, self._board = -1, -1
@@ -166,7 +164,7 @@ class ChanceSampling(_SamplingSolver):
     def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
         result: tuple[float, float, int, int] = kernels.chance_sampling_kernel(
             *self._tree_arrays, self.cumulative_regret, self.strategy_sum, self.current_strategy,
-            self.updates == "simultaneous", self._deal, self._board, self.rng,
+            self.updates == UpdateScheme.SIMULTANEOUS, self._deal, self._board, self.rng,
             *progress_and_outputs)
         return result
 
@@ -184,9 +182,7 @@ class ExternalSampling(_SamplingSolver):
     `seed`.
     """
 
-    name = "external"
-    title = "External-sampling MCCFR"
-    update_schemes = ("alternating",)  # each traversal samples for one player
+    algorithm = Algorithm.EXTERNAL_SAMPLING
 
     def _run_kernel(self, *progress_and_outputs: Any) -> tuple[float, float, int, int]:
         result: tuple[float, float, int, int] = kernels.external_sampling_kernel(
@@ -208,14 +204,12 @@ class OutcomeSampling(_SamplingSolver):
     `seed`; `exploration` (default 0.6, OpenSpiel's value), from 0 to 1.
     """
 
-    name = "outcome"
-    title = "Outcome-sampling MCCFR"
-    update_schemes = ("alternating",)  # each episode samples for one player
+    algorithm = Algorithm.OUTCOME_SAMPLING
 
     exploration: float
     _max_depth: int
 
-    def __init__(self, tree: GameTree, *, updates: str = "alternating", seed: int = 0,
+    def __init__(self, tree: GameTree, *, updates: str = DEFAULT_UPDATES, seed: int = 0,
                  exploration: float = 0.6) -> None:
         if (not isinstance(exploration, numbers.Real) or isinstance(exploration, bool)
                 or not 0.0 <= float(exploration) <= 1.0):

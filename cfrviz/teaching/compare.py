@@ -73,11 +73,11 @@ class Entry:
 
     @property
     def sampling(self) -> bool:
-        return ALGORITHMS[self.algorithm][2]
+        return ALGORITHMS[self.algorithm].sampling
 
     @property
     def title(self) -> str:
-        return ALGORITHMS[self.algorithm][0]
+        return ALGORITHMS[self.algorithm].title
 
     @property
     def label(self) -> str:
@@ -120,10 +120,10 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
             raise ValueError(f"Compare CFR algorithms: choose from {', '.join(a for a in ALGORITHMS if a != 'rm')}.")
         for scheme in schemes:
             if scheme not in update_schemes(algorithm):
-                skipped.append(f"{ALGORITHMS[algorithm][0]} is defined with alternating updates, so only its "
+                skipped.append(f"{ALGORITHMS[algorithm].title} is defined with alternating updates, so only its "
                                "alternating run is shown.")
                 continue
-            sampling = ALGORITHMS[algorithm][2]
+            sampling = ALGORITHMS[algorithm].sampling
             entries.append(Entry(algorithm, scheme, sampling_iterations if sampling else iterations,
                                  seeds if sampling else (0,)))
     solves = sum(len(e.seeds) for e in entries)

@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from cfrviz.games import CHANCE, TERMINAL
-from cfrviz.solvers import solver_class
+from cfrviz.solvers import DEFAULT_UPDATES, UPDATE_SCHEMES, AverageWeight, RegretMode, UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
+from cfrviz.solvers.cfr import FullTraversalCFR
 from cfrviz.tree import GameTree
 
 #: A chance node's sampled child index, for one chance-sampling iteration.
@@ -121,7 +122,7 @@ def _fmt(values: Iterable[float]) -> str:
 class _Rules:
     """How a pass ends, read from the solver class: averaging weight and regret transform."""
 
-    average_mode: int = 0      # 0: weight 1, 1: weight t, 2: weight t^gamma
+    average_mode: AverageWeight = AverageWeight.UNIFORM
     clip: bool = False         # CFR+: negative cumulative regret set to zero
     discount: bool = False     # DCFR: positive x t^alpha/(t^alpha+1), negative x t^beta/(t^beta+1)
     clip_discount: bool = False  # DCFR+, PDCFR+: negative set to zero, positive x t^alpha/(t^alpha+1)
@@ -133,18 +134,18 @@ class _Rules:
 
     def average_weight(self, t: int) -> float:
         # Zinkevich et al. 2007 (1), CFR+ / linear averaging (t), DCFR (t^gamma; Brown & Sandholm 2019).
-        return (1.0, float(t), float(t) ** self.gamma)[self.average_mode]
+        weights = {AverageWeight.UNIFORM: 1.0, AverageWeight.LINEAR: float(t), AverageWeight.POWER: float(float(t) ** self.gamma)}
+        return weights[self.average_mode]
 
 
 def _rules(algorithm: str) -> _Rules:
-    if algorithm == "chance":
-        return _Rules()
     cls = solver_class(algorithm)
-    mode = int(getattr(cls, "regret_mode", 0))
-    return _Rules(int(getattr(cls, "average_mode", 0)), clip=mode == 1, discount=mode == 2,
-                  clip_discount=mode == 3, predictive=bool(getattr(cls, "predictive", False)),
-                  alpha=float(getattr(cls, "alpha", 0.0)), beta=float(getattr(cls, "beta", 0.0)),
-                  gamma=float(getattr(cls, "gamma", 0.0)), offset=float(getattr(cls, "discount_offset", 1.0)))
+    if not issubclass(cls, FullTraversalCFR):    # chance sampling keeps vanilla CFR's rules
+        return _Rules()
+    mode = cls.regret_mode
+    return _Rules(cls.average_mode, clip=mode == RegretMode.PLUS, discount=mode == RegretMode.DISCOUNT,
+                  clip_discount=mode == RegretMode.DISCOUNT_PLUS, predictive=cls.predictive,
+                  alpha=cls.alpha, beta=cls.beta, gamma=cls.gamma, offset=cls.discount_offset)
 
 
 class _Tracer:
@@ -340,7 +341,7 @@ def deal_options(tree: GameTree) -> tuple[str, ...]:
 
 
 def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray, *,
-                    algorithm: str = "cfr", updates: str = "simultaneous", iteration: int = 1,
+                    algorithm: str = "cfr", updates: str = DEFAULT_UPDATES, iteration: int = 1,
                     deal: str | None = None, board: str | None = None,
                     rng: np.random.Generator | None = None,
                     prediction: np.ndarray | None = None) -> IterationTrace:
@@ -353,7 +354,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     """
     if algorithm not in WALKTHROUGH_ALGORITHMS:
         raise ValueError(f"The walkthrough replays {' or '.join(WALKTHROUGH_ALGORITHMS)}, not {algorithm!r}.")
-    if updates not in ("simultaneous", "alternating"):
+    if updates not in UPDATE_SCHEMES:
         raise ValueError(f"Updates must be 'simultaneous' or 'alternating', not {updates!r}.")
     shape = tree.legal.shape
     before_regret = np.array(cumulative_regret, dtype=float)
@@ -369,7 +370,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler,
                      before_prediction)
     start_strategy = tracer.next_strategy()
-    if updates == "simultaneous":
+    if updates == UpdateScheme.SIMULTANEOUS:
         value = tracer.pass_(-1, start_strategy)
     else:
         value = tracer.pass_(0, start_strategy)
@@ -393,8 +394,9 @@ def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     if iteration > 1:
         solver.iterate(iteration - 1)
-    prediction = getattr(solver, "instantaneous_regret", None)
-    if not getattr(solver, "predictive", False) or prediction is None:
+    if isinstance(solver, FullTraversalCFR) and solver.predictive:
+        prediction = solver.instantaneous_regret
+    else:
         prediction = np.zeros(tree.legal.shape)
     return solver.cumulative_regret.copy(), solver.strategy_sum.copy(), np.array(prediction, dtype=float)
 

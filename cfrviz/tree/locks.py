@@ -350,7 +350,7 @@ def restrict(tree: GameTree, locks: Locks | Mapping[str, Sequence[float]] | None
         kept = _cache.get(tree)
         found = kept.get(chosen) if kept is not None else None
         if found is not None:
-            kept.move_to_end(chosen)      # type: ignore[union-attr]
+            kept.move_to_end(chosen)      # type: ignore[union-attr]  # found is not None only when kept is not None
             return found
     made = _restrict(tree, chosen)        # outside the lock: building must not hold up other sessions
     with _cache_lock:

@@ -45,7 +45,7 @@ class Session:
         """The metric text the Convergence page must show for this session at iteration t."""
         game, params = (("kuhn", {"cards": int(self.game[4:])}) if self.game.startswith("kuhn") and self.game != "kuhn"
                         else (self.game, {}))
-        sampling = ALGORITHMS[self.algorithm][2]
+        sampling = ALGORITHMS[self.algorithm].sampling
         run = cfrviz.solve(game, self.algorithm, iterations=self.iterations, updates=self.updates,
                            seed=self.seed if sampling else 0, **params)
         # Up to 1,000 iterations every iteration is a snapshot, so t is snapshot t - 1.

@@ -30,7 +30,7 @@ def test_bad_values_fall_back_each_with_one_sentence():
     # Reference: hand count of Kuhn's tree: 1 chance node + 6 deals x 9 histories = 55 nodes (0..54).
     link = links.parse_query_params({"game": "chess", "iters": "abc", "updates": "sometimes", "seed": "-3",
                                   "t": "0", "node": "55"})
-    assert link.choice == links.Choice()
+    assert link.choice == links.DEFAULT_CHOICE
     assert link.t is None and link.node is None
     assert len(link.notices) == 6
     assert all(n.endswith(".") and "Traceback" not in n for n in link.notices)
@@ -82,7 +82,7 @@ def test_alternating_only_algorithms_switch_the_update_scheme():
     # Without an explicit request there is nothing to explain: the default just adapts.
     quiet = links.parse_query_params({"algo": "outcome"})
     assert quiet.choice.updates == "alternating" and quiet.notices == ()
-    assert links.supported_updates(links.Choice(algorithm="cfr")).updates == "simultaneous"
+    assert links.supported_updates(links.Choice(algorithm="cfr", updates="simultaneous")).updates == "simultaneous"
 
 
 # --- hostile links (issue: non-ASCII digits, huge numbers, never raising) -------------------
@@ -192,6 +192,6 @@ def test_an_app_that_opted_in_takes_any_openspiel_link_and_a_crash_is_a_sentence
     link = links.parse_query_params({"game": "openspiel:matrix_mp"})
     assert link.notices == () and link.choice.tree().num_nodes == 7   # matching pennies, played turn-based
     link = links.parse_query_params({"game": "openspiel:go_fish(initial_cards=0)"})
-    assert link.choice == links.Choice()
+    assert link.choice == links.DEFAULT_CHOICE
     assert link.notices == ("OpenSpiel crashed (SIGSEGV) while loading 'go_fish(initial_cards=0)', so that game "
                             "cannot be used. Showing Kuhn poker.",)

@@ -35,7 +35,7 @@ from cfrviz.solvers.cfr import (
     DiscountedCFRPlus,
     PredictiveCFRPlus,
     PredictiveDiscountedCFRPlus,
-    _FullTraversalCFR,
+    FullTraversalCFR,
 )
 from cfrviz.catalog import compile_game
 from cfrviz.run import export_strategy, load_run, run_from_strategy_json, save_run
@@ -55,10 +55,10 @@ def _tolerance(entry: dict[str, Any]) -> float:
     return 1e-9
 
 
-def _solver(entry: dict[str, Any]) -> _FullTraversalCFR:
+def _solver(entry: dict[str, Any]) -> FullTraversalCFR:
     cls = AuthorsDCFRPlus if entry["algorithm"] == "dcfr+" else solver_class(entry["algorithm"])
     solver = cls(compile_game(entry["game"]))
-    assert isinstance(solver, _FullTraversalCFR)
+    assert isinstance(solver, FullTraversalCFR)
     solver.iterate(entry["iterations"])
     return solver
 
@@ -125,19 +125,19 @@ def test_registered_everywhere_with_the_papers_parameters() -> None:
 MATRIX = [[3.0, 0.0], [0.0, 1.0]]
 
 
-def _after(cls: type[_FullTraversalCFR], iterations: int) -> _FullTraversalCFR:
+def _after(cls: type[FullTraversalCFR], iterations: int) -> FullTraversalCFR:
     solver = cls(compile_game(MATRIX))
     solver.iterate(iterations)
     return solver
 
 
-def _row(solver: _FullTraversalCFR, strategy: np.ndarray) -> float:
+def _row(solver: FullTraversalCFR, strategy: np.ndarray) -> float:
     i = int(np.flatnonzero(solver.tree.infoset_player == 0)[0])
     return float(strategy[i, 0])
 
 
 @pytest.mark.parametrize("cls", [PredictiveCFRPlus, DiscountedCFRPlus, PredictiveDiscountedCFRPlus])
-def test_first_iteration_by_hand(cls: type[_FullTraversalCFR]) -> None:
+def test_first_iteration_by_hand(cls: type[FullTraversalCFR]) -> None:
     solver = _after(cls, 1)
     column = int(np.flatnonzero(solver.tree.infoset_player == 1)[0])
     assert _row(solver, solver.next_strategy()) == pytest.approx(1.0, abs=1e-15)

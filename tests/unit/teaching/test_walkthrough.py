@@ -111,7 +111,8 @@ def test_chance_sampled_leduc_walks_one_deal_and_one_board_per_line():
     # chance step below the root pick K, and every terminal lies under deal QJ with board K.
     tree = compile_game("leduc")
     zero = np.zeros(tree.legal.shape)
-    trace = trace_iteration(tree, zero, zero, algorithm="chance", deal="QJ", board="K")
+    # One simultaneous traversal (alternating updates walk the root once per player).
+    trace = trace_iteration(tree, zero, zero, algorithm="chance", updates="simultaneous", deal="QJ", board="K")
     chance = [s for s in trace.steps if s.kind == "chance"]
     assert chance[0].node == 0 and all(s.node != 0 for s in chance[1:])
     terminals = [s for s in trace.steps if s.kind == "terminal"]
