@@ -52,7 +52,9 @@ def test_deep_link_restores_the_view(new_context, app_url: str, page_file: str) 
     no_exception(page)
     link = share_link(page)
     assert dict(parse_qsl(urlsplit(link.strip()).query)) == LINK, f"{page_file}: share link is {link!r}"
-    sliders = page.locator('[data-testid="stSliderThumbValue"]')
+    # The iteration slider (Game tree's lock editor has sliders of its own, for a mixed lock).
+    sliders = page.locator('[data-testid="stSlider"]', has_text="Iteration").locator(
+        '[data-testid="stSliderThumbValue"]')
     # Regret matching has its own settings (its own t among them), so the link's t is not its slider's.
     if sliders.count() and not page_file.endswith("Regret_matching.py"):
         assert sliders.first.inner_text().replace(",", "") == LINK["t"]
