@@ -13,7 +13,7 @@ from cfrviz.games.base import CHANCE, TERMINAL
 from cfrviz.games.efg_tokens import fraction_text
 
 if TYPE_CHECKING:
-    from cfrviz.tree import GameTree
+    from cfrviz.tree.compiled import GameTree
 
 __all__ = ["write_efg"]
 

@@ -13,7 +13,7 @@ import numpy as np
 from cfrviz.games.openspiel import OpenSpielGame, available
 
 if TYPE_CHECKING:
-    from cfrviz.tree import GameTree
+    from cfrviz.tree.compiled import GameTree
 
 __all__ = ["openspiel_records", "policy_table", "tabular_policy"]
 

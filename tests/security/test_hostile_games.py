@@ -292,7 +292,7 @@ def test_efg_upload_that_is_large_in_memory(hosted: Served, new_context, tmp_pat
 # case's, not the harness's.
 
 def test_control_malformed_efg_upload_is_a_sentence(hosted: Served, new_context, tmp_path: Path) -> None:
-    # Reference: cfrviz.games.efg names the line of a fault (tests/test_efg.py).
+    # Reference: cfrviz.games.efg names the line of a fault (tests/unit/games/test_efg.py).
     said = hostile(hosted, new_context, by_upload("broken.efg", b'EFG 2 R "x" { "a" "b" }\n""\np "" 9\n', tmp_path))
     assert "line 3" in said.lower(), said
 
