@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.support.server import free_port, wait_healthy  # noqa: E402
+from tests.support.server import free_port, stop, wait_healthy  # noqa: E402
 
 PAGES = (("Convergence", "Convergence"), ("Game_tree", "Game tree"), ("Evolution", "Evolution"))
 # Full-traversal algorithms and schemes: each pair is a distinct Leduc run at the cap.
@@ -161,12 +161,7 @@ def main() -> int:
         sampler.stop.wait(3 * options.interval)
     finally:
         sampler.stop.set()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=15)
+        stop(server, 15.0)
     samples = [m for _, _, m in sampler.samples]
     print()
     print(f"{options.sessions} sessions ({options.leduc} solving Leduc at {cap:,} iterations each round), "

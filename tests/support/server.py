@@ -106,14 +106,19 @@ def _serving(command: list[str], cwd: Path | str, env: dict[str, str], port: int
         wait_healthy(url, process, HEALTH_TIMEOUT_S, log_path)
         yield url, process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop(process, 10.0)
         log.close()
+
+
+def stop(process: subprocess.Popen[Any], timeout: float) -> None:
+    """End `process` (a server this code started): terminate, then kill if it has not gone within `timeout` s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
 
 
 def healthy(url: str) -> bool:
