@@ -217,13 +217,14 @@ def graphml_bytes(tree: GameTree, nodes: Sequence[int] | None = None) -> bytes:
 
 def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None = None, *,
                   arrangements: Sequence[int] = (0,), include: int | None = None,
-                  max_frames: int = MAX_FRAMES) -> dict[str, Any]:
+                  max_frames: int = MAX_FRAMES, extra: Any = None) -> dict[str, Any]:
     """Everything the browser needs for one drawn part (`nodes`, default the whole tree).
 
     What is drawn is the graph `tree.to_networkx(nodes)`: node arrays [M] are in the order of
     its sorted node ids (local indices); `edges` [E] are its tree edges and `links` its
     same-information-set edges, `groups` the connected components of the links; `set` indexes
     `sets`, the drawn information sets. Frame arrays are [F, ...] over `frames` (iterations).
+    `extra` (JSON-ready) is a page mode's own data, passed through as "extra".
     """
     import networkx as nx
 
@@ -278,6 +279,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         # The order bars are listed in (positions in "sets"): the heat map's row order.
         "order": [set_local[i] for i in grouped_sets(tree) if i in set_local],
     }
+    if extra is not None:
+        payload["extra"] = extra
     if run is None:
         payload["frames"] = []
         return payload
@@ -363,8 +366,9 @@ def checked_node(value: object, tree: GameTree) -> int | None:
 #: What the tree's edge widths (and the strategy bars and curves) show: the average strategy,
 #: which converges, or the current strategy of iteration t.
 EDGE_WIDTHS = ("average", "current")
-#: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js).
-MODES = ("tree", "charts", "sets")
+#: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js, and
+#: the pages' own modes in components/modes/*.js).
+MODES = ("tree", "charts", "sets", "walkthrough", "best_response", "regret_matching", "play")
 #: Header values the browser changes itself and reports back.
 BROWSER_VALUES = ("t", "node", "kind")
 

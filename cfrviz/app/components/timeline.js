@@ -86,7 +86,7 @@ class Timeline {
     this.b = body;
     this.mode = MODES[header.mode] ? header.mode : "tree";
     this.spec = MODES[this.mode];
-    this.frames = body.frames || [];
+    this.frames = this.spec.frames ? this.spec.frames(body) : (body.frames || []);
     this.f = Math.max(0, this.frames.length - 1);
     this.kind = header.kind === "current" ? "current" : "average";
     this.headerKind = header.kind;
@@ -1162,9 +1162,12 @@ async function downloadAnimation(tl, first, last, button) {
 // A mode: `build(tl)` lays the drawing out for tl.width, `draw(tl)` shows frame tl.f;
 // `inspector` gives the tree-and-inspector layout (tl.treeBox, tl.inspector, tl.legend), `kind`
 // (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
-// given, names the frame in the bar and in figures (default "Iteration t = … of …").
-// A new mode (with its name in cfrviz.figures.timeline.MODES) gets keys, playback, focus, the server's
-// t and the SVG/PNG/WebM downloads from the core.
+// given, names the frame in the bar and in figures (default "Iteration t = … of …"); `frames(body)`,
+// if given, is the list of iterations the bar steps through (default body.frames).
+// A page's mode lives in its own file in modes/ (loaded after this one) and adds itself with
+// `MODES.name = {...}`; its data is the payload's `extra`. Its name is in
+// cfrviz.figures.timeline.MODES. It gets keys, playback, focus, the server's t and the SVG/PNG/WebM
+// downloads from the core.
 const MODES = {
   tree: { build: (tl) => tl.buildTree(), draw: (tl) => tl.drawTree(), inspector: true, kind: "edge width: " },
   sets: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: "strategy: " },

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -30,11 +31,17 @@ from cfrviz.figures.timeline import (
 from cfrviz.tree import GameTree
 
 _FILES = resources.files("cfrviz.app.components")
-_component = st.components.v2.component(
-    "cfrviz_timeline",
-    js=_FILES.joinpath("timeline.js").read_text(encoding="utf-8"),
-    css=_FILES.joinpath("timeline.css").read_text(encoding="utf-8"),
-)
+
+
+def _sources(suffix: str) -> str:
+    """The core file, then each page mode's file in `modes/` (they add entries to MODES)."""
+    folder = _FILES.joinpath("modes")
+    modes = sorted((f for f in folder.iterdir() if f.name.endswith(suffix)), key=lambda f: f.name) \
+        if folder.is_dir() else []
+    return "\n".join(f.read_text(encoding="utf-8") for f in [_FILES.joinpath("timeline" + suffix), *modes])
+
+
+_component = st.components.v2.component("cfrviz_timeline", js=_sources(".js"), css=_sources(".css"))
 
 # Per component key: the last header sent, and the t, node and kind the browser shows as far as
 # the server knows (what it was sent, then what it reported back).
@@ -61,17 +68,19 @@ def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:
 
 
 def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, *, uploaded: bool = False,
-                  arrangements: Sequence[int] = (0,), include: int | None = None) -> tuple[str, bytes]:
+                  arrangements: Sequence[int] = (0,), include: int | None = None,
+                  extra: Extra | None = None) -> tuple[str, bytes]:
     """(id, body) of the payload for this run and part, built once and then served from memory."""
     drawn = None if nodes is None else tuple(sorted(int(n) for n in nodes))
     run_key = ("tree", tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
-    key = (run_key, drawn, tuple(arrangements), include)
+    key = (run_key, drawn, tuple(arrangements), include, None if extra is None else extra.key)
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit[0], hit[1]
-    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include))
+    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
+                                                    extra=None if extra is None else extra.build()))
     with _lock:
         # Holding an uploaded run keeps id(run) from being reused; a solved run is not held, so
         # the shared run cache alone decides how many runs stay in memory.
@@ -112,9 +121,19 @@ def _on_kind(key: str, kind_key: str) -> None:
         _shown(key, kind=kind)
 
 
+@dataclass(frozen=True)
+class Extra:
+    """A page mode's own part of the payload: `build()` returns JSON-ready data (sent as the
+    payload's "extra"), built once per `key`, which must name everything the data depends on."""
+
+    key: Hashable
+    build: Callable[[], Any]
+
+
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
-          kind_key: str | None = None) -> str:
+          kind_key: str | None = None, extra: Extra | None = None,
+          events: Mapping[str, Callable[[Any], None]] | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
     curves for the information sets named in `focus`). `log` starts the slider on a log scale.
@@ -123,6 +142,10 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     choosing what edge widths show sets `kind_key` (default: a key of this timeline's own) to
     "average" or "current", and a value put there (from a link) is what the timeline shows.
     Returns that edge-width choice, for the share link.
+
+    `extra` adds a page mode's own data to the payload. `events` maps a name the mode's JavaScript
+    sets with `setStateValue(name, value)` to a callback given that value (check it: it comes
+    from the browser).
     """
     from cfrviz import app as ui
 
@@ -136,7 +159,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
         if shown_snapshot not in set(frame_snapshots(run.iterations).tolist()):
             include = shown_snapshot
     payload_id, body = payload_bytes(view.tree, run, nodes, uploaded=view.uploaded,
-                                     arrangements=arrangements, include=include)
+                                     arrangements=arrangements, include=include, extra=extra)
     kind_key = kind_key or f"{_KINDS}_{key}"
     chosen = checked_kind(st.session_state.get(kind_key)) or EDGE_WIDTHS[0]
     # The browser already shows what it reported itself: then the last header goes again, so the
@@ -151,12 +174,20 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     headers[key] = header
     iterations = tuple(int(i) for i in run.iterations) if run is not None else ()
     tree = view.tree
+    # Typed Any: the renderer's keyword arguments are typed one by one, the on_*_change ones loosely.
+    mode_events: dict[str, Any] = {f"on_{name}_change": _event(key, name, callback)
+                                   for name, callback in (events or {}).items()}
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
                on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
                on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"),
-               on_kind_change=lambda: _on_kind(key, kind_key))
+               on_kind_change=lambda: _on_kind(key, kind_key),
+               **mode_events)
     return chosen
+
+
+def _event(key: str, name: str, callback: Callable[[Any], None]) -> Callable[[], None]:
+    return lambda: callback((st.session_state.get(key) or {}).get(name))
 
 
 def frames_of(run: Run) -> np.ndarray:
