@@ -332,6 +332,7 @@ class Timeline {
       this.focus = focus;
       if (!this.spec.inspector && this.width) this.spec.build(this);
     }
+    if (this.spec.state) this.spec.state(this, h.state ?? null);   // a mode's per-rerun state
     const node = h.node === null || h.node === undefined ? -1 : (this.local.get(h.node) ?? -2);
     if (node !== this.headerNode) {
       this.headerNode = node;
