@@ -128,10 +128,10 @@ with table:
         # The table at every step: who moved, what, the chips each has put in, the pot, who is next.
         steps = play.steps(tree, hand)
         with_chips = bool(steps) and steps[0].bets is not None
-        rows = ["| step | who | what | " + ("you / bot put in | pot | " if with_chips else "") + "next to act |",
-                "|---:|---|---|" + ("---:|---:|" if with_chips else "") + "---|"]
+        rows = ["| who | what | " + ("in: you / bot | pot | " if with_chips else "") + "next |",
+                "|---|---|" + ("---:|---:|" if with_chips else "") + "---|"]
         deals = 0
-        for n, step in enumerate(steps, 1):
+        for step in steps:
             if step.actor == CHANCE:
                 deals += 1
                 if cards_dealt and deals == 1:
@@ -143,11 +143,11 @@ with table:
                 mover = "chance"
             else:
                 what, mover = step.action, who(step.actor, me)
-            nxt = ("nobody: the hand is over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
+            nxt = ("hand over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
                    else who(step.to_act, me))
             money = (f"{step.bets[me]:g} / {step.bets[1 - me]:g} | {step.pot:g} | "
                      if with_chips and step.bets is not None and step.pot is not None else "")
-            rows.append(f"| {n} | {mover} | {what} | {money}{nxt} |")
+            rows.append(f"| {mover} | {what} | {money}{nxt} |")
         st.markdown("\n".join(rows))
         for decision in hand.decisions[-1:]:
             chosen = decision.actions[decision.chosen]

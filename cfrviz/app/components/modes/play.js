@@ -23,10 +23,13 @@ function playBuild(tl) {
     tl.inspector.classList.add("tl-play-hidden");
     tl.playPanel = el("div", { class: "tl-play", "aria-live": "polite", "data-testid": "play-panel" }, tl.main);
     tl.legend.appendChild(el("span", { class: "tl-legend-text" }, null,
-      "Orange rings: the histories of your information set (you cannot tell them apart). Edge width: the probability of each action in the average strategy at t, which the bot plays."));
+      "Orange rings: the histories of your information set (you cannot tell them apart); once the hand is over, its path is shaded orange. Edge width: the probability of each action in the average strategy at t, which the bot plays."));
   }
   tl.playLayer = el("svg:g", { class: "tl-play-marks" });
   tl.svg.insertBefore(tl.playLayer, tl.gLinks.nextSibling);
+  // The finished hand's path: a halo under the tree's edges, so no label is covered.
+  tl.playPath = el("svg:g", { class: "tl-play-path" });
+  tl.svg.insertBefore(tl.playPath, tl.svg.firstChild.nextSibling);
   tl.playMarked = null;
   tl.playBuilt = null;
 }
@@ -37,12 +40,17 @@ function playMarks(tl) {
   if (tl.playMarked === key || !tl.pos) return;
   tl.playMarked = key;
   tl.playLayer.replaceChildren();
+  tl.playPath.replaceChildren();
   const { x, y, half } = tl.pos;
   const ring = (k, cls) => el("svg:rect", { class: cls, x: x(k) - half[k] - 5, y: y(k) - 15, width: 2 * half[k] + 10,
                                              height: 30, rx: 14 }, tl.playLayer);
   const set = s.pending ? playSetIndex(tl, s.pending) : -1;
   if (set >= 0) for (const [, , local] of b.sets[set].histories) if (local >= 0) ring(local, "tl-play-here");
-  for (const id of s.path || []) { const k = tl.local.get(id); if (k !== undefined) ring(k, "tl-play-path"); }
+  const path = (s.path || []).map((id) => tl.local.get(id)).filter((k) => k !== undefined);
+  for (let j = 1; j < path.length; j++) {
+    const p = path[j - 1], k = path[j];
+    el("svg:line", { x1: x(p), y1: y(p), x2: x(k), y2: y(k) }, tl.playPath);
+  }
 }
 
 function playPanel(tl) {
@@ -75,7 +83,9 @@ function playPanel(tl) {
       const body = el("tbody", {}, table);
       const cells = info.actions.map((a, j) => {
         const tr = el("tr", { class: j === chosen ? "tl-play-chosen" : "" }, body);
-        el("td", { style: `color:${b.colors.actions[j]}` }, tr, a + (j === chosen ? " (yours)" : ""));
+        const name = el("td", {}, tr);
+        el("b", { style: `color:${b.colors.actions[j]}`, "aria-hidden": "true" }, name, "■ ");
+        name.append(a + (j === chosen ? " (yours)" : ""));
         return [el("td", {}, tr), el("td", {}, tr), el("td", {}, tr)];
       });
       tl.playRows.push({ set, k, chosen, loss, cells, actions: info.actions });
