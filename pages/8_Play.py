@@ -218,7 +218,7 @@ if not is_drawn_whole(tree):
     st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
 include = shown_snapshot_included(run, view.t)
 timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
-               arrangements=(seat,) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
+               arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
                extra=timeline.Extra(key=("play", players),
                                     build=lambda: play_extra(tree, run, nodes, players, include)),
                state=hand_state(tree, hand, seat))

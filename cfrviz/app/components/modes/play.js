@@ -117,5 +117,18 @@ MODES.play = {
   kind: null,
   build: (tl) => playBuild(tl),
   draw: (tl) => { tl.drawTree(); if (tl.playLayer) { playMarks(tl); playPanel(tl); } },
-  state: (tl, value) => { tl.play = value || null; tl.playMarked = null; tl.playBuilt = null; },
+  state: (tl, value) => {
+    tl.play = value || null; tl.playMarked = null; tl.playBuilt = null;
+    // Deals arranged by the human's card, so the deals they might be in sit together; the payload
+    // has both arrangements, so a change of seat needs no new payload.
+    const k = value ? tl.b.layouts.findIndex((lay) => lay.by === value.seat) : -1;
+    if (k >= 0 && value.seat !== tl.playSeat) {
+      tl.playSeat = value.seat;
+      if (k !== tl.layout) {
+        tl.layout = k; tl.width = 0;
+        const select = tl.root.querySelector(".tl-bar select");
+        if (select) select.value = String(k);
+      }
+    }
+  },
 };
