@@ -1164,7 +1164,8 @@ async function downloadAnimation(tl, first, last, button) {
 // `inspector` gives the tree-and-inspector layout (tl.treeBox, tl.inspector, tl.legend), `kind`
 // (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
 // given, names the frame in the bar and in figures (default "Iteration t = … of …"); `frames(body)`,
-// if given, is the list of iterations the bar steps through (default body.frames).
+// if given, is the list of iterations the bar steps through (default body.frames); `state(tl, value)`,
+// if given, gets the header's `state` (`mount(..., state=...)` in Python) before each redraw.
 // A page's mode lives in its own file in modes/ (loaded after this one) and adds itself with
 // `MODES.name = {...}`; its data is the payload's `extra`. Its name is in
 // cfrviz.figures.timeline.MODES. It gets keys, playback, focus, the server's t and the SVG/PNG/WebM
