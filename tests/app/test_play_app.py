@@ -60,6 +60,8 @@ def test_the_bot_plays_the_timelines_t_and_a_rerun_keeps_the_hand() -> None:
     header, _ = component(at)
     card = {m.label: m.value for m in at.metric}["Your card"]
     assert header["state"]["pending"] in (f"{card} k", f"{card} b")
+    # Mid-hand the browser gets no path: the deal on it would show the bot's card.
+    assert header["state"]["path"] is None and header["state"]["seat"] == 1
     assert any("Your move" in m.value and "t = 10" in m.value for m in at.markdown)
     # The table: antes of 1 each (pot 2), then the bot's check keeps it or its bet of 1 makes it 3.
     table = next(m.value for m in at.markdown if m.value.startswith("| who |"))
@@ -71,6 +73,8 @@ def test_the_bot_plays_the_timelines_t_and_a_rerun_keeps_the_hand() -> None:
     assert {m.label: m.value for m in at.metric}["Your card"] == card and at.subheader[0].value.startswith("Hand 1")
     while any(b.key and b.key.startswith("play_action_") for b in at.button):
         at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("play_action_"))).click().run()
+    hand = at.session_state["play_hand"]
+    assert component(at)[0]["state"]["path"] == list(hand.path)   # shown once the hand is over
     line = next(m.value for m in at.markdown if "The bot's decisions this hand" in m.value)
     key, check, bet = re.search(r"at `(.+?)`: check ([\d.]+) · bet ([\d.]+)", line).groups()
     i = run.tree.infoset_index(key)

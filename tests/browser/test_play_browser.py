@@ -76,6 +76,8 @@ def test_the_timelines_t_is_the_strategy_the_bot_plays(page, app_url: str, run) 
     page.get_by_text("The bot plays iteration t = 10").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '10'", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    share = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first
+    assert "t=10" in share.inner_text()    # the share box follows the address bar
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     assert page.get_by_text("Your move at t = 10").first.is_visible()
