@@ -45,7 +45,11 @@ function playMarks(tl) {
   const ring = (k, cls) => el("svg:rect", { class: cls, x: x(k) - half[k] - 5, y: y(k) - 15, width: 2 * half[k] + 10,
                                              height: 30, rx: 14 }, tl.playLayer);
   const set = s.pending ? playSetIndex(tl, s.pending) : -1;
-  if (set >= 0) for (const [, , local] of b.sets[set].histories) if (local >= 0) ring(local, "tl-play-here");
+  const here = set >= 0 ? b.sets[set].histories.map((h) => h[2]).filter((k) => k >= 0) : [];
+  for (const k of here) ring(k, "tl-play-here");
+  // A tree wider than the screen (a phone) pans to the human's set, so the move is in view.
+  const box = tl.treeBox;
+  if (here.length && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, x(here[0]) - box.clientWidth / 2);
   const path = (s.path || []).map((id) => tl.local.get(id)).filter((k) => k !== undefined);
   for (let j = 1; j < path.length; j++) {
     const p = path[j - 1], k = path[j];
