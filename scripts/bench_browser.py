@@ -2,6 +2,7 @@
 
     python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
     python scripts/bench_browser.py --steps 200   # more key steps per case
+    python scripts/bench_browser.py --only Play   # only the cases whose name holds "Play"
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -13,6 +14,8 @@ Starts `streamlit run app.py` on a free local port and drives Debian's Chromium 
   - click to script done: in the browser, how long Streamlit marks the script as running after a
     node click (server time, the round trip and the browser's own handling of the message);
   - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
+The Play page's row (Kuhn, after one decision, so its panel shows a decision's costs) has the key
+step rows only: its reruns are the visitor's decisions, not the timeline's.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ TIMEOUT_MS = 180_000
 
 # Steps the timeline from inside the page: each step is one keydown on the component, timed to the
 # end of its synchronous redraw plus a forced layout, and to the next animation frame.
-STEPS = """async (count) => {
+STEPS = """async ([count, panel]) => {
   const find = (node) => node.querySelector('.tl') ||
       [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
   const root = find(document);
@@ -49,7 +52,7 @@ STEPS = """async (count) => {
     const start = performance.now();
     root.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
     tree.getBoundingClientRect();
-    root.querySelector('.tl-inspector').getBoundingClientRect();
+    root.querySelector(panel).getBoundingClientRect();
     sync.push(performance.now() - start);
     await new Promise(r => requestAnimationFrame(() => r()));
     frame.push(performance.now() - start);
@@ -118,7 +121,7 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
     url = f"{base}/Game_tree?{query}"
     open_tree(page, url)                     # cold: solves and builds the payload once
     paint = [open_tree(page, url) for _ in range(3)]
-    timings = page.evaluate(STEPS, steps)
+    timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
     # The pause after the last step sends t once; let that rerun finish first.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
@@ -156,9 +159,33 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
     }
 
 
+PLAY = ("Play, Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous&play_seat=p1")
+
+
+def bench_play(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on the Play page's timeline, with a hand dealt and one decision shown in its panel."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    open_tree(page, f"{base}/Play?{query}")
+    page.get_by_role("button", name="Deal the first hand").click()
+    page.get_by_role("button", name="Check", exact=True).click(timeout=TIMEOUT_MS)
+    page.get_by_test_id("play-loss").first.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    timings = page.evaluate(STEPS, [steps, ".tl-play"])
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
+    context.close()
+
+    def ms(values: list[float]) -> str:
+        return f"{statistics.median(values):.1f} ms / {percentile(values, 0.95):.1f} ms"
+
+    return {"case": name, "step→redraw median / p95": ms(timings["sync"]),
+            "step→next frame median / p95": ms(timings["frame"])}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
+    parser.add_argument("--only", default="", help="run only the cases whose name holds this text")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -167,14 +194,17 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for name, query in CASES:
-                rows.append(bench_case(browser, url, name, query, args.steps))
+                if args.only in name:
+                    rows.append(bench_case(browser, url, name, query, args.steps))
+            if args.only in PLAY[0]:
+                rows.append(bench_play(browser, url, *PLAY, args.steps))
         finally:
             browser.close()
-    columns = list(rows[0])
+    columns = list(dict.fromkeys(c for row in rows for c in row))
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
     for row in rows:
-        print("| " + " | ".join(row[c] for c in columns) + " |")
+        print("| " + " | ".join(row.get(c, "–") for c in columns) + " |")
     return 0
 
 
