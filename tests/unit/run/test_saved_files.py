@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import cfrviz
+import cfrviz.runner
 from cfrviz.run.strategy_json import read_strategy_file
 from cfrviz.run import Run, load_run, run_from_strategy_json
 
@@ -47,3 +49,37 @@ def test_an_efg_run_and_a_matrix_run_saved_before_the_move_load() -> None:
     names = ["rock", "paper", "scissors"]
     _same_run(rps, cfrviz.solve([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], "rm", iterations=25, seed=3,
                                 row_names=names, column_names=names))
+
+
+# tests/data/pre_gamespec_* were written by cfrviz at commit 836e4f3, before a game travelled as one
+# `GameSpec` and settings held the algorithm and update scheme as enums: a locked Kuhn run, a run of
+# an .efg game given as text (its settings carry the file), Leduc with suits dealt, and an OpenSpiel
+# game. Reference: the same settings solved now (deterministic solvers, and the sampling one from its
+# seed, reproduce every array).
+PRE_GAMESPEC = {
+    "pre_gamespec_kuhn_locked_cfr+": lambda: cfrviz.runner.solve("kuhn", "cfr+", 50, locks={"J": [0.0, 1.0]}),
+    "pre_gamespec_efg_text_external": lambda: cfrviz.solve(
+        "efg", "external", 60, seed=7, text=(MYERSON_PATH).read_text()),
+    "pre_gamespec_leduc_suits_dcfr": lambda: cfrviz.solve("leduc", "dcfr", 8, updates="simultaneous", suits=True),
+    "pre_gamespec_openspiel_kuhn_cfr": lambda: cfrviz.solve("openspiel:kuhn_poker", "cfr", 20, updates="alternating"),
+}
+MYERSON_PATH = Path(cfrviz.__file__).parent / "games" / "data" / "games" / "myerson_card_game.efg"
+
+
+@pytest.mark.parametrize("name", sorted(PRE_GAMESPEC))
+def test_runs_saved_before_game_specs_load(name: str) -> None:
+    if "openspiel" in name:
+        pytest.importorskip("pyspiel")
+    saved = load_run(DATA / f"{name}.npz")
+    _same_run(saved, PRE_GAMESPEC[name]())
+
+
+@pytest.mark.parametrize("name", sorted(n for n in PRE_GAMESPEC if "leduc" not in n))
+def test_strategies_saved_before_game_specs_load(name: str) -> None:
+    if "openspiel" in name:
+        pytest.importorskip("pyspiel")
+    restored = run_from_strategy_json(read_strategy_file(DATA / f"{name}.json"))
+    fresh = PRE_GAMESPEC[name]()
+    assert restored.settings == fresh.settings
+    np.testing.assert_allclose(restored.average_strategy[0], fresh.average_strategy[-1], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(restored.cumulative_regret[0], fresh.cumulative_regret[-1], rtol=0, atol=1e-12)
