@@ -164,7 +164,8 @@ def test_links_round_trip_through_the_factory_and_its_inverse(link: str) -> None
     assert game.link == link
     assert catalog.of_game(game.game()) == game             # rules object -> the same entry and parameters
     assert catalog.of_tree(game.tree()) == game
-    settings = RunSettings(game.name, game.params, "cfr", 1, "simultaneous", 0)
+    settings = RunSettings(game, "cfr", 1, "simultaneous", 0)
+    assert RunSettings.from_json(settings.to_json()) == settings                  # the same GameSpec back
     assert RunSettings.from_json(settings.to_json()).build_tree() is game.tree()   # compiled once per process
 
 
@@ -266,7 +267,7 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
     custom = catalog.of_game(game)
     assert custom.name == "custom"
     with pytest.raises(ValueError, match="cannot be rebuilt"):
-        RunSettings(custom.name, custom.params, "cfr", 1, "simultaneous", 0).build_tree()
+        RunSettings(custom, "cfr", 1, "simultaneous", 0).build_tree()
 
 
 def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
