@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Player
 from cfrviz.run import export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
 
@@ -219,7 +219,7 @@ def format_report(run: Run, stream: TextIO) -> None:
     print(f"player 1 expected value: {running_mean!r}", file=stream)
     print(f"player 2 expected value: {-running_mean!r}", file=stream)
     width = max(len(r.key) for r in tree.infosets)
-    for player in (0, 1):
+    for player in (Player.FIRST, Player.SECOND):
         print(file=stream)
         print(f"player {player + 1} strategies:", file=stream)
         for i, record in sorted(enumerate(tree.infosets), key=lambda pair: pair[1].key):

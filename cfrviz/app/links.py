@@ -384,7 +384,9 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("rm_seed", "regret_matching", "seed", 0, low=0, high=MAX_SEED),
     PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
     PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
-    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING, _WALK_ALGORITHMS),
+    # Plain strings (`.value`) where the page's widget lists plain strings: Streamlit refuses an enum member
+    # as the value of a widget whose options are not of its enum.
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value, _WALK_ALGORITHMS),
     PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
     PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
     PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
@@ -393,7 +395,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
     PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
     PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
-    PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE, tuple(StrategyKind)),
+    PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
 )
 _SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
 
