@@ -15,8 +15,10 @@ import pytest
 from cfrviz import catalog
 from cfrviz.run import load_run
 from cfrviz.solvers import Algorithm, UpdateScheme
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
 
+#: The session's server may be fresh (its first solve also loads the compiled kernels) and the machine busy.
+WAIT_MS = 6 * RENDER_TIMEOUT_MS
 LINK = {"game": "kuhn5", "algo": "cfr+", "iters": "300", "updates": "alternating"}
 
 
@@ -34,8 +36,10 @@ def cards_input(page: Any) -> Any:
 def test_a_linked_game_travels_to_the_sidebar_the_link_and_the_saved_run(new_context: Any, app_url: str,
                                                                         tmp_path: Path) -> None:
     page = new_context(accept_downloads=True).new_page()
-    open_app(page, f"{app_url}/Convergence?{urlencode(LINK)}")
-    page.locator("h1", has_text="Convergence").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    page.goto(f"{app_url}/Convergence?{urlencode(LINK)}", timeout=WAIT_MS)
+    page.locator("h1", has_text="Convergence").first.wait_for(state="visible", timeout=WAIT_MS)
+    wait_for_app(page, timeout_ms=WAIT_MS)
+    page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.wait_for(state="visible", timeout=WAIT_MS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert cards_input(page).input_value() == "5"
     assert {k: v for k, v in share_link(page).items() if k in LINK} == LINK
@@ -44,11 +48,11 @@ def test_a_linked_game_travels_to_the_sidebar_the_link_and_the_saved_run(new_con
     cards_input(page).fill("6")
     cards_input(page).press("Enter")
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stCode"]')]
-                                     .some(e => e.innerText.includes('game=kuhn6'))""", timeout=RENDER_TIMEOUT_MS)
-    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+                                     .some(e => e.innerText.includes('game=kuhn6'))""", timeout=WAIT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=WAIT_MS)
     assert {k: v for k, v in share_link(page).items() if k in LINK} == {**LINK, "game": "kuhn6"}
 
-    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as download:
+    with page.expect_download(timeout=WAIT_MS) as download:
         page.get_by_role("button", name="Download run (.npz)").click()
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
