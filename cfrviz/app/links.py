@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from cfrviz import catalog
-from cfrviz.catalog import GameSpec, Params
+from cfrviz.catalog import CarriesGameSpec, GameSpec
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
     update_schemes
@@ -24,7 +24,7 @@ LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(CarriesGameSpec):
     """What the sidebar asks for: the game as one `GameSpec` and the plain values a solve is keyed on.
 
     `algorithm` and `updates` may be given as strings; they are kept as `Algorithm` and
@@ -40,16 +40,6 @@ class Choice:
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))
         object.__setattr__(self, "updates", UpdateScheme(self.updates))
-
-    @property
-    def game(self) -> str:
-        """The catalog entry's name ("kuhn", "efg", ...)."""
-        return self.spec.name
-
-    @property
-    def game_params(self) -> Params:
-        """The game's checked parameters (`GameSpec.params`)."""
-        return self.spec.params
 
     @property
     def catalog_game(self) -> GameSpec:

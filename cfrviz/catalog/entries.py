@@ -9,7 +9,7 @@ import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from cfrviz.games import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
@@ -22,8 +22,7 @@ from cfrviz.catalog.parameters import Parameter, frozen_parameter
 from cfrviz.util.vocabulary import Algorithm
 from cfrviz.catalog.cache import cached_game, cached_tree
 
-if TYPE_CHECKING:
-    from cfrviz.catalog.parameters import Params
+from cfrviz.catalog.parameters import Params
 
 
 #: Algorithms that solve a matrix game only (they need one information set per player).
@@ -257,6 +256,23 @@ class GameSpec:
 
 #: The name this value had before it carried a game from link to file; kept for existing callers.
 CatalogGame = GameSpec
+
+
+class CarriesGameSpec:
+    """For values that carry a `spec` (a run's settings, the sidebar's choice): the name and parameters
+    callers written before `GameSpec` travelled still read, as views of the spec."""
+
+    spec: GameSpec
+
+    @property
+    def game(self) -> str:
+        """The catalog entry's name ("kuhn", "efg", ...), as files and links write it."""
+        return self.spec.name
+
+    @property
+    def game_params(self) -> Params:
+        """The game's checked parameters, sorted pairs (`GameSpec.params`)."""
+        return self.spec.params
 
 
 def _budget_cap(budget: int, nodes: int, low: int, high: int) -> int:

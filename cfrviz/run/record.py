@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.catalog import GameSpec, Params, frozen_parameter
+from cfrviz.catalog import CarriesGameSpec, GameSpec, frozen_parameter
 from cfrviz.games.efg import MAX_EFG_BYTES
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.util.vocabulary import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme
@@ -49,7 +49,7 @@ RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterati
 
 
 @dataclass(frozen=True)
-class RunSettings:
+class RunSettings(CarriesGameSpec):
     """The plain values that produced a run (and key the app's cache): the game as one `GameSpec`,
     the algorithm and update scheme as vocabulary members, iterations, seed and locks.
 
@@ -82,16 +82,6 @@ class RunSettings:
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
                                  f"not {quoted(value)}.")
-
-    @property
-    def game(self) -> str:
-        """The catalog entry's name ("kuhn", "efg", ...), as files and links write it."""
-        return self.spec.name
-
-    @property
-    def game_params(self) -> Params:
-        """The game's checked parameters, sorted pairs (`GameSpec.params`)."""
-        return self.spec.params
 
     def to_json(self) -> str:
         """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
