@@ -89,7 +89,17 @@ function walkDraw(tl) {
   const k = tl.local.get(S.node[f]);
   tl.selected = k === undefined ? -1 : k;
   tl.drawTree();
-  if (tl.walkDrawnStep !== f) { walkPath(tl); walkRows(tl); tl.walkDrawnStep = f; }
+  if (tl.walkDrawnStep !== f) { walkPath(tl); walkRows(tl); walkInView(tl); tl.walkDrawnStep = f; }
+}
+
+// A tree wider than the screen (a phone) pans to keep the step's node in sight.
+function walkInView(tl) {
+  const k = tl.selected, box = tl.treeBox;
+  if (k < 0 || box.scrollWidth <= box.clientWidth) return;
+  const x = tl.pos.x(k), margin = 60;
+  if (x - margin < box.scrollLeft || x + margin > box.scrollLeft + box.clientWidth) {
+    box.scrollLeft = Math.max(0, x - box.clientWidth / 2);
+  }
 }
 
 // The path from the root to the step's node, and which edges the walk has not taken yet.
