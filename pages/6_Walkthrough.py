@@ -113,6 +113,7 @@ def on_step(value: object) -> None:
     reported = checked_step(value, count)
     if reported is not None:
         ui.set_page_value("walk_step", reported)
+        timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
 
 
 # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".

@@ -2,6 +2,7 @@
 
     python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
     python scripts/bench_browser.py --steps 200   # more key steps per case
+    python scripts/bench_browser.py --only walkthrough   # one page's cases
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -13,6 +14,8 @@ Starts `streamlit run app.py` on a free local port and drives Debian's Chromium 
   - click to script done: in the browser, how long Streamlit marks the script as running after a
     node click (server time, the round trip and the browser's own handling of the message);
   - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
+The Walkthrough's rows step through one iteration's trace (its frames are steps, not iterations);
+its node clicks go to the node's step in the browser, so they cause no rerun.
 """
 from __future__ import annotations
 
@@ -35,6 +38,11 @@ CASES = (
     ("Leduc part, 20,000 iterations", "game=leduc&algo=cfr&iters=20000&updates=simultaneous&node=5"),
 )
 TIMEOUT_MS = 180_000
+# The Walkthrough page: one iteration of Kuhn (vanilla CFR: 80 steps) and of Leduc (2,711 steps).
+WALK_CASES = (
+    ("Walkthrough, Kuhn, vanilla CFR (80 steps)", "walk_game=kuhn&walk_algo=cfr&walk_updates=simultaneous"),
+    ("Walkthrough, Leduc, vanilla CFR (2,711 steps)", "walk_game=leduc&walk_algo=cfr&walk_updates=simultaneous"),
+)
 
 # Steps the timeline from inside the page: each step is one keydown on the component, timed to the
 # end of its synchronous redraw plus a forced layout, and to the next animation frame.
@@ -156,9 +164,52 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
     }
 
 
+def bench_walkthrough(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key step to repaint on the Walkthrough page, and a node click to its step (both client-side)."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    url = f"{base}/Walkthrough?{query}"
+    open_tree(page, url)                     # cold: traces the iteration and builds the frames once
+    paint = [open_tree(page, url) for _ in range(3)]
+    page.evaluate(WATCH_RUNS)
+    count = int(page.evaluate("""() => { const find = (n) => n.querySelector('.tl-walk') ||
+        [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+      return find(document).tl.frames.length; }"""))
+    timings = page.evaluate(STEPS, min(steps, count - 1))   # steps past the last one would redraw nothing
+    nodes = page.locator(".tl-node[data-node]")
+    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
+    clicks = []
+    for node in ids:
+        start = time.perf_counter()
+        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+        page.wait_for_function(f"""() => {{ const find = (n) => n.querySelector('.tl-walk') ||
+              [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+            const root = find(document); return root && root.tl.selected >= 0 &&
+              String(root.tl.b.nodes.id[root.tl.selected]) === '{node}'; }}""", timeout=TIMEOUT_MS)
+        clicks.append((time.perf_counter() - start) * 1000)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('walk_step') !== null", timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    reruns = page.evaluate("window.__runs")
+    context.close()
+
+    def ms(value: float) -> str:
+        return f"{value:.1f} ms"
+
+    return {
+        "case": name,
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "node click→inspector median": ms(statistics.median(clicks)) + " (to its step)",
+        "server time per rerun median / p95": "–",
+        "click→script done (browser) median": ms(statistics.median(reruns)) + " (the pause's one rerun)" if reruns else "–",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
+    parser.add_argument("--only", choices=("game_tree", "walkthrough"), help="bench one page's cases")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -166,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     with streamlit_server() as (url, _process), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for name, query in CASES:
+            for name, query in CASES if args.only in (None, "game_tree") else ():
                 rows.append(bench_case(browser, url, name, query, args.steps))
+            for name, query in WALK_CASES if args.only in (None, "walkthrough") else ():
+                rows.append(bench_walkthrough(browser, url, name, query, args.steps))
         finally:
             browser.close()
     columns = list(rows[0])
