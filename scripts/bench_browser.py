@@ -23,9 +23,10 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -119,27 +120,46 @@ def server_reruns(query: str, count: int = 12) -> list[float]:
     return times
 
 
-def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
-    server = server_reruns(query)
+def open_page(browser: Browser, url: str) -> tuple[BrowserContext, Page, list[float]]:
+    """A new context on `url`, opened cold once (the payload is built), then warm three times."""
     context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
     page = context.new_page()
-    url = f"{base}/Game_tree?{query}"
-    open_tree(page, url)                     # cold: solves and builds the payload once
-    paint = [open_tree(page, url) for _ in range(3)]
+    open_tree(page, url)
+    return context, page, [open_tree(page, url) for _ in range(3)]
+
+
+def click_nodes(page: Page, answered: Callable[[str], None], after: Callable[[str], None]) -> list[float]:
+    """Milliseconds from a real click on the k-th drawn node (k < 12) until `answered(node)` returns;
+    `after(node)` then waits for what the click does next (untimed). The nodes are read before each
+    click: a click may draw another part (the Walkthrough goes to the node's step)."""
+    clicks = []
+    for k in range(12):
+        nodes = page.locator(".tl-node[data-node]")
+        if k >= nodes.count():
+            break
+        node = str(nodes.nth(k).get_attribute("data-node"))
+        start = time.perf_counter()
+        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+        answered(node)
+        clicks.append((time.perf_counter() - start) * 1000)
+        after(node)
+    return clicks
+
+
+def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    server = server_reruns(query)
+    context, page, paint = open_page(browser, f"{base}/Game_tree?{query}")
     timings = page.evaluate(STEPS, steps)
     # The pause after the last step sends t once; let that rerun finish first.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     # Node clicks: the inspector answers in the browser, then Streamlit reruns once for the URL.
     page.evaluate(WATCH_RUNS)
-    nodes = page.locator(".tl-node[data-node]")
-    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
-    clicks = []
-    for node in ids:
-        start = time.perf_counter()
-        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+
+    def inspected(node: str) -> None:
         page.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=TIMEOUT_MS)
-        clicks.append((time.perf_counter() - start) * 1000)
+
+    def linked(node: str) -> None:
         try:
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=30_000)
@@ -147,63 +167,55 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
             print(f"{name}: node {node} never reached the URL ({page.url})", file=sys.stderr)
             raise
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, inspected, linked)
     reruns = page.evaluate("window.__runs")
     context.close()
+    return table_row(name, timings, clicks, server, reruns, paint)
 
-    def ms(value: float) -> str:
-        return f"{value:.1f} ms"
 
+def ms(value: float) -> str:
+    return f"{value:.1f} ms"
+
+
+def table_row(name: str, timings: dict[str, list[float]], clicks: list[float], server: list[float] | None,
+              reruns: list[float], paint: list[float], click_note: str = "") -> dict[str, str]:
+    """One row of the printed table (milliseconds; "–" where a page has no such measurement)."""
     return {
         "case": name,
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
         "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
-        "node click→inspector median": ms(statistics.median(clicks)),
-        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}",
+        "node click→inspector median": ms(statistics.median(clicks)) + click_note,
+        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}"
+        if server else "–",
         "click→script done (browser) median": ms(statistics.median(reruns)) if reruns else "–",
         "first paint, warm (median of 3)": ms(statistics.median(paint)),
     }
 
 
+# The Walkthrough's component root, through the shadow roots.
+WALK_ROOT = """const find = (n) => n.querySelector('.tl-walk') ||
+  [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);"""
+
+
 def bench_walkthrough(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
     """Key step to repaint on the Walkthrough page, and a node click to its step (both client-side)."""
-    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
-    page = context.new_page()
-    url = f"{base}/Walkthrough?{query}"
-    open_tree(page, url)                     # cold: traces the iteration and builds the frames once
-    paint = [open_tree(page, url) for _ in range(3)]
+    context, page, paint = open_page(browser, f"{base}/Walkthrough?{query}")
     page.evaluate(WATCH_RUNS)
-    count = int(page.evaluate("""() => { const find = (n) => n.querySelector('.tl-walk') ||
-        [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
-      return find(document).tl.frames.length; }"""))
+    count = int(page.evaluate(f"() => {{ {WALK_ROOT} return find(document).tl.frames.length; }}"))
     timings = page.evaluate(STEPS, min(steps, count - 1))   # steps past the last one would redraw nothing
-    nodes = page.locator(".tl-node[data-node]")
-    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
-    clicks = []
-    for node in ids:
-        start = time.perf_counter()
-        page.locator(f'.tl-node[data-node="{node}"]').first.click()
-        page.wait_for_function(f"""() => {{ const find = (n) => n.querySelector('.tl-walk') ||
-              [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
-            const root = find(document); return root && root.tl.selected >= 0 &&
-              String(root.tl.b.nodes.id[root.tl.selected]) === '{node}'; }}""", timeout=TIMEOUT_MS)
-        clicks.append((time.perf_counter() - start) * 1000)
+
+    def at_step(node: str) -> None:
+        page.wait_for_function(f"""() => {{ {WALK_ROOT} const root = find(document);
+            return root && root.tl.selected >= 0 && String(root.tl.b.nodes.id[root.tl.selected]) === '{node}'; }}""",
+                               timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, at_step, lambda node: None)
     page.wait_for_function("() => new URLSearchParams(location.search).get('walk_step') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
-    reruns = page.evaluate("window.__runs")
+    reruns = page.evaluate("window.__runs")    # the pauses after the steps and the clicks rerun once each
     context.close()
-
-    def ms(value: float) -> str:
-        return f"{value:.1f} ms"
-
-    return {
-        "case": name,
-        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
-        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
-        "node click→inspector median": ms(statistics.median(clicks)) + " (to its step)",
-        "server time per rerun median / p95": "–",
-        "click→script done (browser) median": ms(statistics.median(reruns)) + " (the pause's one rerun)" if reruns else "–",
-        "first paint, warm (median of 3)": ms(statistics.median(paint)),
-    }
+    return table_row(name, timings, clicks, None, reruns, paint, click_note=" (to its step)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ browser steps through them on the Game tree's drawing, so a step costs no server
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -130,7 +130,7 @@ def set_progress(trace: IterationTrace) -> tuple[list[int], list[int]]:
     return first, final
 
 
-def _numbers(values: Sequence[float], digits: int = 6) -> list[float]:
+def _numbers(values: Iterable[float], digits: int = 6) -> list[float]:
     # Adding 0.0 turns -0.0 (player 2's sign flip of a zero) into 0.0.
     return [round(float(v), digits) + 0.0 for v in values]
 

@@ -125,7 +125,7 @@ def test_a_click_on_a_node_goes_to_its_visit(page, app_url: str) -> None:
     assert step_label(page)[0] == 10          # 1 chance, 4 + 5 steps under "check", then the visit of QK b
     assert page.get_by_test_id("walk-card").first.locator("h4").inner_text() == "Visit · QK b"
     reach = page.get_by_test_id("walk-reach").first.locator("tbody td").all_inner_texts()
-    assert reach == ["passed down", "0.5000", "1.0000", "0.1667"]   # player 1 bet with 1/2 after the 1/6 deal
+    assert reach == ["reach passed down", "0.5000", "1.0000", "0.1667"]   # player 1 bet with 1/2 after the 1/6 deal
 
 
 def test_the_deep_link_opens_step_4(page, app_url: str) -> None:

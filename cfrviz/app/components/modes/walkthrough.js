@@ -152,10 +152,10 @@ function walkCard(tl) {
     const r = S.reach[f];
     const t = el("table", { class: "tl-table wt-reach", "data-testid": "walk-reach" }, box);
     const head = el("tr", {}, el("thead", {}, t));
-    ["reach", "player 1", "player 2", "chance"].forEach((h) => el("th", {}, head, h));
+    ["", "player 1", "player 2", "chance"].forEach((h) => el("th", {}, head, h));
     const row = el("tr", {}, el("tbody", {}, t));
     el("td", { title: "The probability of reaching this history: each player's own part, and chance's." }, row,
-       kind === "return" ? "reach" : "passed down");
+       kind === "return" ? "reach" : "reach passed down");
     r.forEach((v) => el("td", {}, row, fmt(v, 4)));
   }
   const actions = S.actions[f];
