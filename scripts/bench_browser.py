@@ -3,6 +3,7 @@
     python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
     python scripts/bench_browser.py --steps 200   # more key steps per case
     python scripts/bench_browser.py --only Play   # only the cases whose name holds "Play"
+    python scripts/bench_browser.py --only Walkthrough   # one page's cases
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -16,6 +17,8 @@ Starts `streamlit run app.py` on a free local port and drives Debian's Chromium 
   - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
 The Play page's row (Kuhn, after one decision, so its panel shows a decision's costs) has the key
 step rows only: its reruns are the visitor's decisions, not the timeline's.
+The Walkthrough's rows step through one iteration's trace (its frames are steps, not iterations);
+its node clicks go to the node's step in the browser, so they cause no rerun.
 """
 from __future__ import annotations
 
@@ -23,9 +26,10 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,6 +42,11 @@ CASES = (
     ("Leduc part, 20,000 iterations", "game=leduc&algo=cfr&iters=20000&updates=simultaneous&node=5"),
 )
 TIMEOUT_MS = 180_000
+# The Walkthrough page: one iteration of Kuhn (vanilla CFR: 80 steps) and of Leduc (2,711 steps).
+WALK_CASES = (
+    ("Walkthrough, Kuhn, vanilla CFR (80 steps)", "walk_game=kuhn&walk_algo=cfr&walk_updates=simultaneous"),
+    ("Walkthrough, Leduc, vanilla CFR (2,711 steps)", "walk_game=leduc&walk_algo=cfr&walk_updates=simultaneous"),
+)
 
 # Steps the timeline from inside the page: each step is one keydown on the component, timed to the
 # end of its synchronous redraw plus a forced layout, and to the next animation frame.
@@ -114,27 +123,48 @@ def server_reruns(query: str, count: int = 12) -> list[float]:
     return times
 
 
-def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
-    server = server_reruns(query)
+def open_page(browser: Browser, url: str) -> tuple[BrowserContext, Page, list[float]]:
+    """A new context on `url`, opened cold once (the payload is built), then warm three times."""
     context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
     page = context.new_page()
-    url = f"{base}/Game_tree?{query}"
-    open_tree(page, url)                     # cold: solves and builds the payload once
-    paint = [open_tree(page, url) for _ in range(3)]
+    open_tree(page, url)
+    return context, page, [open_tree(page, url) for _ in range(3)]
+
+
+def click_nodes(page: Page, answered: Callable[[str], None], after: Callable[[str], None]) -> list[float]:
+    """Milliseconds from a real click on the k-th drawn node (k < 12) until `answered(node)` returns;
+    `after(node)` then waits for what the click does next (untimed). The nodes are read before each
+    click: a click may draw another part (the Walkthrough goes to the node's step)."""
+    clicks = []
+    for k in range(12):
+        nodes = page.locator(".tl-node[data-node]")
+        if k >= nodes.count():
+            break
+        node = str(nodes.nth(k).get_attribute("data-node"))
+        start = time.perf_counter()
+        # A mouse click on the node's shape (a terminal's box also spans the gap before its payoff);
+        # forced, since the pill's own key text is what the pointer hits there.
+        page.locator(f'.tl-node[data-node="{node}"] :is(rect, path)').first.click(force=True)
+        answered(node)
+        clicks.append((time.perf_counter() - start) * 1000)
+        after(node)
+    return clicks
+
+
+def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    server = server_reruns(query)
+    context, page, paint = open_page(browser, f"{base}/Game_tree?{query}")
     timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
     # The pause after the last step sends t once; let that rerun finish first.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     # Node clicks: the inspector answers in the browser, then Streamlit reruns once for the URL.
     page.evaluate(WATCH_RUNS)
-    nodes = page.locator(".tl-node[data-node]")
-    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
-    clicks = []
-    for node in ids:
-        start = time.perf_counter()
-        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+
+    def inspected(node: str) -> None:
         page.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=TIMEOUT_MS)
-        clicks.append((time.perf_counter() - start) * 1000)
+
+    def linked(node: str) -> None:
         try:
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=30_000)
@@ -142,18 +172,27 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
             print(f"{name}: node {node} never reached the URL ({page.url})", file=sys.stderr)
             raise
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, inspected, linked)
     reruns = page.evaluate("window.__runs")
     context.close()
+    return table_row(name, timings, clicks, server, reruns, paint)
 
-    def ms(value: float) -> str:
-        return f"{value:.1f} ms"
 
+def ms(value: float) -> str:
+    return f"{value:.1f} ms"
+
+
+def table_row(name: str, timings: dict[str, list[float]], clicks: list[float], server: list[float] | None,
+              reruns: list[float], paint: list[float], click_note: str = "") -> dict[str, str]:
+    """One row of the printed table (milliseconds; "–" where a page has no such measurement)."""
     return {
         "case": name,
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
         "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
-        "node click→inspector median": ms(statistics.median(clicks)),
-        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}",
+        "node click→inspector median": ms(statistics.median(clicks)) + click_note,
+        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}"
+        if server else "–",
         "click→script done (browser) median": ms(statistics.median(reruns)) if reruns else "–",
         "first paint, warm (median of 3)": ms(statistics.median(paint)),
     }
@@ -182,6 +221,31 @@ def bench_play(browser: Browser, base: str, name: str, query: str, steps: int) -
             "step→next frame median / p95": ms(timings["frame"])}
 
 
+# The Walkthrough's component root, through the shadow roots.
+WALK_ROOT = """const find = (n) => n.querySelector('.tl-walk') ||
+  [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);"""
+
+
+def bench_walkthrough(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key step to repaint on the Walkthrough page, and a node click to its step (both client-side)."""
+    context, page, paint = open_page(browser, f"{base}/Walkthrough?{query}")
+    page.evaluate(WATCH_RUNS)
+    count = int(page.evaluate(f"() => {{ {WALK_ROOT} return find(document).tl.frames.length; }}"))
+    timings = page.evaluate(STEPS, [min(steps, count - 1), ".tl-inspector"])   # steps past the last redraw nothing
+
+    def at_step(node: str) -> None:
+        page.wait_for_function(f"""() => {{ {WALK_ROOT} const root = find(document);
+            return root && root.tl.selected >= 0 && String(root.tl.b.nodes.id[root.tl.selected]) === '{node}'; }}""",
+                               timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, at_step, lambda node: None)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('walk_step') !== null", timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    reruns = page.evaluate("window.__runs")    # the pauses after the steps and the clicks rerun once each
+    context.close()
+    return table_row(name, timings, clicks, None, reruns, paint, click_note=" (to its step)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
@@ -198,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(bench_case(browser, url, name, query, args.steps))
             if args.only in PLAY[0]:
                 rows.append(bench_play(browser, url, *PLAY, args.steps))
+            for name, query in CASES if args.only in (None, "game_tree") else ():
+                rows.append(bench_case(browser, url, name, query, args.steps))
+            for name, query in WALK_CASES:
+                if args.only in name:
+                    rows.append(bench_walkthrough(browser, url, name, query, args.steps))
         finally:
             browser.close()
     columns = list(dict.fromkeys(c for row in rows for c in row))

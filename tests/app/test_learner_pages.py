@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import app as ui
+from cfrviz.figures.timeline import read_component_data
 
 ROOT = Path(__file__).parents[2]
 APP = str(ROOT / "app.py")
@@ -143,8 +144,9 @@ def test_a_share_link_restores_page_settings_in_a_fresh_session():
     assert not at.exception
     assert at.selectbox(key="walk_algo").value == "cfr" and at.number_input(key="walk_t").value == 3
     assert at.radio(key="walk_updates").value == "alternating"
-    assert at.session_state["walk_step"] == 3  # 0-based on the page, 1-based in the link
-    assert "Step 4 of" in "".join(m.value for m in at.markdown)
+    # The walkthrough's timeline opens at the linked step (its t is the 1-based step).
+    (element,) = at.get("bidi_component")
+    assert read_component_data(element.proto.bytes)[0]["t"] == 4
 
 
 def test_regret_matching_has_its_own_t_and_says_it_has_its_own_settings():

@@ -1,4 +1,4 @@
-"""AppTest for the teaching pages (Regret matching, Walkthrough, Best response, Play),
+"""AppTest for the teaching pages (Regret matching, Best response, Play; Walkthrough in test_walkthrough_app.py),
 and the pure pieces behind them: matrix presets and the payoff-table checks."""
 from __future__ import annotations
 
@@ -90,35 +90,6 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     # Errors are escaped markdown; on screen the backslashes vanish.
     assert [e.value.replace("\\", "") for e in at.error] == [
         "The opponent's probabilities must sum to 1; they sum to 1.2."]
-
-
-# --------------------------------------------------------------------------------------------
-# Walkthrough
-
-
-def test_walkthrough_page_steps_to_the_hand_worked_example():
-    at = open_page("pages/6_Walkthrough.py")
-    assert at.session_state["walk_step"] == 0
-    # "Next update" lands on the first return: the hand-worked node Qpb, regret sum +0.25 / -0.25.
-    at.button(key="walk_next_update").click().run()
-    assert at.subheader[0].value == "Return · QK kb"
-    table = at.dataframe[0].value
-    assert list(table["Δ regret sum"]) == [0.25, -0.25]  # 0.5 x regret (the caption names the weight)
-    tree_spec = charts(at)[0]
-    path = next(t for t in tree_spec["data"] if t["name"] == "path to this step")
-    assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet
-    changed = at.dataframe[-1].value.set_index("information set")
-    # The "after" columns fill in step by step: Q kb is updated, K b not reached yet.
-    assert changed.loc["▶ Q kb", "regret after"] == "+0.25 / -0.25"
-    assert changed.loc["K b", "regret after"] == "+0 / +0"
-    assert changed[changed["player"] == 1].index.tolist() == ["Q", "▶ Q kb"]
-    at.button(key="walk_back").click().run()
-    assert at.session_state["walk_step"] == 6 and at.subheader[0].value.startswith("Terminal")
-    for _ in range(3):  # Next update x3 from the terminal: Q kb, K k, then K b
-        at.button(key="walk_next_update").click().run()
-    changed = at.dataframe[-1].value.set_index("information set")
-    assert changed.loc["▶ K b", "regret after"] == "-0.75 / +0.75"  # by hand: Kb regret sum -0.75 / +0.75
-    assert at.query_params["walk_step"] in ("13", ["13"])  # the link names the step (1-based)
 
 
 # --------------------------------------------------------------------------------------------

@@ -264,7 +264,7 @@ class Timeline {
     const t = this.frames[this.f];
     if (t === this.sentT) return;
     this.sentT = t;
-    this.send?.setStateValue("t", t);
+    this.send?.setStateValue(this.spec.report || "t", t);
   }
 
   // What edge widths (and strategy curves) show: the average strategy or the current one.
@@ -1165,7 +1165,8 @@ async function downloadAnimation(tl, first, last, button) {
 // (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
 // given, names the frame in the bar and in figures (default "Iteration t = … of …"); `frames(body)`,
 // if given, is the list of iterations the bar steps through (default body.frames); `state(tl, value)`,
-// if given, gets the header's `state` (`mount(..., state=...)` in Python) before each redraw.
+// if given, gets the header's `state` (`mount(..., state=...)` in Python) before each redraw; `report`,
+// if given, is the state name the frame is sent back under on a pause (default "t").
 // A page's mode lives in its own file in modes/ (loaded after this one) and adds itself with
 // `MODES.name = {...}`; its data is the payload's `extra`. Its name is in
 // cfrviz.figures.timeline.MODES. It gets keys, playback, focus, the server's t and the SVG/PNG/WebM

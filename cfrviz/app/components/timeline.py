@@ -96,6 +96,12 @@ def _shown(key: str, **reported: object) -> None:
         shown[key] = {**shown[key], **{k: v for k, v in reported.items() if v is not None}}
 
 
+def browser_shows(key: str, t: int) -> None:
+    """Note that timeline `key` already shows frame `t` in the browser (a mode that reports its frame
+    under its own event name calls this), so the rerun that follows sends the same bytes again."""
+    _shown(key, t=t)
+
+
 def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
     value = (st.session_state.get(key) or {}).get("t")
     t = checked_iteration(value, iterations)
