@@ -262,8 +262,6 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(bench_case(browser, url, name, query, args.steps))
             if args.only in PLAY[0]:
                 rows.append(bench_play(browser, url, *PLAY, args.steps))
-            for name, query in CASES if args.only in (None, "game_tree") else ():
-                rows.append(bench_case(browser, url, name, query, args.steps))
             for name, query in WALK_CASES:
                 if args.only in name:
                     rows.append(bench_walkthrough(browser, url, name, query, args.steps))
