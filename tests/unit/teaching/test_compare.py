@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from cfrviz.figures.timeline import read_component_data
+
 import cfrviz
 from cfrviz import analysis
 from cfrviz.teaching.compare import (
@@ -236,7 +238,10 @@ def test_walkthrough_page_replays_the_new_algorithms(algorithm: str) -> None:
     assert not at.exception, at.exception
     # They alternate by definition: the page offers only that scheme.
     assert at.radio(key="walk_updates").options == ["alternating"]
-    assert at.dataframe, "the information-set table is drawn"
+    # The trace (with its table of information sets) goes to the browser's walkthrough mode.
+    (element,) = at.get("bidi_component")
+    header, payload = read_component_data(element.proto.bytes)
+    assert header["mode"] == "walkthrough" and payload["extra"]["steps"]["kind"], "the trace is drawn"
 
 
 def test_every_solve_of_a_line_waits_for_the_gate() -> None:
