@@ -327,6 +327,7 @@ class Timeline {
         this.setKind(h.kind, false);
       }
     }
+    this.spec.header?.(this, h.state || {});
     const focus = h.focus || [];
     if (JSON.stringify(focus) !== JSON.stringify(this.focus)) {
       this.focus = focus;
@@ -1164,6 +1165,7 @@ async function downloadAnimation(tl, first, last, button) {
 // (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
 // given, names the frame in the bar and in figures (default "Iteration t = … of …"); `frames(body)`,
 // if given, is the list of iterations the bar steps through (default body.frames).
+// `header(tl, state)`, if given, hears the server's view of the mode's own choices (mount's `state`).
 // A page's mode lives in its own file in modes/ (loaded after this one) and adds itself with
 // `MODES.name = {...}`; its data is the payload's `extra`. Its name is in
 // cfrviz.figures.timeline.MODES. It gets keys, playback, focus, the server's t and the SVG/PNG/WebM

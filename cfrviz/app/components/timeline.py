@@ -133,7 +133,8 @@ class Extra:
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
           kind_key: str | None = None, extra: Extra | None = None,
-          events: Mapping[str, Callable[[Any], None]] | None = None) -> str:
+          events: Mapping[str, Callable[[Any], None]] | None = None,
+          state: Mapping[str, Any] | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
     curves for the information sets named in `focus`). `log` starts the slider on a log scale.
@@ -145,7 +146,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
 
     `extra` adds a page mode's own data to the payload. `events` maps a name the mode's JavaScript
     sets with `setStateValue(name, value)` to a callback given that value (check it: it comes
-    from the browser).
+    from the browser). `state` (JSON-ready) is the server's view of the mode's own choices, sent
+    in the header and given to the mode's `header(tl, state)`.
     """
     from cfrviz import app as ui
 
@@ -166,6 +168,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     # data is unchanged and the payload is not sent a second time.
     wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
               "log": log}
+    if state is not None:
+        wanted["state"] = dict(state)
     headers = st.session_state.setdefault(_HEADERS, {})
     shown = st.session_state.setdefault(_SHOWN, {})
     header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
