@@ -7,10 +7,10 @@ fits on the screen.
 """
 from __future__ import annotations
 
-import itertools
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from tests.browser.test_timeline_browser import overlaps
 from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
 
 import cfrviz
@@ -133,14 +133,6 @@ def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(p
     assert t_label(fresh) == 30 and fresh.get_by_role("radio", name="player 2").first.is_checked()
     assert marked(fresh) == expected_marks(run, 30, 1)
     fresh.close()
-
-
-def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
-    def meet(a: dict, b: dict) -> bool:
-        slack = 0.5
-        return (a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"] and
-                a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
-    return [(a["text"], b["text"]) for a, b in itertools.combinations(boxes, 2) if meet(a, b)]
 
 
 @pytest.mark.parametrize("size", SIZES)
