@@ -7,6 +7,7 @@ fits on the screen.
 """
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -29,9 +30,8 @@ LABEL_BOXES = """(root) => [...root.querySelectorAll('.tl-tree svg text')]
               return {text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
                       size: parseFloat(getComputedStyle(t).fontSize)}; })"""
 
-# The marked (shown) best-response edges: the set and the action each marks.
-MARKED = """(root) => [...root.querySelectorAll('.br-mark')].filter(m => m.style.display !== 'none')
-  .map(m => [m.dataset.set, m.dataset.action])"""
+# The marked best-response edges (only those shown are in the drawing): the set and the action each marks.
+MARKED = """(root) => [...root.querySelectorAll('.br-mark')].map(m => [m.dataset.set, m.dataset.action])"""
 
 
 # Records the bar's t and the exploitability shown after every repaint of the timeline.
@@ -114,8 +114,7 @@ def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(p
     open_best_response(page, app_url, f"{KUHN}&t=30")
     # Kuhn draws whole: every one of player 1's six sets has both its histories marked, on its best action.
     assert marked(page) == expected_marks(run, 30, 0)
-    assert timeline(page).evaluate("(root) => [...root.querySelectorAll('.br-mark')]"
-                                   ".filter(m => m.style.display !== 'none').length") == 12
+    assert timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length") == 12
     rows = page.locator('[data-testid="br-table"] tbody tr')
     assert rows.count() == 6
     page.evaluate(WATCH_RUNS)
@@ -149,3 +148,17 @@ def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: st
         box = page.get_by_test_id(testid).first.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (testid, box)
     assert len(marked(page)) >= 1
+
+
+def test_the_downloaded_svg_holds_the_marks_shown_and_no_others(page, app_url: str) -> None:
+    # Reference: the page at t = 30 marks player 1's best action at each history of its six sets
+    # (12 edges, as above); the figure is built from the drawing, so it holds those 12 and no more.
+    open_best_response(page, app_url, f"{KUHN}&t=30")
+    shown = timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length")
+    mark = timeline(page).evaluate("(root) => getComputedStyle(root.querySelector('.br-mark')).stroke")
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Download SVG").first.click()
+    figure = ET.parse(info.value.path()).getroot()
+    strokes = [dict(part.split(":", 1) for part in line.get("style", "").split(";") if ":" in part).get("stroke")
+               for line in figure.iter("{http://www.w3.org/2000/svg}line")]
+    assert shown == 12 and strokes.count(mark) == shown

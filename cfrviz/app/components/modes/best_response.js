@@ -107,8 +107,8 @@ function brBuild(tl) {
                                   x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2"),
                                   "data-node": b.nodes.id[e.k], "data-set": b.sets[s].key,
                                   "data-action": b.sets[s].actions[b.nodes.action[e.k]] }, overlay);
-    line.style.display = "none";
-    tl.brMarks.push({ line, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
+    line.remove();     // in the drawing only while marked, so downloaded figures hold only what is shown
+    tl.brMarks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
   }
   brBuildTable(tl);
 }
@@ -121,7 +121,7 @@ function brDraw(tl) {
   const best = x.best[g];
   for (const m of tl.brMarks) {
     const on = m.player === me && best[m.s] === m.action;
-    if (on !== m.on) { m.on = on; m.line.style.display = on ? "" : "none"; }
+    if (on !== m.on) { m.on = on; if (on) m.overlay.appendChild(m.line); else m.line.remove(); }
     if (!on) continue;
     // A rim of the same width around the edge, however thick the average strategy draws it.
     const width = (Number(m.edge.getAttribute("stroke-width")) + 8).toFixed(1);
