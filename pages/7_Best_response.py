@@ -45,6 +45,8 @@ if not is_drawn_whole(tree):
     k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)), format_func=part_name,
                      key="br_part")
     nodes = tree_parts.part_nodes(tree, options[k]).tolist()
+# This page's parts follow player 1's cards only: the inspector's "draw this set whole" is the Game tree's.
+state.pop(timeline.WHOLE_SET_KEY, None)
 
 # The exploiter is chosen in the timeline; what it reports is kept (and linked) here.
 reported = state.pop("_br_reported_exploiter", None)
