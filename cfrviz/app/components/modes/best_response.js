@@ -7,6 +7,7 @@ MODES.best_response = {
   build: (tl) => brBuild(tl),
   draw: (tl) => brDraw(tl),
   header: (tl, state) => brHeader(tl, state),
+  state: (tl, value) => brHeader(tl, value || {}),   // the same hook under main's name (mount's `state`)
   inspector: true,
   kind: null,
 };
