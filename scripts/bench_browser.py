@@ -4,6 +4,7 @@
     python scripts/bench_browser.py --steps 200   # more key steps per case
     python scripts/bench_browser.py --only Play   # only the cases whose name holds "Play"
     python scripts/bench_browser.py --only Walkthrough   # one page's cases
+    python scripts/bench_browser.py --only "Best response"   # only the cases whose name has this
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -19,10 +20,13 @@ The Play page's row (Kuhn, after one decision, so its panel shows a decision's c
 step rows only: its reruns are the visitor's decisions, not the timeline's.
 The Walkthrough's rows step through one iteration's trace (its frames are steps, not iterations);
 its node clicks go to the node's step in the browser, so they cause no rerun.
+Other pages on the same timeline (PAGE_CASES) get the key-step rows and the warm first paint; the
+Best response cases also print how long building both best responses of every frame takes.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -40,6 +44,12 @@ from tests.support.server import streamlit_server  # noqa: E402
 CASES = (
     ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
     ("Leduc part, 20,000 iterations", "game=leduc&algo=cfr&iters=20000&updates=simultaneous&node=5"),
+)
+# Other pages drawn by the timeline: (name, page path, query); measured by key steps.
+PAGE_CASES = (
+    ("Best response, Kuhn, 1,000 iterations", "Best_response", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
+    ("Best response, Leduc part, 20,000 iterations", "Best_response",
+     "game=leduc&algo=cfr&iters=20000&updates=simultaneous"),
 )
 TIMEOUT_MS = 180_000
 # The Walkthrough page: one iteration of Kuhn (vanilla CFR: 80 steps) and of Leduc (2,711 steps).
@@ -86,7 +96,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def open_tree(page: Page, url: str) -> float:
-    """Go to the Game tree page; return ms from navigation start until the tree is drawn."""
+    """Go to a timeline page; return ms from navigation start until the tree is drawn."""
     page.goto(url, timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     return float(page.wait_for_function(
@@ -246,6 +256,51 @@ def bench_walkthrough(browser: Browser, base: str, name: str, query: str, steps:
     return table_row(name, timings, clicks, None, reruns, paint, click_note=" (to its step)")
 
 
+def bench_page_steps(browser: Browser, base: str, name: str, path: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on another page's timeline: the same step rows as the Game tree, and the script
+    runs they caused (none expected: a pause sends t once, after the steps)."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    url = f"{base}/{path}?{query}"
+    open_tree(page, url)
+    paint = [open_tree(page, url) for _ in range(3)]
+    page.evaluate(WATCH_RUNS)
+    timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
+    runs = len(page.evaluate("window.__runs"))
+    context.close()
+    ms = "{:.1f} ms".format
+    return {
+        "case": f"{name} ({runs} reruns during the steps)",
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "node click→inspector median": "–",
+        "server time per rerun median / p95": "–",
+        "click→script done (browser) median": "–",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
+    }
+
+
+def best_response_build(query: str) -> str:
+    """Seconds to build both best responses of every frame for the case's run (whole tree and the page's first part)."""
+    import cfrviz
+    from cfrviz.figures.best_response_frames import best_response_frames, frames_with
+    from cfrviz.figures.tree import is_drawn_whole
+    from cfrviz.tree import parts as tree_parts
+
+    settings = dict(pair.split("=") for pair in query.split("&"))
+    run = cfrviz.solve(settings["game"], settings["algo"], iterations=int(settings["iters"]), updates=settings["updates"])
+    snapshots = frames_with(run, int(run.iterations[-1]))
+    nodes = None
+    if not is_drawn_whole(run.tree):
+        nodes = tree_parts.part_nodes(run.tree, tree_parts.parts(run.tree, "player1")[0]).tolist()
+    best_response_frames(run.tree, run, snapshots[:2], nodes)       # compiled kernels, packed tree
+    start = time.perf_counter()
+    extra = best_response_frames(run.tree, run, snapshots, nodes)
+    seconds = time.perf_counter() - start
+    return (f"{len(snapshots)} frames × 2 players, {len(extra['sets'])} sets sent: {seconds:.2f} s "
+            f"({len(json.dumps(extra, separators=(',', ':'))) / 1e6:.2f} MB of JSON)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
@@ -265,13 +320,25 @@ def main(argv: list[str] | None = None) -> int:
             for name, query in WALK_CASES:
                 if args.only in name:
                     rows.append(bench_walkthrough(browser, url, name, query, args.steps))
+            for name, path, query in PAGE_CASES:
+                if args.only in name:
+                    rows.append(bench_page_steps(browser, url, name, path, query, args.steps))
         finally:
             browser.close()
+    if not rows:
+        print(f"No case has {args.only!r} in its name.", file=sys.stderr)
+        return 2
     columns = list(dict.fromkeys(c for row in rows for c in row))
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
     for row in rows:
         print("| " + " | ".join(row.get(c, "–") for c in columns) + " |")
+    builds = [(name, best_response_build(query)) for name, path, query in PAGE_CASES
+              if path == "Best_response" and args.only in name]
+    if builds:
+        print("\n| Best response case | both best responses of every frame, built once (this process) |\n|---|---|")
+        for name, line in builds:
+            print(f"| {name} | {line} |")
     return 0
 
 

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, app as ui
 from cfrviz.analysis.equilibria import best_response_to
+from cfrviz.figures.timeline import read_component_data
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import regret_matching_path
 
@@ -99,17 +100,33 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
 def test_best_response_page_matches_analysis():
     at = open_page("pages/7_Best_response.py", {"game": "kuhn", "algo": "cfr", "iters": "200",
                                                 "updates": "simultaneous"})
-    # Reference: cfrviz.analysis on the same run's average strategy at the last iteration.
+    # Reference: cfrviz.analysis on the same run's average strategy, at the first and the last frame.
     run = ui.cached_solve("kuhn", (), "cfr", 200, "simultaneous", 0)
-    strategy = run.average_strategy[-1]
-    values = [analysis.best_response(run.tree, strategy, p).value for p in (0, 1)]
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Player 1's best response earns"] == f"{values[0]:+.5f}"
-    assert metrics["Player 2's best response earns"] == f"{values[1]:+.5f}"
-    assert metrics["Exploitability"] == f"{analysis.exploitability(run.tree, strategy):.5f}"
-    assert abs((values[0] + values[1]) / 2 - run.exploitability[-1]) < 1e-12
-    table = at.dataframe[0].value
-    assert len(table) == 6 and table["gain"].min() >= -1e-12  # player 1's six sets; a BR never loses
+    header, payload = read_component_data(at.get("bidi_component")[0].proto.bytes)
+    assert header["mode"] == "best_response" and header["state"] == {"exploiter": 1}
+    extra = payload["extra"]
+    assert extra["frames"] == payload["frames"] and extra["sets"] == [s["key"] for s in payload["sets"]]
+    for f, t in ((0, 1), (-1, 200)):
+        strategy = run.average_strategy[run.snapshot_at(t)]
+        values = [analysis.best_response(run.tree, strategy, p).value for p in (0, 1)]
+        assert extra["values"][f] == pytest.approx(values, abs=1e-6)
+        assert sum(values) / 2 == pytest.approx(analysis.exploitability(run.tree, strategy))
+    assert extra["gameValue"] == pytest.approx(-1 / 18)       # Kuhn's value (Kuhn 1950)
+    assert abs(sum(extra["values"][-1]) / 2 - run.exploitability[-1]) < 1e-6
+    assert min(min(row) for row in extra["gain"]) >= -1e-12   # a best response never loses
+
+
+def test_best_response_keeps_the_reported_exploiter_in_the_link():
+    # Reference: the exploiter the timeline reports (1 or 2) is the link's br_player and the header's state;
+    # anything else from the browser is ignored (cfrviz.figures.best_response_frames.checked_exploiter).
+    at = open_page("pages/7_Best_response.py", {"game": "kuhn", "algo": "cfr", "iters": "50", "br_player": "2"})
+    header = read_component_data(at.get("bidi_component")[0].proto.bytes)[0]
+    assert header["state"] == {"exploiter": 2}
+    assert any("Player 2's information sets" in c.value for c in at.caption)
+    at.session_state["_br_reported_exploiter"] = "1"
+    at.run()
+    assert read_component_data(at.get("bidi_component")[0].proto.bytes)[0]["state"] == {"exploiter": 1}
+    assert "br_player" not in at.query_params      # the default is left out of the link
 
 
 # --------------------------------------------------------------------------------------------
