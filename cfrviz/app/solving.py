@@ -43,10 +43,10 @@ def is_warm() -> bool:
 
 
 def _warm() -> None:
-    from cfrviz.app.warmup import compile_kernels
+    from cfrviz.app.warmup import warm_up
 
     try:
-        compile_kernels()
+        warm_up()
     finally:
         _WARM.set()
 
