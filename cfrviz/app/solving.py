@@ -11,6 +11,7 @@ import streamlit as st
 from cfrviz.catalog import compile_game
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.cache import RunCache
+from cfrviz.solvers._interpreted import expect_background_compile
 from cfrviz.tree.locks import Locks
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
@@ -29,6 +30,7 @@ def start_warmup() -> None:
         if _warm_thread is not None:
             return
         _warm_thread = threading.Thread(target=_warm, name="cfrviz-warmup", daemon=True)
+        expect_background_compile()     # small solves run interpreted from now on, not once the thread runs
         _warm_thread.start()
 
 

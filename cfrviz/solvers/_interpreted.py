@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["INTERPRETED_NODE_VISITS", "background_compile", "compiling_in_background", "interpreted",
-           "is_compiled", "pick"]
+__all__ = ["INTERPRETED_NODE_VISITS", "background_compile", "compiling_in_background", "expect_background_compile",
+           "interpreted", "is_compiled", "pick"]
 
 #: Largest call (node visits: histories walked times passes) served by the interpreter while its
 #: kernel compiles. The interpreter walks about 0.3 million node visits per second on these
@@ -101,6 +101,12 @@ def pick(kernel: Any, node_visits: float, instead: Callable[..., Any] | None = N
 def compiling_in_background() -> bool:
     """Whether the warm-up is compiling now (small calls meanwhile run interpreted)."""
     return _background.is_set()
+
+
+def expect_background_compile() -> None:
+    """Say, before starting the warm-up's thread, that it will compile: from now on small calls run
+    interpreted, so a solve that starts before the thread does (a busy machine) need not compile."""
+    _background.set()
 
 
 @contextlib.contextmanager
