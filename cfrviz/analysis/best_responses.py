@@ -320,10 +320,10 @@ def _nash_conv_pairs_batched(nodes: np.ndarray, chance_probability: np.ndarray, 
                 value[n, 0::2] = payoff[n]
                 value[n, 1::2] = -payoff[n]
             elif who == CHANCE:
-                v = np.zeros((4, count))
+                expected = np.zeros((4, count))
                 for a in range(k):
-                    v += chance_probability[first + a] * value[first + a]
-                value[n] = v
+                    expected += chance_probability[first + a] * value[first + a]
+                value[n] = expected
             else:
                 i = int(infoset[n])
                 other = 1 - who

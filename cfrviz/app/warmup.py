@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -65,17 +66,22 @@ def compile_kernels() -> float:
 
 def compile_in_child(timeout: float = CHILD_TIMEOUT) -> bool:
     """Compile every kernel into numba's on-disk cache in a child process at lower priority; True
-    when it finished in time. The child shares this process's environment (and so its cache)."""
-    child = subprocess.Popen([sys.executable, "-m", "cfrviz.app.warmup", "--nice", str(CHILD_NICENESS)],
+    when it finished in time. The child shares this process's environment (and so its cache), and
+    ends when this process does: it watches its stdin, a pipe only this process holds open."""
+    child = subprocess.Popen([sys.executable, "-m", "cfrviz.app.warmup", "--nice", str(CHILD_NICENESS),
+                              "--exit-with-parent"],
                              cwd=_ROOT, env={**os.environ, "PYTHONPATH": os.pathsep.join(
                                  [str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])},
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         return child.wait(timeout) == 0
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
         return False
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
 
 
 def warm_up() -> float:
@@ -91,15 +97,24 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def _exit_when_stdin_closes() -> None:
+    sys.stdin.buffer.read()         # returns at end of file: the parent has closed the pipe or ended
+    os._exit(1)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`python -m cfrviz.app.warmup [--nice N]`: compile every kernel into numba's cache."""
+    """`python -m cfrviz.app.warmup [--nice N] [--exit-with-parent]`: compile every kernel into numba's cache."""
     import argparse
 
     parser = argparse.ArgumentParser(description="Compile every cfrviz kernel into numba's on-disk cache.")
     parser.add_argument("--nice", type=int, default=0, help="lower this process's CPU priority by N first")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="end when stdin closes (the server that started this process has ended)")
     args = parser.parse_args(argv)
     if args.nice > 0:
         os.nice(args.nice)
+    if args.exit_with_parent:
+        threading.Thread(target=_exit_when_stdin_closes, name="cfrviz-warmup-parent", daemon=True).start()
     print(f"cfrviz kernels ready in {compile_kernels():.1f} s")
     return 0
 

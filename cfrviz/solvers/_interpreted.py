@@ -71,7 +71,7 @@ def interpreted(kernel: Any) -> Callable[..., Any]:
                                 function.__closure__)
 
     def run(*args: Any) -> Any:
-        return source(*[memoryview(a) if isinstance(a, np.ndarray) else a for a in args])
+        return source(*[a.data if isinstance(a, np.ndarray) else a for a in args])
 
     run.__doc__ = function.__doc__
     run.__name__ = function.__name__
