@@ -14,7 +14,8 @@ The other cases visit as soon as /_stcore/health answers.
 
     python scripts/bench_first_visit.py [--runs 2] [--page /Convergence]
 
-Prints a markdown table. The machine's load changes the numbers; run it when it is quiet.
+Prints a markdown table, with the machine's 1-minute load average at the start of each visit: the
+load changes the numbers, so compare runs made back to back, and prefer a quiet machine.
 """
 from __future__ import annotations
 
@@ -87,24 +88,25 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for case in args.cases or ("cold cache", "warm cache", "warm cache + serve"):
-            texts, solves = [], []
+            texts, solves, loads = [], [], []
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory(prefix="cfrviz_numba_") as cache_dir:
                     if case.startswith("warm cache"):
                         subprocess.run([sys.executable, "-m", "cfrviz.app.warmup"], cwd=ROOT, check=True,
                                        env={**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)},
                                        stdout=subprocess.DEVNULL)
+                    loads.append(os.getloadavg()[0])
                     text, solve = visit(args.page, cache_dir, browser, serve=case.endswith("serve"))
                 texts.append(text)
                 solves.append(solve)
-            rows.append((case, texts, solves))
+            rows.append((case, texts, solves, loads))
         browser.close()
     print(f"First visit to {args.page} on a freshly started server ({args.runs} runs each, seconds):\n")
-    print("| numba cache | text shown (median, max) | first Kuhn solve shown (median, max) |")
-    print("|---|---|---|")
-    for case, texts, solves in rows:
+    print("| numba cache | text shown (median, max) | first Kuhn solve shown (median, max) | load (min, max) |")
+    print("|---|---|---|---|")
+    for case, texts, solves, loads in rows:
         print(f"| {case} | {statistics.median(texts):.1f}, {max(texts):.1f} | "
-              f"{statistics.median(solves):.1f}, {max(solves):.1f} |")
+              f"{statistics.median(solves):.1f}, {max(solves):.1f} | {min(loads):.1f}, {max(loads):.1f} |")
 
 
 if __name__ == "__main__":

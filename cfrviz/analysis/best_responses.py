@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.solvers._interpreted import pick
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.tree import GameTree
 
@@ -274,6 +275,90 @@ def _nash_conv_pairs(nodes: np.ndarray, chance_probability: np.ndarray, payoff: 
     return out
 
 
+def _nash_conv_pairs_batched(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray,
+                             levels: np.ndarray, first_profiles: np.ndarray, second_profiles: np.ndarray) -> np.ndarray:
+    """`_nash_conv_pairs` in NumPy, for small trees while that kernel compiles: NashConv [T, 2].
+
+    The same walk as `_reach_pass_pair` and `_best_responses_pair`, node by node in the same
+    order, but each node's numbers are vectors over the T profiles ([T] per entry): every element
+    sees the kernel's operations in the kernel's order, so the results are the same bits, and the
+    interpreter's cost is per node, not per node and profile.
+    """
+    count = first_profiles.shape[0]
+    n_nodes = nodes.shape[1]
+    actor, infoset, first_child, num_children = (nodes[row].astype(np.int64) for row in range(4))
+    # [T, I, A] -> [I, A, T]: a profile entry over all T is then one contiguous vector.
+    profiles = (np.ascontiguousarray(first_profiles.transpose(1, 2, 0)),
+                np.ascontiguousarray(second_profiles.transpose(1, 2, 0)))
+    reach = np.empty((n_nodes, 6, count))
+    reach[0] = 1.0
+    for n in range(n_nodes):
+        who = int(actor[n])
+        if who == TERMINAL:
+            continue
+        i = int(infoset[n])
+        for a in range(int(num_children[n])):
+            c = int(first_child[n]) + a
+            reach[c] = reach[n]
+            if who == CHANCE:
+                reach[c, 2] *= chance_probability[c]
+                reach[c, 5] *= chance_probability[c]
+            else:
+                reach[c, who] *= profiles[0][i, a]
+                reach[c, who + 3] *= profiles[1][i, a]
+    value = np.empty((n_nodes, 4, count))
+    action_value = np.zeros((2,) + first_profiles.shape[1:] + (count,))
+    best_action = np.full((2, first_profiles.shape[1]), -1, dtype=np.int64)   # -1: not chosen yet
+    chosen = np.zeros((2, first_profiles.shape[1], count), dtype=np.int64)
+    for d in range(levels.shape[0] - 2, -1, -1):
+        lo, hi = int(levels[d]), int(levels[d + 1])
+        for n in range(lo, hi):
+            who = int(actor[n])
+            first = int(first_child[n])
+            k = int(num_children[n])
+            if who == TERMINAL:
+                value[n, 0::2] = payoff[n]
+                value[n, 1::2] = -payoff[n]
+            elif who == CHANCE:
+                expected = np.zeros((4, count))
+                for a in range(k):
+                    expected += chance_probability[first + a] * value[first + a]
+                value[n] = expected
+            else:
+                i = int(infoset[n])
+                other = 1 - who
+                for q in range(2):
+                    weight = reach[n, other + 3 * q] * reach[n, 2 + 3 * q]
+                    v = np.zeros(count)
+                    for a in range(k):
+                        action_value[q, i, a] += weight * value[first + a, who + 2 * q]
+                        v += profiles[q][i, a] * value[first + a, other + 2 * q]
+                    value[n, other + 2 * q] = v
+        for n in range(lo, hi):
+            who = int(actor[n])
+            if who >= CHANCE:
+                continue
+            i = int(infoset[n])
+            first = int(first_child[n])
+            for q in range(2):
+                if best_action[q, i] < 0:
+                    # The first action with the largest value, as the kernel's strict comparison picks it.
+                    best = np.zeros(count, dtype=np.int64)
+                    best_value = action_value[q, i, 0].copy()
+                    for a in range(1, int(num_children[n])):
+                        better = action_value[q, i, a] > best_value
+                        best[better] = a
+                        best_value[better] = action_value[q, i, a][better]
+                    chosen[q, i] = best
+                    best_action[q, i] = 1
+                column = who + 2 * q
+                value[n, column] = value[first + chosen[q, i], column, np.arange(count)]
+    out = np.empty((count, 2))
+    out[:, 0] = value[0, 0] + value[0, 1]
+    out[:, 1] = value[0, 2] + value[0, 3]
+    return out
+
+
 @njit(cache=True, error_model="numpy")
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
                     value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
@@ -386,7 +471,9 @@ def exploitability_pairs(tree: GameTree, first: np.ndarray, second: np.ndarray) 
     second = checked_strategies(tree, second, 3)
     if first.shape != second.shape:
         raise ValueError(f"Expected two stacks of profiles of one shape; got {first.shape} and {second.shape}.")
-    both = 0.5 * _nash_conv_pairs(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
+    # While the warm-up compiles the kernel, a small call runs in NumPy instead: the same numbers.
+    nash_conv_pairs = pick(_nash_conv_pairs, 2 * first.shape[0] * tree.num_nodes, _nash_conv_pairs_batched)
+    both = 0.5 * nash_conv_pairs(packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
     return np.ascontiguousarray(both[:, 0]), np.ascontiguousarray(both[:, 1])
 
 
@@ -514,5 +601,6 @@ def expected_value(tree: GameTree, strategy: np.ndarray) -> float:
     packed = _packed(tree)
     array = checked_strategies(tree, strategy, 2)
     value = np.empty(tree.num_nodes)
-    _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, np.empty((0, 0)), False)
+    profile_values = pick(_profile_values, tree.num_nodes)    # interpreted while the warm-up compiles it
+    profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, np.empty((0, 0)), False)
     return float(value[0])

@@ -11,6 +11,7 @@ from cfrviz.catalog import GameSpec, Params
 from cfrviz.run import Run, RunSettings
 from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.run.cache import RunCache
+from cfrviz.solvers._interpreted import expect_background_compile
 from cfrviz.tree.locks import Locks
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
@@ -29,6 +30,7 @@ def start_warmup() -> None:
         if _warm_thread is not None:
             return
         _warm_thread = threading.Thread(target=_warm, name="cfrviz-warmup", daemon=True)
+        expect_background_compile()     # small solves run interpreted from now on, not once the thread runs
         _warm_thread.start()
 
 
@@ -43,10 +45,10 @@ def is_warm() -> bool:
 
 
 def _warm() -> None:
-    from cfrviz.app.warmup import compile_kernels
+    from cfrviz.app.warmup import warm_up
 
     try:
-        compile_kernels()
+        warm_up()
     finally:
         _WARM.set()
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from cfrviz.solvers import _cfr_kernel as kernel
+from cfrviz.solvers._interpreted import pick
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
 from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, AverageWeight, RegretMode, UpdateScheme
@@ -73,7 +74,10 @@ class FullTraversalCFR(Solver):
         """
         if n < 1:
             return first_snapshot
-        last_value, value_sum, nodes, s = kernel.run_iterations(
+        passes = 2 if self.updates == UpdateScheme.ALTERNATING else 1
+        # While the warm-up compiles the kernel, a small call runs its source interpreted: same numbers.
+        run_iterations = pick(kernel.run_iterations, self.tree.num_nodes * passes * n)
+        last_value, value_sum, nodes, s = run_iterations(
             *self._tree_arrays,
             self.cumulative_regret, self.instantaneous_regret, self.strategy_sum, self._next,
             self.current_strategy, self._reach_weight, self._reach, self._value,
