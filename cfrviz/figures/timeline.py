@@ -343,6 +343,7 @@ def lock_comparison(locked: Run, unlocked: Run, nodes: Sequence[int] | None = No
     `nodes`, default all) and the locked run's frames, the unlocked run's average strategy and how
     far the locked run's moved from it. JSON-ready: the tree mode's "extra".
 
+    kind      "lock comparison" (what the tree mode looks for in the extra)
     frames    [F] iterations (the locked run's frames; the unlocked run's snapshot at or before each)
     keys      [S] the drawn sets' keys (the browser matches them to the payload's sets)
     unlocked  [F, S, A] the unlocked run's average strategy (A: the widest drawn set)
@@ -363,6 +364,7 @@ def lock_comparison(locked: Run, unlocked: Run, nodes: Sequence[int] | None = No
     before_strategy = unlocked.average_strategy[before[:, None], set_ids]
     moved = strategy_change(before_strategy, after_strategy)                       # [F, S]
     return {
+        "kind": "lock comparison",
         "frames": [int(t) for t in iterations],
         "keys": [tree.infosets[i].key for i in set_ids],
         "unlocked": _rounded(before_strategy[:, :, :width]) if len(set_ids) else [[] for _ in iterations],

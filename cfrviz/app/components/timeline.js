@@ -492,7 +492,7 @@ class Timeline {
         // Its own dark fill on a halo of the page's background: readable over any edge or band.
         el("svg:text", { x: x(k) + 10, y: y(k) + 5, class: "tl-payoff" }, g, payoffText(k));
       }
-      // After the key: a key's shape is the element just before it.
+      // Drawn after the key, so the element before a key stays its pill (what the key is read against).
       const lock = lockOf(k) ? padlock(g, this.keysShown ? x(k) - half[k] + 11 : x(k), y(k)) : null;
       el("svg:title", {}, g, b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : "") +
          (lockOf(k) ? " · locked" : ""));
@@ -600,7 +600,7 @@ class Timeline {
   comparison() {
     if (this.compared !== undefined) return this.compared;
     const c = this.b.extra;
-    if (!c || !Array.isArray(c.moved) || !Array.isArray(c.keys) || !Array.isArray(c.frames)) return (this.compared = null);
+    if (!c || c.kind !== "lock comparison" || !this.frames.length) return (this.compared = null);
     const index = new Map(c.keys.map((key, j) => [key, j]));
     const setIndex = this.b.sets.map((s) => index.get(s.key) ?? -1);
     const frameIndex = this.frames.map((t) => {
