@@ -608,7 +608,7 @@ class Timeline {
       while (lo < hi) { const mid = (lo + hi) >> 1; if (c.frames[mid] <= t) lo = mid + 1; else hi = mid; }
       return lo - 1;
     });
-    return (this.compared = { c, setIndex, frameIndex });
+    return (this.compared = { c, setIndex, frameIndex, stops: c.colors.map(rgba) });
   }
 
   // How far set s's average strategy moved from the unlocked run's at frame f, or null.
@@ -624,7 +624,7 @@ class Timeline {
 
   // The ring's colour for a move v in [0, 1]: the payload's colours, light to dark, mixed linearly.
   movedColor(v) {
-    const stops = this.comparison().c.colors.map(rgba), at = Math.max(0, Math.min(1, v)) * (stops.length - 1);
+    const stops = this.comparison().stops, at = Math.max(0, Math.min(1, v)) * (stops.length - 1);
     const i = Math.min(stops.length - 2, Math.floor(at)), w = at - i;
     const mix = stops[i].slice(0, 3).map((x, j) => Math.round((1 - w) * x + w * stops[i + 1][j]));
     return `rgb(${mix.join(", ")})`;
@@ -697,10 +697,14 @@ class Timeline {
       const shown = v !== null && v >= least ? v : null;
       if (shown === r.shown) continue;
       r.shown = shown;
-      // Hidden rings keep stroke "none" (not display:none), so a downloaded figure leaves them out too.
-      r.rect.setAttribute("stroke", shown === null ? "none" : this.movedColor(shown));
-      r.rect.setAttribute("stroke-width", shown === null ? 0 : (3 + 3 * shown).toFixed(2));
       if (shown === null) delete r.rect.dataset.moved; else r.rect.dataset.moved = String(shown);
+      // The ring's look changes in steps of 0.01: most frames repaint no ring.
+      const look = shown === null ? -1 : Math.round(100 * shown);
+      if (look === r.look) continue;
+      r.look = look;
+      // Hidden rings keep stroke "none" (not display:none), so a downloaded figure leaves them out too.
+      r.rect.setAttribute("stroke", shown === null ? "none" : this.movedColor(look / 100));
+      r.rect.setAttribute("stroke-width", shown === null ? 0 : (3 + 0.03 * look).toFixed(2));
     }
     this.drawSelection();
     this.drawInspector();
