@@ -11,7 +11,7 @@ import streamlit as st
 
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
-from cfrviz.figures.timeline import graphml_bytes
+from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import lock_editor, locked_vs_unlocked
@@ -81,16 +81,23 @@ if not is_drawn_whole(tree):
 linked = ui.page_value("edges")
 if state.get("_tree_edges_linked") != linked:
     state["tree_edges"] = linked
-edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges")
+# With locks, the same settings solved without them: the tree rings the sets whose strategy moved.
+if view.choice.locks and not view.uploaded:
+    view = ui.solve_view(view)
+locked, unlocked, comparison = view.run, None, None
+if view.choice.locks and not view.uploaded and locked is not None:
+    s = view.settings
+    unlocked = ui.cached_solve(s.spec, (), s.algorithm, s.iterations, s.updates, s.seed)
+    drawn = None if nodes is None else tuple(nodes)
+    comparison = timeline.Extra(key=("lock comparison", unlocked.settings, int(unlocked.iterations[-1]), drawn),
+                                build=functools.partial(lock_comparison, locked, unlocked, drawn))
+edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
+                       extra=comparison)
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges
 lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded)
-if view.choice.locks and not view.uploaded:
-    view = ui.solve_view(view)
-    s = view.settings
-    unlocked = ui.cached_solve(s.spec, (), s.algorithm, s.iterations, s.updates, s.seed)
-    if view.run is not None:
-        locked_vs_unlocked(tree, view.run, unlocked, view.choice.locks)
+if locked is not None and unlocked is not None:
+    locked_vs_unlocked(tree, locked, unlocked, view.choice.locks)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)

@@ -25,7 +25,7 @@ from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree
 
 __all__ = ["LockEffect", "full_exploitability", "lock_effect", "restricted_equilibrium",
-           "restricted_exploitability"]
+           "restricted_exploitability", "strategy_change"]
 
 
 def restricted_equilibrium(restricted: RestrictedTree) -> tuple[float, np.ndarray]:
@@ -106,6 +106,18 @@ class LockEffect:
         return tuple(int(i) for i in order[:max(int(count), 0)])
 
 
+def strategy_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """How far each set's strategy moved, [..., I] from strategies [..., I, A]: the total variation
+    distance, half the sum of absolute differences, from 0 (unchanged) to 1 (disjoint).
+
+    >>> float(strategy_change(np.array([[1.0, 0.0]]), np.array([[0.25, 0.75]]))[0])
+    0.75
+    """
+    difference = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    moved: np.ndarray = 0.5 * np.abs(difference).sum(axis=-1)
+    return moved
+
+
 def _set_reach(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     """[I] the probability of reaching each information set (chance and both players), over its histories."""
     reach = history_values(tree, strategy).reach
@@ -130,7 +142,7 @@ def lock_effect(unlocked: Run, locked: Run, locks: Locks, iteration: int | None 
     marked = np.zeros(tree.num_infosets, dtype=bool)
     for key in locks:
         marked[tree.infoset_index(key)] = True
-    change = 0.5 * np.abs(after - before).sum(axis=1)
+    change = strategy_change(before, after)
     reach = _set_reach(tree, after)
     for array in (before, after, marked, change, reach):
         array.setflags(write=False)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from cfrviz.analysis import inspector
+from cfrviz.analysis.locks import strategy_change
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
@@ -224,7 +225,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     its sorted node ids (local indices); `edges` [E] are its tree edges and `links` its
     same-information-set edges, `groups` the connected components of the links; `set` indexes
     `sets`, the drawn information sets. Frame arrays are [F, ...] over `frames` (iterations).
-    `extra` (JSON-ready) is a page mode's own data, passed through as "extra".
+    `extra` (JSON-ready) is a page mode's own data, passed through as "extra". A set the run
+    locks carries its lock ("lock": probabilities in action order; null when it is free).
     """
     import networkx as nx
 
@@ -239,6 +241,7 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     tree_edges = sorted((local[u], local[v], e) for u, v, e in graph.edges(data=True) if e["kind"] == "action")
     links = sorted((local[u], local[v]) for u, v, e in graph.edges(data=True) if e["kind"] == "information_set")
     groups = sorted(sorted(c) for c in nx.connected_components(nx.Graph(links)))
+    locks = run.settings.locks if run is not None else None
     payload: dict[str, Any] = {
         "version": PAYLOAD_VERSION,
         "title": tree.game.title,
@@ -275,6 +278,7 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
             "actions": list(tree.infosets[i].actions),
             "letters": [ACTION_LETTERS.get(a, a) for a in tree.infosets[i].actions],
             "histories": [[int(h), tree.node_label[int(h)], local.get(int(h), -1)] for h in tree.nodes_of(i)],
+            "lock": list(locks[tree.infosets[i].key]) if locks and tree.infosets[i].key in locks else None,
         } for i in set_ids],
         # The order bars are listed in (positions in "sets"): the heat map's row order.
         "order": [set_local[i] for i in grouped_sets(tree) if i in set_local],
@@ -323,6 +327,52 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "updates": run.settings.updates,
     })
     return payload
+
+
+#: A set whose average strategy moved at least this far (total variation) from the unlocked run's
+#: is ringed on the tree; below it the change is rounding and sampling noise.
+MOVED_AT_LEAST = 0.01
+#: The ring's colours from a move of 0 to a move of 1, light to dark (ColorBrewer's Purples: away
+#: from the players' blue and vermillion, the selection's orange and the shaded sets' green).
+MOVED_COLORS = ("#9e9ac8", "#807dba", "#6a51a3", "#54278f", "#3f007d")
+
+
+def lock_comparison(locked: Run, unlocked: Run, nodes: Sequence[int] | None = None,
+                    max_frames: int = MAX_FRAMES) -> dict[str, Any]:
+    """What the tree needs to ring the sets a lock moved: for the drawn information sets (of
+    `nodes`, default all) and the locked run's frames, the unlocked run's average strategy and how
+    far the locked run's moved from it. JSON-ready: the tree mode's "extra".
+
+    kind      "lock comparison" (what the tree mode looks for in the extra)
+    frames    [F] iterations (the locked run's frames; the unlocked run's snapshot at or before each)
+    keys      [S] the drawn sets' keys (the browser matches them to the payload's sets)
+    unlocked  [F, S, A] the unlocked run's average strategy (A: the widest drawn set)
+    moved     [F, S] total variation distance between the two average strategies
+              (`cfrviz.analysis.locks.strategy_change`), the "moved" column of the locked-vs-unlocked table
+    ValueError when the runs are not of the same game.
+    """
+    tree = locked.tree
+    if [r.key for r in unlocked.tree.infosets] != [r.key for r in tree.infosets]:
+        raise ValueError("Compare two runs of the same game; these have different information sets.")
+    drawn = range(tree.num_nodes) if nodes is None else nodes
+    set_ids = np.asarray(sorted({int(tree.infoset[n]) for n in drawn if int(tree.infoset[n]) >= 0}), dtype=np.int64)
+    snapshots = frame_snapshots(locked.iterations, max_frames)
+    iterations = locked.iterations[snapshots]
+    before = np.asarray([unlocked.snapshot_at(int(t)) for t in iterations], dtype=np.int64)
+    width = max((len(tree.infosets[i].actions) for i in set_ids), default=1)
+    after_strategy = locked.average_strategy[snapshots[:, None], set_ids]          # [F, S, A]
+    before_strategy = unlocked.average_strategy[before[:, None], set_ids]
+    moved = strategy_change(before_strategy, after_strategy)                       # [F, S]
+    return {
+        "kind": "lock comparison",
+        "frames": [int(t) for t in iterations],
+        "keys": [tree.infosets[i].key for i in set_ids],
+        "unlocked": _rounded(before_strategy[:, :, :width]) if len(set_ids) else [[] for _ in iterations],
+        "moved": _rounded(moved) if len(set_ids) else [[] for _ in iterations],
+        "movedAtLeast": MOVED_AT_LEAST,
+        "colors": list(MOVED_COLORS),
+        "locks": locked.settings.locks.text(),
+    }
 
 
 def encode_payload(payload: dict[str, Any]) -> tuple[str, bytes]:

@@ -79,6 +79,17 @@ function contrast(a, b) {
   return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }
 
+// ---------------------------------------------------------------- node locking
+const LOCK_ROOM = 13;   // px a padlock adds to a locked set's pill
+
+// A padlock centred at (cx, cy), 8 px wide and 12 px tall, in the CSS colour of its group (.tl-lock).
+function padlock(parent, cx, cy) {
+  const g = el("svg:g", { class: "tl-lock" }, parent);
+  el("svg:path", { d: `M${cx - 2.5},${cy - 0.5}v-2.5a2.5,2.5 0 0 1 5,0v2.5`, fill: "none" }, g);
+  el("svg:rect", { x: cx - 4, y: cy - 0.5, width: 8, height: 6.5, rx: 1.2 }, g);
+  return g;
+}
+
 class Timeline {
   constructor(root, header, body) {
     this.root = root;
@@ -378,8 +389,10 @@ class Timeline {
     const C = lay.columns;
     // Shapes: a pill with the information-set key, a chance diamond, a terminal triangle.
     const keyOf = (k) => set[k] >= 0 ? b.sets[set[k]].key : "";
+    // A locked set's pill holds a padlock at its left end (cfrviz.tree.locks: the set plays its lock).
+    const lockOf = (k) => set[k] >= 0 ? b.sets[set[k]].lock : null;
     let half = new Array(N);
-    const pillHalf = (k) => (this.measure(keyOf(k), true) + 14) / 2;
+    const pillHalf = (k) => (this.measure(keyOf(k), true) + 14 + (lockOf(k) ? LOCK_ROOM : 0)) / 2;
     for (let k = 0; k < N; k++) half[k] = actor[k] <= 1 ? pillHalf(k) : 7;
     const colHalf = (h) => { const m = new Array(C).fill(7); for (let k = 0; k < N; k++) m[lay.column[k]] = Math.max(m[lay.column[k]], h[k]); return m; };
     let ch = colHalf(half);
@@ -409,7 +422,8 @@ class Timeline {
     this.treeBox.replaceChildren();
     const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": `${b.title} game tree` }, this.treeBox);
     this.svg = svg;
-    const gGroups = el("svg:g", {}, svg), gEdges = el("svg:g", {}, svg), gLinks = el("svg:g", {}, svg);
+    const gGroups = el("svg:g", {}, svg), gEdges = el("svg:g", {}, svg), gMoved = el("svg:g", {}, svg);
+    const gLinks = el("svg:g", {}, svg);
     const gLabels = el("svg:g", {}, svg), gNodes = el("svg:g", {}, svg);
     this.gLinks = gLinks;
 
@@ -470,7 +484,8 @@ class Timeline {
       if (actor[k] <= 1) {
         shape = el("svg:rect", { x: x(k) - half[k], y: y(k) - 10, width: 2 * half[k], height: 20, rx: 10,
                                  fill: b.colors.player[actor[k]] }, g);
-        if (this.keysShown) text = el("svg:text", { x: x(k), y: y(k) + 5, "text-anchor": "middle", class: "tl-key" }, g, keyOf(k));
+        const shift = lockOf(k) && this.keysShown ? LOCK_ROOM / 2 : 0;
+        if (this.keysShown) text = el("svg:text", { x: x(k) + shift, y: y(k) + 5, "text-anchor": "middle", class: "tl-key" }, g, keyOf(k));
       } else if (actor[k] === 2) {
         shape = el("svg:path", { d: `M${x(k) - 8},${y(k)}l8,-8l8,8l-8,8z`, fill: b.colors.chance }, g);
       } else {
@@ -478,12 +493,25 @@ class Timeline {
         // Its own dark fill on a halo of the page's background: readable over any edge or band.
         el("svg:text", { x: x(k) + 10, y: y(k) + 5, class: "tl-payoff" }, g, payoffText(k));
       }
-      el("svg:title", {}, g, b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : ""));
+      // Drawn after the key, so the element before a key stays its pill (what the key is read against).
+      const lock = lockOf(k) ? padlock(g, this.keysShown ? x(k) - half[k] + 11 : x(k), y(k)) : null;
+      el("svg:title", {}, g, b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : "") +
+         (lockOf(k) ? " · locked" : ""));
       g.addEventListener("click", () => this.select(k));
       g.addEventListener("mouseenter", () => { if (!this.hoverFrozen) { this.hovered = k; this.inspected = null; this.draw(); } });
       g.addEventListener("mouseleave", () => { if (!this.hoverFrozen) { this.hovered = -1; this.inspected = null; this.draw(); } });
       const base = rgba(actor[k] <= 1 ? b.colors.player[actor[k]] : "#fff");
-      this.nodeShapes.push({ g, shape, k, text, base, opacity: -1 });
+      this.nodeShapes.push({ g, shape, k, text, lock, base, opacity: -1 });
+    }
+    // Rings round the sets whose average strategy moved from the unlocked run's (drawTree colours them).
+    this.movedRings = [];
+    if (this.comparison()) {
+      for (let k = 0; k < N; k++) {
+        if (set[k] < 0 || this.comparison().setIndex[set[k]] < 0) continue;
+        const rect = el("svg:rect", { class: "tl-moved", x: x(k) - half[k] - 6, y: y(k) - 16, width: 2 * half[k] + 12,
+                                      height: 32, rx: 16, fill: "none", stroke: "none", "data-node": b.nodes.id[k] }, gMoved);
+        this.movedRings.push({ k, s: set[k], rect, shown: null });
+      }
     }
     // The page's background, and the shaded band's colour over it (behind a pill in a group).
     const paper = rgba(getComputedStyle(this.root).getPropertyValue("--st-background-color")) || [255, 255, 255, 1];
@@ -545,6 +573,62 @@ class Timeline {
     item(c.player[0], "player 1 to act"); item(c.player[1], "player 2 to act");
     item(c.chance, "chance deals"); item(c.terminal, "terminal: player 1's payoff in chips");
     el("span", { class: "tl-legend-text" }, this.legend, "Nodes with the same label form one information set: the player to act cannot tell them apart (shaded when they are neighbours). Edge width: probability of the action.");
+    if (this.b.sets.some((s) => s.lock)) {
+      const s = el("span", { class: "tl-key-item", "data-testid": "timeline-lock-legend" }, this.legend);
+      padlock(el("svg:svg", { width: 12, height: 14, class: "tl-lock-icon", "aria-hidden": "true" }, s), 6, 8);
+      s.appendChild(document.createTextNode(" locked set: it plays its lock"));
+    }
+    const cmp = this.comparison();
+    if (cmp) {
+      el("span", { class: "tl-legend-text", "data-testid": "timeline-moved-legend" }, this.legend,
+         `Ring: how far the set's average strategy at t moved from the unlocked run's (the same settings without ` +
+         `${cmp.c.locks}), as total variation: 0 same, 1 disjoint.`);
+      const item = el("span", { class: "tl-key-item" }, this.legend);
+      const steps = [cmp.c.movedAtLeast, 0.25, 0.5, 0.75, 1];
+      const svg = el("svg:svg", { width: 46 * steps.length, height: 40, class: "tl-moved-scale", role: "img",
+                                  "aria-label": "ring colours from a small move to a move of 1" }, item);
+      steps.forEach((v, i) => {
+        el("svg:rect", { x: 46 * i + 7, y: 3, width: 32, height: 14, rx: 7, fill: "none", stroke: this.movedColor(v),
+                         "stroke-width": (3 + 3 * v).toFixed(2) }, svg);
+        el("svg:text", { x: 46 * i + 23, y: 36, "text-anchor": "middle" }, svg, String(v));
+      });
+    }
+  }
+
+  // The locked-vs-unlocked comparison of the payload's extra (cfrviz.figures.timeline.lock_comparison)
+  // matched to this payload: its index for each drawn set (by key), and for each frame its frame at or
+  // before that iteration. Null without one.
+  comparison() {
+    if (this.compared !== undefined) return this.compared;
+    const c = this.b.extra;
+    if (!c || c.kind !== "lock comparison" || !this.frames.length) return (this.compared = null);
+    const index = new Map(c.keys.map((key, j) => [key, j]));
+    const setIndex = this.b.sets.map((s) => index.get(s.key) ?? -1);
+    const frameIndex = this.frames.map((t) => {
+      let lo = 0, hi = c.frames.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (c.frames[mid] <= t) lo = mid + 1; else hi = mid; }
+      return lo - 1;
+    });
+    return (this.compared = { c, setIndex, frameIndex, stops: c.colors.map(rgba) });
+  }
+
+  // How far set s's average strategy moved from the unlocked run's at frame f, or null.
+  movedAt(f, s) {
+    const m = this.comparison(), j = m ? m.frameIndex[f] : -1, i = m ? m.setIndex[s] : -1;
+    return j >= 0 && i >= 0 ? m.c.moved[j][i] : null;
+  }
+
+  unlockedAt(f, s) {
+    const m = this.comparison(), j = m ? m.frameIndex[f] : -1, i = m ? m.setIndex[s] : -1;
+    return j >= 0 && i >= 0 ? m.c.unlocked[j][i] : null;
+  }
+
+  // The ring's colour for a move v in [0, 1]: the payload's colours, light to dark, mixed linearly.
+  movedColor(v) {
+    const stops = this.comparison().stops, at = Math.max(0, Math.min(1, v)) * (stops.length - 1);
+    const i = Math.min(stops.length - 2, Math.floor(at)), w = at - i;
+    const mix = stops[i].slice(0, 3).map((x, j) => Math.round((1 - w) * x + w * stops[i + 1][j]));
+    return `rgb(${mix.join(", ")})`;
   }
 
   // ---------------------------------------------------------------- per-frame drawing
@@ -600,11 +684,28 @@ class Timeline {
       if (o === s.opacity) continue;
       s.opacity = o;
       s.shape.setAttribute("fill-opacity", o.toFixed(2));
-      if (s.text) {
+      if (s.text || s.lock) {
         // White or black key, whichever reads better on the pill as painted (WCAG contrast).
         const behind = over(s.base, o, this.shade[s.k] ? this.bandPaper : this.paper);
-        s.text.style.fill = contrast(behind, [255, 255, 255]) >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000";
+        const ink = contrast(behind, [255, 255, 255]) >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000";
+        if (s.text) s.text.style.fill = ink;
+        if (s.lock) s.lock.style.color = ink;
       }
+    }
+    const least = this.comparison()?.c.movedAtLeast ?? 0;
+    for (const r of this.movedRings || []) {
+      const v = this.movedAt(this.f, r.s);
+      const shown = v !== null && v >= least ? v : null;
+      if (shown === r.shown) continue;
+      r.shown = shown;
+      if (shown === null) delete r.rect.dataset.moved; else r.rect.dataset.moved = String(shown);
+      // The ring's look changes in steps of 0.01: most frames repaint no ring.
+      const look = shown === null ? -1 : Math.round(100 * shown);
+      if (look === r.look) continue;
+      r.look = look;
+      // Hidden rings keep stroke "none" (not display:none), so a downloaded figure leaves them out too.
+      r.rect.setAttribute("stroke", shown === null ? "none" : this.movedColor(look / 100));
+      r.rect.setAttribute("stroke-width", shown === null ? 0 : (3 + 0.03 * look).toFixed(2));
     }
     this.drawSelection();
     this.drawInspector();
@@ -681,6 +782,12 @@ class Timeline {
     const info = b.sets[s];
     el("h4", {}, box, `Node ${id}: ${n.label[k]}`);
     el("div", { class: "tl-sub" }, box, `${b.players[info.player]} to act · information set ${info.key}`);
+    if (info.lock) {
+      const note = el("div", { class: "tl-lock-note", "data-testid": "timeline-lock" }, box);
+      padlock(el("svg:svg", { width: 12, height: 14, class: "tl-lock-icon", "aria-hidden": "true" }, note), 6, 8);
+      note.appendChild(document.createTextNode(` Locked: ${info.actions.map((a, j) => `${a} ${fmt(info.lock[j], 3)}`).join(", ")}. ` +
+        "The solver treats this set as a chance node: both strategies are the lock and its regret stays 0."));
+    }
     const chips = el("div", {}, box);
     chips.appendChild(document.createTextNode(`Histories in this set (${info.histories.length}): `));
     for (const [hid, label, local] of info.histories) {
@@ -705,6 +812,8 @@ class Timeline {
     const rows = [
       ["current strategy", "current", 3, "The strategy played in iteration t."],
       ["average strategy", "average", 3, "The average strategy over iterations 1..t: what converges."],
+      ...(this.comparison()?.setIndex[s] >= 0 ? [["unlocked run's average", "unlocked", 3,
+        "The same settings solved without the locks: its average strategy at t."]] : []),
       ["cf value, this history", "cf", 4, "Counterfactual value of each action at this history: opponent-and-chance reach times the expected payoff after the action."],
       ["cf value, whole set", "setValue", 4, "Summed over the set's histories."],
       ["regret of iteration t", "instantRegret", 4, "The set's cf value of the action minus the cf value of the strategy, in iteration t."],
@@ -715,6 +824,7 @@ class Timeline {
       el("td", { title: help }, tr, label);
       return { key, digits, tds: info.actions.map(() => el("td", {}, tr)) };
     });
+    this.movedLine = this.comparison()?.setIndex[s] >= 0 ? el("div", { class: "tl-reach", "data-testid": "timeline-moved" }, box) : null;
     if (b.numbersSource) el("div", { class: "tl-note" }, box, `Values: ${b.numbersSource}.`);
     this.spark(box, `${this.kind} strategy over the iterations`, this.kind, s, [0, 1]);
     this.spark(box, "cumulative regret over the iterations", "regret", s, null);
@@ -777,8 +887,13 @@ class Timeline {
     this.reachLine.append(`Reach at t: own (${b.players[info.player]}) `, el("b", {}, null, fmt(own)),
                           " · opponent and chance ", el("b", {}, null, fmt(others)));
     for (const row of this.cells) {
-      const values = row.key === "cf" ? b.cfValue[f][k] : b[row.key][f][s];
-      row.tds.forEach((td, a) => { td.textContent = fmt(values[a], row.digits); });
+      const values = row.key === "cf" ? b.cfValue[f][k] : row.key === "unlocked" ? this.unlockedAt(f, s) : b[row.key][f][s];
+      row.tds.forEach((td, a) => { td.textContent = values ? fmt(values[a], row.digits) : "–"; });
+    }
+    if (this.movedLine) {
+      const v = this.movedAt(f, s);
+      this.movedLine.replaceChildren("Moved from the unlocked run at t: ", el("b", {}, null, v === null ? "–" : fmt(v, 3)),
+                                     " (total variation)");
     }
   }
 
