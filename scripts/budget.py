@@ -274,6 +274,7 @@ def solve_costs(link: str, repeats: int, iterations: int | None) -> dict[str, An
     """CPU seconds of `cfrviz.solve` (end to end: snapshots, their exploitability and writing) for every
     algorithm on one game, at `iterations` or the game's app cap, as medians of `repeats` solves
     interleaved algorithm by algorithm (the machine's load moves; CPU time moves much less)."""
+    import functools
     import statistics
 
     import cfrviz
@@ -288,9 +289,8 @@ def solve_costs(link: str, repeats: int, iterations: int | None) -> dict[str, An
     seconds: dict[str, list[float]] = {a: [] for a in algorithms}
     for _ in range(repeats):
         for algorithm in algorithms:
-            cpu, _, _ = _measure(lambda a=algorithm: cfrviz.solve(game.name, a, iterations=cap,
-                                                                  updates=UpdateScheme.ALTERNATING,
-                                                                  **dict(game.params)))
+            cpu, _, _ = _measure(functools.partial(cfrviz.solve, game.name, algorithm, iterations=cap,
+                                                   updates=UpdateScheme.ALTERNATING, **dict(game.params)))
             seconds[algorithm].append(cpu)
     medians = {a: statistics.median(times) for a, times in seconds.items()}
     worst = max(medians, key=lambda a: medians[a])

@@ -158,8 +158,8 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
     stack[0] = ZERO
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
-    for j in range(np.uint64(level_drawn.shape[0])):
-        level_drawn[j] = 0
+    for level in range(np.uint64(level_drawn.shape[0])):
+        level_drawn[level] = 0
     while size > ZERO:
         size -= ONE
         h = stack[size]
@@ -171,16 +171,16 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         first = first_child[h]
         k = num_children[h]
         if who == CHANCE:
-            j = chance_level[h]
+            level = chance_level[h]
             if h == ZERO and deal >= 0:
                 c = first + np.uint64(deal)
-            elif j == ONE and board >= 0 and np.uint64(board) < k:
+            elif level == ONE and board >= 0 and np.uint64(board) < k:
                 c = first + np.uint64(board)
             else:
-                if not level_drawn[j]:
-                    level_draw[j] = rng.random()
-                    level_drawn[j] = 1
-                c = _chance_child(level_draw[j], chance_probability, first, k)
+                if not level_drawn[level]:
+                    level_draw[level] = rng.random()
+                    level_drawn[level] = 1
+                c = _chance_child(level_draw[level], chance_probability, first, k)
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
