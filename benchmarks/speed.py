@@ -38,7 +38,14 @@ import numpy as np
 
 import cfrviz
 from benchmarks import c_reference
-from benchmarks.peers import LITEEFG_GRAPHS, liteefg_module, liteefg_seconds, openspiel_cfr_seconds, pyspiel_module
+from benchmarks.peers import (
+    LITEEFG_GRAPHS,
+    liteefg_first_iteration,
+    liteefg_module,
+    liteefg_seconds,
+    openspiel_cfr_seconds,
+    pyspiel_module,
+)
 from cfrviz import catalog
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import solver_class
@@ -219,7 +226,24 @@ def time_to_target(repeats: int, spiel: Any) -> list[str]:
     if best is not None and peer_best is not None:
         lines.append(f"  fastest: cfrviz {best[1]} {best[0]:.4f} s, OpenSpiel {peer_best[1]} {peer_best[0]:.3f} s: "
                      f"{peer_best[0] / best[0]:,.0f}× sooner")
-    lines.append("  LiteEFG: " + ("not measured here" if liteefg_module() is not None else "not installed"))
+    leg = liteefg_module()
+    if leg is None or spiel is None:
+        lines.append("  LiteEFG: not installed")
+        return lines
+    leg_best: tuple[float, str] | None = None
+    for algorithm in LITEEFG_GRAPHS:
+        reached = liteefg_first_iteration(leg, spiel, "leduc_poker(suit_isomorphism=True)", algorithm, TARGET,
+                                          5_000, CLOCK)
+        if reached is None:
+            lines.append(f"  LiteEFG {algorithm:6s} not within 5,000 iterations")
+            continue
+        first, seconds = reached
+        lines.append(f"  LiteEFG {algorithm:6s} iteration {first:6,}: {seconds:.3f} s (its updates alone)")
+        if leg_best is None or seconds < leg_best[0]:
+            leg_best = (seconds, algorithm)
+    if best is not None and leg_best is not None:
+        lines.append(f"  fastest: cfrviz {best[1]} {best[0]:.4f} s, LiteEFG {leg_best[1]} {leg_best[0]:.3f} s: "
+                     f"{leg_best[0] / best[0]:,.0f}× sooner")
     return lines
 
 
