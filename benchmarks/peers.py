@@ -54,9 +54,9 @@ def openspiel_cfr_seconds(spiel: Any, game_name: str, algorithm: str, iterations
     return seconds
 
 
-def liteefg_seconds(leg: Any, spiel: Any, game_name: str, algorithm: str, iterations: int,
-                    clock: Callable[[], float] = time.perf_counter) -> tuple[float, float]:
-    """(seconds for `iterations` LiteEFG updates, exploitability of its reported average), setup excluded.
+def _liteefg_graph(leg: Any, spiel: Any, game_name: str, algorithm: str) -> tuple[Any, Callable[[], None],
+                                                                                 Callable[[], float]]:
+    """LiteEFG's shipped graph on an OpenSpiel game: (env, one iteration, exploitability of its reported average).
 
     One iteration is what LiteEFG's own training loop does: update both players, then record the
     strategy for its running average."""
@@ -66,14 +66,42 @@ def liteefg_seconds(leg: Any, spiel: Any, game_name: str, algorithm: str, iterat
         graph = importlib.import_module(f"LiteEFG.baselines.{module_name}").graph()
         env.set_graph(graph)
     own_average = average == "average-iterate"          # DCFR keeps its weighted average in the graph
+    kind = "last-iterate" if own_average else average
 
     def strategy() -> Any:
         return graph.current_strategy("average-iterate") if own_average else graph.current_strategy()
 
-    start = clock()
-    for _ in range(iterations):
+    def step() -> None:
         graph.update_graph(env)
         env.update_strategy(strategy())
+
+    def exploitability() -> float:
+        return float(sum(env.exploitability(strategy(), kind))) / 2.0
+
+    return env, step, exploitability
+
+
+def liteefg_seconds(leg: Any, spiel: Any, game_name: str, algorithm: str, iterations: int,
+                    clock: Callable[[], float] = time.perf_counter) -> tuple[float, float]:
+    """(seconds for `iterations` LiteEFG updates, exploitability of its reported average), setup excluded."""
+    _, step, exploitability = _liteefg_graph(leg, spiel, game_name, algorithm)
+    start = clock()
+    for _ in range(iterations):
+        step()
     seconds = clock() - start
-    kind = "last-iterate" if own_average else average
-    return seconds, float(sum(env.exploitability(strategy(), kind))) / 2.0
+    return seconds, exploitability()
+
+
+def liteefg_first_iteration(leg: Any, spiel: Any, game_name: str, algorithm: str, target: float, limit: int,
+                            clock: Callable[[], float] = time.perf_counter) -> tuple[int, float] | None:
+    """(first checked iteration whose reported average is within `target`, seconds of the updates alone),
+    or None by `limit`. Checked after every iteration up to 50, then every 10th (as OpenSpiel's)."""
+    _, step, exploitability = _liteefg_graph(leg, spiel, game_name, algorithm)
+    spent = 0.0
+    for t in range(1, limit + 1):
+        start = clock()
+        step()
+        spent += clock() - start
+        if (t <= 50 or t % 10 == 0) and exploitability() <= target:
+            return t, spent
+    return None

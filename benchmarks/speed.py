@@ -38,7 +38,14 @@ import numpy as np
 
 import cfrviz
 from benchmarks import c_reference
-from benchmarks.peers import LITEEFG_GRAPHS, liteefg_module, liteefg_seconds, openspiel_cfr_seconds, pyspiel_module
+from benchmarks.peers import (
+    LITEEFG_GRAPHS,
+    liteefg_first_iteration,
+    liteefg_module,
+    liteefg_seconds,
+    openspiel_cfr_seconds,
+    pyspiel_module,
+)
 from cfrviz import catalog
 from cfrviz.analysis import exploitability
 from cfrviz.solvers import solver_class
@@ -188,6 +195,23 @@ def _first_iteration_openspiel(spiel: Any, game_name: str, algorithm: str, limit
     return None
 
 
+def _peer_lines(lines: list[str], best: tuple[float, str] | None, peer: str, what: str,
+                reached: list[tuple[str, int, tuple[int, float] | None]]) -> None:
+    """Append one peer's (algorithm, limit, (first iteration, seconds) or None) lines and the fastest ratio."""
+    peer_best: tuple[float, str] | None = None
+    for algorithm, limit, result in reached:
+        if result is None:
+            lines.append(f"  {peer} {algorithm:6s} not within {limit:,} iterations")
+            continue
+        first, seconds = result
+        lines.append(f"  {peer} {algorithm:6s} iteration {first:6,}: {seconds:.3f} s ({what})")
+        if peer_best is None or seconds < peer_best[0]:
+            peer_best = (seconds, algorithm)
+    if best is not None and peer_best is not None:
+        lines.append(f"  fastest: cfrviz {best[1]} {best[0]:.4f} s, {peer} {peer_best[1]} {peer_best[0]:.3f} s: "
+                     f"{peer_best[0] / best[0]:,.0f}× sooner")
+
+
 def time_to_target(repeats: int, spiel: Any) -> list[str]:
     """Lines: every cfrviz algorithm's and OpenSpiel's iterations and CPU seconds to TARGET on Leduc."""
     tree = catalog.compile_game("leduc")
@@ -203,23 +227,20 @@ def time_to_target(repeats: int, spiel: Any) -> list[str]:
         lines.append(f"  cfrviz {algorithm:7s} iteration {first:6,}: {seconds:.4f} s (kernel)")
         if best is None or seconds < best[0]:
             best = (seconds, algorithm)
-    peer_best: tuple[float, str] | None = None
     if spiel is None:
-        lines.append("  OpenSpiel: not installed")
-    else:
-        for algorithm, limit in (("cfr+", 20_000), ("cfr", 2_000)):
-            reached = _first_iteration_openspiel(spiel, "leduc_poker(suit_isomorphism=True)", algorithm, limit)
-            if reached is None:
-                lines.append(f"  OpenSpiel {algorithm:4s} not within {limit:,} iterations")
-                continue
-            first, seconds = reached
-            lines.append(f"  OpenSpiel {algorithm:4s} iteration {first:6,}: {seconds:.3f} s (C++ iterations alone)")
-            if peer_best is None or seconds < peer_best[0]:
-                peer_best = (seconds, algorithm)
-    if best is not None and peer_best is not None:
-        lines.append(f"  fastest: cfrviz {best[1]} {best[0]:.4f} s, OpenSpiel {peer_best[1]} {peer_best[0]:.3f} s: "
-                     f"{peer_best[0] / best[0]:,.0f}× sooner")
-    lines.append("  LiteEFG: " + ("not measured here" if liteefg_module() is not None else "not installed"))
+        lines += ["  OpenSpiel: not installed", "  LiteEFG: not measured (it reads games through OpenSpiel)"]
+        return lines
+    same_tree = "leduc_poker(suit_isomorphism=True)"
+    _peer_lines(lines, best, "OpenSpiel", "C++ iterations alone",
+                [(a, limit, _first_iteration_openspiel(spiel, same_tree, a, limit))
+                 for a, limit in (("cfr+", 20_000), ("cfr", 2_000))])
+    leg = liteefg_module()
+    if leg is None:
+        lines.append("  LiteEFG: not installed")
+        return lines
+    _peer_lines(lines, best, "LiteEFG", "its updates alone",
+                [(a, 5_000, liteefg_first_iteration(leg, spiel, same_tree, a, TARGET, 5_000, CLOCK))
+                 for a in LITEEFG_GRAPHS])
     return lines
 
 

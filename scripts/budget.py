@@ -7,6 +7,7 @@ resident growth (Linux: VmHWM after resetting it through /proc/self/clear_refs, 
 
     python scripts/budget.py            # every scenario (a few minutes on 2 shared cores)
     python scripts/budget.py --quick    # one algorithm per solver family
+    python scripts/budget.py --caps     # the largest games: cost per iteration and at the app's cap
 
 Prints a markdown table for the README's "Per-click budget" section.
 """
@@ -23,13 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))   # before importing cfrviz: `python scripts/budget.py` runs from a checkout
+
 from cfrviz.run import Run, save_run
 from cfrviz.solvers import UpdateScheme
 
 T = TypeVar("T")
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def _status(field: str) -> int:
@@ -257,6 +258,67 @@ def scenario(name: str) -> dict[str, Any]:
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
 
 
+#: The largest games the app offers, as link values: the README's "largest games" table.
+LARGEST_GAMES = ("kuhn13", "leduc", "leduc_suited", LIARS_DICE, "openspiel:goofspiel(num_cards=4,imp_info=True)")
+#: Not offered: its 294,883 histories pass the OpenSpiel menu's 200,000.
+LIARS_DICE_6 = "openspiel:liars_dice(numdice=1,dice_sides=6)"
+
+
+def _game_of(link: str) -> Any:
+    from cfrviz import catalog
+
+    return catalog.get("leduc", suits=True) if link == "leduc_suited" else catalog.lookup(link)
+
+
+def solve_costs(link: str, repeats: int, iterations: int | None) -> dict[str, Any]:
+    """CPU seconds of `cfrviz.solve` (end to end: snapshots, their exploitability and writing) for every
+    algorithm on one game, at `iterations` or the game's app cap, as medians of `repeats` solves
+    interleaved algorithm by algorithm (the machine's load moves; CPU time moves much less)."""
+    import functools
+    import statistics
+
+    import cfrviz
+    from cfrviz.solvers import ALGORITHMS
+
+    game = _game_of(link)
+    tree = game.tree()
+    cap = game.app_iteration_cap if iterations is None else iterations
+    algorithms = [a for a in ALGORITHMS if game.offers(a) and a != "rm"]
+    for algorithm in algorithms:     # warm-up: kernels loaded, the tree's exact value computed once
+        cfrviz.solve(game.name, algorithm, iterations=3, updates=UpdateScheme.ALTERNATING, **dict(game.params))
+    seconds: dict[str, list[float]] = {a: [] for a in algorithms}
+    for _ in range(repeats):
+        for algorithm in algorithms:
+            cpu, _, _ = _measure(functools.partial(cfrviz.solve, game.name, algorithm, iterations=cap,
+                                                   updates=UpdateScheme.ALTERNATING, **dict(game.params)))
+            seconds[algorithm].append(cpu)
+    medians = {a: statistics.median(times) for a, times in seconds.items()}
+    worst = max(medians, key=lambda a: medians[a])
+    return {"game": link, "title": game.label, "histories": tree.num_nodes, "sets": tree.num_infosets,
+            "cap": game.app_iteration_cap, "iterations": cap, "medians": medians, "worst": worst,
+            "seconds": medians[worst], "us_per_iteration": medians[worst] / cap * 1e6}
+
+
+def print_caps(links: list[str], repeats: int, iterations: int | None) -> None:
+    """The README's table of the largest games: size, worst algorithm's cost per iteration and at the cap."""
+    print("| game | histories | information sets | slowest algorithm | µs per iteration (solve() end to end) "
+          "| app cap | CPU s at the cap (median) |")
+    print("|---|---:|---:|---|---:|---:|---:|")
+    for link in links:
+        command = [sys.executable, __file__, "--caps-scenario", link, "--repeats", str(repeats)]
+        if iterations is not None:
+            command += ["--iterations", str(iterations)]
+        result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+        if result.returncode != 0:
+            print(f"| {link} | not offered: {result.stderr.strip().splitlines()[-1][:160]} | | | | | |", flush=True)
+            continue
+        row = json.loads(result.stdout.strip().splitlines()[-1])
+        others = ", ".join(f"{a} {s:.2f}" for a, s in sorted(row["medians"].items(), key=lambda kv: -kv[1]))
+        print(f"| {row['title']} | {row['histories']:,} | {row['sets']:,} | {row['worst']} | "
+              f"{row['us_per_iteration']:,.1f} | {row['cap']:,} | {row['seconds']:.2f} |", flush=True)
+        print(f"<!-- {link} at {row['iterations']:,} iterations, median CPU s: {others} -->", file=sys.stderr)
+
+
 def _openspiel_installed() -> bool:
     import importlib.util
 
@@ -280,10 +342,22 @@ def scenarios(quick: bool) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one algorithm per solver family")
+    parser.add_argument("--caps", action="store_true",
+                        help="the largest games' cost per iteration and at their app cap (the README's table)")
+    parser.add_argument("--games", nargs="*", help="with --caps: link values (default: the largest games)")
+    parser.add_argument("--repeats", type=int, default=3, help="with --caps: solves per algorithm (median)")
+    parser.add_argument("--iterations", type=int, help="with --caps: solve this many instead of the cap")
     parser.add_argument("--scenario", help=argparse.SUPPRESS)
+    parser.add_argument("--caps-scenario", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.scenario:
         print(json.dumps(scenario(args.scenario)))
+        return
+    if args.caps_scenario:
+        print(json.dumps(solve_costs(args.caps_scenario, args.repeats, args.iterations)))
+        return
+    if args.caps:
+        print_caps(args.games or [*LARGEST_GAMES, LIARS_DICE_6], args.repeats, args.iterations)
         return
     print("| Kind | What | CPU s | Peak memory MB |")
     print("|---|---|---:|---:|")

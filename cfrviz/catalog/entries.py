@@ -30,9 +30,14 @@ MATRIX_ONLY_ALGORITHMS = (Algorithm.REGRET_MATCHING,)
 #: Longest game string a link or the CLI may carry (an OpenSpiel string, a bundled .efg name).
 MAX_LINK_LENGTH = 200
 
-# Iteration caps for games without their own: node visits per solve. The app's budget is
-# Leduc's measured cap (20,000 iterations x 1,936 nodes, about a second of vanilla CFR on
-# the shared 2-core server); the CLI's is Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
+# App iteration caps: node visits per solve, so one click costs about a second of CPU whatever the
+# game. Measured with `python scripts/budget.py --caps` (whole `cfrviz.solve` calls, snapshots and
+# their exploitability included, CPU time, medians of 3, every algorithm; 2026-11-24, load 15 to 34
+# on the shared 2 cores): the slowest algorithm took 0.90 s on Leduc at 20,000 iterations (20,000 x
+# 1,936 nodes, vanilla CFR), 2.37 s on 13-card Kuhn at 100,000 and 2.70 s on suit-dealt Leduc at 20,000,
+# so Kuhn and Leduc follow this budget too (3-card Kuhn and Leduc keep 100,000 and 20,000; 13-card
+# Kuhn gets 20,000, suit-dealt Leduc 2,000, as OpenSpiel's same 9,457-history tree already did).
+# The CLI's is Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
 _APP_NODE_BUDGET = 40_000_000
 _CLI_NODE_BUDGET = 2_000_000_000
 _WALKTHROUGH_NODE_BUDGET = 1_000_000
@@ -368,16 +373,16 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
           parameters=(Parameter("cards", "Cards in the deck", "int", 3, 3, MAX_CARDS,
                                 "Kuhn poker is played with 3 cards (J, Q, K); more cards make a bigger game."),),
           link_parameter="cards",
-          # Measured whole `cfrviz.solve` calls, quiet / busy shared 2-core machine: vanilla CFR 100k
-          # iterations 0.2 / 0.3 s (13 cards 1.4 / 3.7 s); the CLI cap is a hundred times that.
-          app_iteration_cap=100_000, cli_iteration_cap=10_000_000,
+          # The app's cap follows the tree's size (see _APP_NODE_BUDGET); the CLI's is a hundred
+          # times 3-card Kuhn's app cap.
+          cli_iteration_cap=10_000_000,
           known_value=kuhn.VALUE, alpha_family=True, parts_by="private card",
           description="Kuhn (1950): three cards, one bet. Its value for player 1 is -1/18."),
     Entry("leduc", "Leduc poker", _leduc, _recognise_leduc,
           parameters=(Parameter("suits", "Deal suits", "bool", False,
                                 help="Deal the six cards one by one instead of by rank (same game, bigger tree)."),),
-          # Leduc 50k vanilla CFR took 1.9 / 11.5 s: capped at 20k to stay near a second.
-          app_iteration_cap=20_000, cli_iteration_cap=1_000_000,
+          # The app's cap follows the tree's size (see _APP_NODE_BUDGET): 20,000 by rank, 2,000 by suit.
+          cli_iteration_cap=1_000_000,
           known_value=leduc.VALUE, parts_by="private card", same_game=("suits",),
           description="Southey et al. (2005): six cards, two betting rounds, one public card."),
     Entry("rps", "Rock-paper-scissors", rock_paper_scissors, _recognise_rps,

@@ -15,20 +15,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 
 from cfrviz import catalog
 from cfrviz.catalog import GameSpec
-from cfrviz.games import CHANCE, Game
+from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings
 from cfrviz.runner import checked_choices, resolve_game, solve_tree
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES
+from cfrviz.solvers import DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree, restrict
 
-__all__ = ["LockedSolve", "chance_sampling_applies", "lift_run", "solve_locked"]
+__all__ = ["LockedSolve", "lift_run", "solve_locked"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,33 +46,6 @@ class LockedSolve:
     @property
     def locks(self) -> Locks:
         return self.restricted.locks
-
-
-def chance_sampling_applies(tree: GameTree) -> bool:
-    """Whether chance-sampling MCCFR samples `tree` correctly.
-
-    Its kernel samples the deal at the root, then draws ONE outcome index at the first later chance
-    node and reuses it at every later chance node of the traversal (Leduc's public card, the same on
-    every betting line). That is right only when, below each root outcome, every later chance node
-    has the same outcome probabilities and no history passes two of them.
-    """
-    n = tree.num_nodes
-    branch = np.zeros(n, dtype=np.int64)        # the root outcome above each node (0 if the root is no chance node)
-    chance_above = np.zeros(n, dtype=bool)      # a later chance node lies above
-    seen: dict[int, tuple[float, ...]] = {}
-    root_is_chance = int(tree.actor[0]) == CHANCE
-    for node in range(1, n):
-        parent = int(tree.parent[node])
-        branch[node] = node if parent == 0 and root_is_chance else branch[parent]
-        chance_above[node] = chance_above[parent] or (parent != 0 and int(tree.actor[parent]) == CHANCE)
-        if int(tree.actor[node]) != CHANCE:
-            continue
-        if chance_above[node]:
-            return False
-        probabilities = tuple(float(tree.chance_probability[c]) for c in tree.children(node))
-        if seen.setdefault(int(branch[node]), probabilities) != probabilities:
-            return False
-    return True
 
 
 def lift_run(restricted_run: Run, restricted: RestrictedTree, settings: RunSettings) -> Run:
@@ -103,7 +75,7 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
     """Solve `game` with `locks` fixed ({key: probabilities in the set's action order}) and return the
     run over the game's own sets, with the restricted game's run beside it. Arguments are
     `cfrviz.runner.solve`'s; the game is resolved once, here. ValueError (one sentence) for bad locks
-    or an algorithm that cannot take them.
+    or regret matching (a locked game is no matrix game).
 
     >>> solved = solve_locked("kuhn", "cfr+", 2000, {"J": [0.0, 1.0]})
     >>> solved.run.average_strategy[-1, solved.run.tree.infoset_index("J")].tolist()
@@ -118,10 +90,6 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
         # A lock puts chance above the other player: the restricted game is no matrix game any more.
         raise ValueError(f"Regret matching ('rm') solves matrix games only, and {tree.game.title} with locks is "
                          "not one; pick a CFR algorithm.")
-    if name == Algorithm.CHANCE_SAMPLING and not chance_sampling_applies(restricted.tree):
-        raise ValueError(f"{ALGORITHMS[name].title} reuses one sampled outcome at every chance node after the "
-                         "deal, so it cannot solve a game where a hand passes a lock and another chance node; "
-                         "use external or outcome sampling or a deterministic algorithm.")
     # The restricted game is solved as a game of its own (its run is not rebuilt from settings, so it
     # is named a custom game instead of being written out as .efg and read back).
     restricted_spec = GameSpec(catalog.entry("custom"), (("title", f"{tree.game.title} with locks"),))

@@ -71,8 +71,9 @@ def _sample_index(rng, probabilities, row, k):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _sample_chance(rng, chance_probability, first, k):
-    u = rng.random()
+def _chance_child(u, chance_probability, first, k):
+    """The child of a chance node (children first .. first + k - 1) that the uniform number u picks:
+    the first whose cumulative probability passes u; round-off falls on the last positive one."""
     acc = 0.0
     last = first
     for c in range(first, first + k):
@@ -83,6 +84,11 @@ def _sample_chance(rng, chance_probability, first, k):
             if u < acc:
                 return c
     return last
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _sample_chance(rng, chance_probability, first, k):
+    return _chance_child(rng.random(), chance_probability, first, k)
 
 
 @njit(cache=True, error_model="numpy")
@@ -111,25 +117,49 @@ def _recorded_scratch(num_infosets, width):
 
 
 @njit(cache=True, error_model="numpy")
+def _chance_levels(first_child, num_children, actor):
+    """[N] uint64: how many chance nodes lie above each node, and the largest such count at a chance node.
+
+    Node ids are breadth first (a parent precedes its children), so one pass in id order suffices."""
+    size = np.uint64(actor.shape[0])
+    level = np.zeros(size, np.uint64)
+    deepest = ZERO
+    for h in range(size):
+        below = level[h] + ONE if actor[h] == CHANCE else level[h]
+        if actor[h] == CHANCE and level[h] > deepest:
+            deepest = level[h]
+        first = first_child[h]
+        for c in range(first, first + num_children[h]):
+            level[c] = below
+    return level, deepest
+
+
+@njit(cache=True, error_model="numpy")
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                               num_actions, cumulative_regret, strategy_sum,
-                              stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach, value, sigma):
+                              stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach,
+                              value, sigma, chance_level, level_draw, level_drawn):
     """One chance-sampled CFR traversal (Zinkevich et al. 2007; Lanctot et al. 2009); returns (root value, nodes).
 
-    The deal is sampled (or forced to child `deal` when it is >= 0), then one public card
-    (or child `board` of every later chance node when it is >= 0); every decision node
-    is walked full width. update_player is 0, 1, or 2 for both
-    (simultaneous updates, as the seed's worked example does). Regrets are weighted by the
-    opponent's reach only: chance is sampled, so its probability drops out of the estimate.
+    Every chance node the traversal reaches picks one child, and every decision node is walked
+    full width. A chance node with j chance nodes above it (its level, `chance_level` [N]) picks
+    with the uniform number drawn for level j, drawn when the traversal first meets that level.
+    No history passes two chance nodes of one level, so along every history the choices are
+    independent and a history is sampled with its chance probability, as Lanctot et al.'s
+    estimator needs; nodes of one level on different betting lines share the number, so Leduc's
+    public card is one card on every line of a deal (one chance outcome per traversal). The root's
+    child is forced to `deal` when it is >= 0, and every level-1 node's to child `board` when it is
+    >= 0 (Leduc's public card). update_player is 0, 1, or 2 for both (simultaneous updates, as the
+    seed's worked example does). Regrets are weighted by the opponent's reach only: chance is
+    sampled, so its probability drops out of the estimate.
     """
     size = ONE          # nodes on the stack
     count = ZERO        # nodes visited
     stack[0] = ZERO
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
-    # The board as an offset among its chance node's children, once one is known.
-    forced_board = board >= 0
-    board_offset = np.uint64(board) if forced_board else ZERO
+    for level in range(np.uint64(level_drawn.shape[0])):
+        level_drawn[level] = 0
     while size > ZERO:
         size -= ONE
         h = stack[size]
@@ -141,15 +171,16 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         first = first_child[h]
         k = num_children[h]
         if who == CHANCE:
-            if h == ZERO:
-                c = first + np.uint64(deal) if deal >= 0 else _sample_chance(rng, chance_probability, first, k)
+            level = chance_level[h]
+            if h == ZERO and deal >= 0:
+                c = first + np.uint64(deal)
+            elif level == ONE and board >= 0 and np.uint64(board) < k:
+                c = first + np.uint64(board)
             else:
-                # One board per deal: every betting line sees the same public card, so the
-                # sample is one whole chance outcome, as chance sampling defines it.
-                if not forced_board:
-                    board_offset = _sample_chance(rng, chance_probability, first, k) - first
-                    forced_board = True
-                c = first + board_offset
+                if not level_drawn[level]:
+                    level_draw[level] = rng.random()
+                    level_drawn[level] = 1
+                c = _chance_child(level_draw[level], chance_probability, first, k)
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
             reach[c, 1] = reach[h, 1]
@@ -218,6 +249,9 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     width = cumulative_regret.shape[1]
     stack, order, sampled, reach, value, sigma = _traversal_scratch(actor.shape[0], width)
     stale_regret, stale_sum, average = _recorded_scratch(num_actions.shape[0], width)
+    chance_level, deepest = _chance_levels(first_child, num_children, actor)
+    level_draw = np.empty(deepest + ONE)        # the uniform number of each chance level, this traversal
+    level_drawn = np.zeros(deepest + ONE, np.uint8)
     last = 0.0
     for t in range(t0 + 1, t0 + n + 1):
         if t == t0 + n or _snapshot_due(t, schedule, s):
@@ -230,7 +264,8 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
             root, c = _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability,
                                                 payoff, num_actions, cumulative_regret, strategy_sum,
                                                 stale_regret, stale_sum, update_player, deal, board, rng, stack,
-                                                order, sampled, reach, value, sigma)
+                                                order, sampled, reach, value, sigma, chance_level, level_draw,
+                                                level_drawn)
             touched += c
             if update_player != 1:
                 v = root

@@ -89,7 +89,10 @@ class ChanceSampling(_SamplingSolver):
     """Chance-sampling MCCFR (Zinkevich et al. 2007; Lanctot et al. 2009).
 
     Each traversal samples one chance outcome, the deal and (in Leduc) one public card
-    used on every betting line, then walks every action of both players. Regrets are
+    used on every betting line, then walks every action of both players. Where a history
+    passes several chance nodes (locks, which are chance nodes in the restricted game, or
+    a game with several draws), each is sampled on its own, so every history is sampled
+    with its chance probability (Lanctot et al. 2009). Regrets are
     weighted by the opponent's reach only, the strategy sum by the acting player's own
     reach, as in the seed's worked example.
 

@@ -31,7 +31,7 @@ from cfrviz.analysis.locks import (
 from cfrviz.catalog import get
 from cfrviz.games import CHANCE
 from cfrviz.runner import solve
-from cfrviz.runner.locks import chance_sampling_applies, solve_locked
+from cfrviz.runner.locks import solve_locked
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import MAX_LOCKS, MAX_LOCKS_CHARS, Locks, restrict
@@ -214,19 +214,6 @@ def test_sampling_algorithms_solve_a_locked_game(algorithm: str) -> None:
     assert run.exploitability[-1] < 0.01
     assert abs(run.average_strategy_value - (-5 / 18)) <= 2 * float(run.exploitability[-1]) + 1e-12
     np.testing.assert_array_equal(run.average_strategy[:, KUHN.infoset_index("J"), :2], np.tile([0, 1], (run.num_snapshots, 1)))
-
-
-def test_chance_sampling_refuses_locks_its_shared_outcome_would_sample_wrongly() -> None:
-    # Chance sampling reuses one outcome index at every chance node after the deal (Leduc's public card).
-    # Kuhn's deal alone, Leduc's public card alone, and locks on different lines of one deal are fine;
-    # a hand that passes a lock and then the public card, or two locks, is not.
-    assert chance_sampling_applies(KUHN) and chance_sampling_applies(LEDUC)
-    assert chance_sampling_applies(restrict(KUHN, Locks.parse("J k=1/2,1/2;J b=1/2,1/2")).tree)
-    assert not chance_sampling_applies(restrict(KUHN, Locks.parse("J=1/2,1/2;J kb=1/2,1/2")).tree)
-    assert not chance_sampling_applies(restrict(LEDUC, Locks.parse("J=0,1")).tree)
-    with pytest.raises(ValueError) as refused:
-        solve_locked("leduc", "chance", 10, {"J": [0.0, 1.0]})
-    assert _one_sentence(str(refused.value)) and "external or outcome sampling" in str(refused.value)
 
 
 # --------------------------------------------------------------------------------------------
