@@ -39,9 +39,10 @@ def best_response_values_over_time(tree: GameTree, iterations: Sequence[int], st
             fig.add_trace(go.Scatter(x=[iterations[0], iterations[-1]], y=[target, target], mode="lines",
                                      name=f"{PLAYER_NAMES[p]}'s equilibrium value {target:+.4f}", hoverinfo="skip",
                                      line={"dash": "dot", "color": ACTOR_STYLE[p]["color"]}))
-    fig.update_layout(**base_layout(height=340, title="Best-response values against the average strategy",
-                                    legend={"orientation": "h", "y": -0.25}))
-    fig.update_xaxes(type="log", title="iteration")
+    # The legend hangs under the x-axis title (plotly grows the bottom margin to fit it).
+    fig.update_layout(**base_layout(height=400, title="Best-response values against the average strategy",
+                                    legend={"orientation": "h", "y": -0.3, "yanchor": "top"}))
+    fig.update_xaxes(type="log", title="iteration", dtick=1)
     fig.update_yaxes(title="chips per hand")
     return fig
 
