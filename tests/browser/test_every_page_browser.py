@@ -119,6 +119,11 @@ def test_every_page_is_legible_and_its_share_box_follows_the_address_bar(page, a
     wait_for_drawn(page, timeout_ms=6 * RENDER_TIMEOUT_MS)
     errors = page.locator('[data-testid="stException"]')
     assert errors.count() == 0, errors.first.inner_text()[:600]
+    # A component whose script fails shows Streamlit's error box instead of its drawing.
+    broken = page.get_by_text("Component Error")
+    assert broken.count() == 0, broken.first.inner_text()[:300]
+    if path not in ("", "Compare"):
+        page.locator(".tl").first.wait_for(state="attached", timeout=RENDER_TIMEOUT_MS)
     name = f"{path or 'Home'}-{'leduc' if 'leduc' in link else 'kuhn'}-{size['width']}x{size['height']}"
     keep_picture(page, name, size)
 
@@ -132,13 +137,15 @@ def test_every_page_is_legible_and_its_share_box_follows_the_address_bar(page, a
     if not path:
         return  # Home shares no view
     assert same_link(page), (share_link(page), page.url)
-    # A change made in the browser: step the page's timeline back and let it tell the server.
+    # A change made in the browser: step the page's timeline to an end and let it tell the server.
     timeline = page.locator(".tl").first
     if timeline.count() == 0 or page.locator(".tl-slider").count() == 0:
         return
     before = page.url
+    slider = page.locator(".tl-slider").first
+    at_start = slider.evaluate("(s) => Number(s.value) <= Number(s.min)")
     timeline.focus()
-    page.keyboard.press("Home")
+    page.keyboard.press("End" if at_start else "Home")
     page.wait_for_function(f"() => location.href !== {before!r}", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
     try:

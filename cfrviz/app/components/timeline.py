@@ -38,7 +38,11 @@ def _sources(suffix: str) -> str:
     folder = _FILES.joinpath("modes")
     modes = sorted((f for f in folder.iterdir() if f.name.endswith(suffix)), key=lambda f: f.name) \
         if folder.is_dir() else []
-    return "\n".join(f.read_text(encoding="utf-8") for f in [_FILES.joinpath("timeline" + suffix), *modes])
+    core = _FILES.joinpath("timeline" + suffix).read_text(encoding="utf-8")
+    # Each mode's script in a block of its own: its top-level names stay its own (two modes may
+    # both have a `signed`), while MODES and the core's helpers are in reach.
+    wrap = (lambda text: "{\n" + text + "\n}") if suffix == ".js" else (lambda text: text)
+    return "\n".join([core, *(wrap(f.read_text(encoding="utf-8")) for f in modes)])
 
 
 _component = st.components.v2.component("cfrviz_timeline", js=_sources(".js"), css=_sources(".css"))
