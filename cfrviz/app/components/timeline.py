@@ -41,8 +41,10 @@ def _sources(suffix: str) -> str:
     core = _FILES.joinpath("timeline" + suffix).read_text(encoding="utf-8")
     # Each mode's script in a block of its own: its top-level names stay its own (two modes may
     # both have a `signed`), while MODES and the core's helpers are in reach.
-    wrap = (lambda text: "{\n" + text + "\n}") if suffix == ".js" else (lambda text: text)
-    return "\n".join([core, *(wrap(f.read_text(encoding="utf-8")) for f in modes)])
+    texts = [f.read_text(encoding="utf-8") for f in modes]
+    if suffix == ".js":
+        texts = ["{\n" + text + "\n}" for text in texts]
+    return "\n".join([core, *texts])
 
 
 _component = st.components.v2.component("cfrviz_timeline", js=_sources(".js"), css=_sources(".css"))
