@@ -72,8 +72,8 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
   if (!(hi > lo)) { lo -= 0.5; hi += 0.5; }
   const tick = (v) => range ? String(v) : fmt(v, Math.abs(hi - lo) >= 10 ? 0 : 2);
   const ticks = range ? [range[0], (range[0] + range[1]) / 2, range[1]] : [lo, hi].concat(lo < 0 && hi > 0 ? [0] : []);
-  const yTitleW = 20, x0 = yTitleW + Math.ceil(Math.max(...ticks.map((v) => tl.measure(tick(v))))) + 8;
-  const W = width, plotH = 120, top = 8, H = top + plotH + 44, w = W - x0 - 10;
+  const x0 = Math.ceil(Math.max(...ticks.map((v) => tl.measure(tick(v))))) + 8;
+  const W = width, plotH = 120, top = 26, H = top + plotH + 44, w = W - x0 - 10;
   el("div", { class: "rm-chart-title" }, box, title);
   const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": `${title}: ${yTitle} against iteration t`, class: "rm-chart" }, box);
   const Y = (v) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
@@ -90,8 +90,7 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
   el("svg:text", { x: x0 + w, y: top + plotH + 18, "text-anchor": "end", class: "rm-tick" }, svg, thousands(frames[frames.length - 1]));
   el("svg:text", { x: x0 + w / 2, y: H - 4, "text-anchor": "middle", class: "rm-axis-title" }, svg,
      tl.log ? "iteration t (log scale)" : "iteration t");
-  const midY = top + plotH / 2;
-  el("svg:text", { x: 14, y: midY, "text-anchor": "middle", transform: `rotate(-90 14 ${midY})`, class: "rm-axis-title" }, svg, yTitle);
+  el("svg:text", { x: 0, y: 15, "text-anchor": "start", class: "rm-axis-title" }, svg, yTitle);   // the y axis, above it
   for (const [values, color, dash, widthPx] of lines) {
     if (values.length === 1) {   // a target: a dashed level line
       el("svg:line", { x1: x0, x2: x0 + w, y1: Y(values[0]), y2: Y(values[0]), stroke: color, "stroke-width": 1.5,
@@ -126,7 +125,7 @@ function rmBuild(tl) {
     const beside = three && inner >= 300 + 16 + 340;
     const simplexW = !three ? 0 : beside ? Math.min(360, inner - 16 - 420 > 300 ? inner - 16 - 420 : 300) : Math.min(360, inner);
     if (three) {
-      const cell = el("div", { class: "rm-simplex-cell" }, body);
+      const cell = el("div", { class: "rm-simplex-cell", style: `width:${simplexW}px` }, body);
       const draw = rmSimplex(tl, cell, info, simplexW);
       const legend = el("div", { class: "tl-note rm-legend" }, cell);
       rmKey(legend, "—", "#8a8a8a", "current strategy, up to t");
@@ -137,7 +136,7 @@ function rmBuild(tl) {
       tl.rmCells.push(draw);
     }
     const curvesW = Math.max(260, Math.min(620, beside ? inner - simplexW - 16 : inner));
-    const curves = el("div", { class: "rm-curves" }, body);
+    const curves = el("div", { class: "rm-curves", style: `width:${curvesW}px` }, body);
     const strategyLines = [], regretLines = [];
     info.actions.forEach((a, j) => {
       const color = x.colors[j % x.colors.length];
@@ -146,11 +145,11 @@ function rmBuild(tl) {
       if (info.target) strategyLines.push([[info.target[j]], color, "7 4"]);
       regretLines.push([info.regret.map((r) => r[j]), color, null, 2]);
     });
-    rmCurves(tl, curves, "Strategy over the iterations", "probability", strategyLines, [0, 1], curvesW);
+    rmCurves(tl, curves, "Strategy over the iterations", "probability of each action", strategyLines, [0, 1], curvesW);
     const keyLine = el("div", { class: "tl-note rm-legend" }, curves);
     info.actions.forEach((a, j) => rmKey(keyLine, "■", x.colors[j % x.colors.length], a));
     rmKey(keyLine, "", null, `solid: average · dotted: current${info.target ? ` · dashed: ${x.targetName}` : ""}`);
-    rmCurves(tl, curves, "Cumulative regret", "regret (payoff units)", regretLines, null, curvesW);
+    rmCurves(tl, curves, "Cumulative regret over the iterations", "cumulative regret of each action (payoff units)", regretLines, null, curvesW);
     tl.rmCells.push((f) => {
       head.textContent = `${info.name[0].toUpperCase()}${info.name.slice(1)} after ${thousands(tl.frames[f])} iterations, ` +
         `average strategy: ${rmList(info.actions, info.average[f])}`;
