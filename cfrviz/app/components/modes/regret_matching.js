@@ -73,7 +73,7 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
   const tick = (v) => range ? String(v) : fmt(v, Math.abs(hi - lo) >= 10 ? 0 : 2);
   const ticks = range ? [range[0], (range[0] + range[1]) / 2, range[1]] : [lo, hi].concat(lo < 0 && hi > 0 ? [0] : []);
   const x0 = Math.ceil(Math.max(...ticks.map((v) => tl.measure(tick(v))))) + 8;
-  const W = width, plotH = 120, top = 26, H = top + plotH + 44, w = W - x0 - 10;
+  const W = width, plotH = 120, top = 32, H = top + plotH + 44, w = W - x0 - 10;
   el("div", { class: "rm-chart-title" }, box, title);
   const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": `${title}: ${yTitle} against iteration t`, class: "rm-chart" }, box);
   const Y = (v) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
