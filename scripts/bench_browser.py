@@ -1,7 +1,8 @@
 """Measure the browser timeline in a real browser and print a table (a benchmark, not a test).
 
-    python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
+    python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap, and Regret matching
     python scripts/bench_browser.py --steps 200   # more key steps per case
+    python scripts/bench_browser.py --only regret_matching
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -38,18 +39,17 @@ TIMEOUT_MS = 180_000
 
 # Steps the timeline from inside the page: each step is one keydown on the component, timed to the
 # end of its synchronous redraw plus a forced layout, and to the next animation frame.
-STEPS = """async (count) => {
+# `drawn` names what the page redraws per step (laid out before the clock stops).
+STEPS = """async ({count, drawn}) => {
   const find = (node) => node.querySelector('.tl') ||
       [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
   const root = find(document);
-  const tree = root.querySelector('.tl-tree svg');
   root.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home', bubbles: true}));
   const sync = [], frame = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     root.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
-    tree.getBoundingClientRect();
-    root.querySelector('.tl-inspector').getBoundingClientRect();
+    for (const selector of drawn) for (const e of root.querySelectorAll(selector)) e.getBoundingClientRect();
     sync.push(performance.now() - start);
     await new Promise(r => requestAnimationFrame(() => r()));
     frame.push(performance.now() - start);
@@ -118,7 +118,7 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
     url = f"{base}/Game_tree?{query}"
     open_tree(page, url)                     # cold: solves and builds the payload once
     paint = [open_tree(page, url) for _ in range(3)]
-    timings = page.evaluate(STEPS, steps)
+    timings = page.evaluate(STEPS, {"count": steps, "drawn": [".tl-tree svg", ".tl-inspector"]})
     # The pause after the last step sends t once; let that rerun finish first.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
@@ -156,9 +156,49 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
     }
 
 
+# Regret matching's own settings: rock-paper-scissors self-play, 10,000 iterations (the page's default).
+REGRET_MATCHING = ("Regret matching, RPS self-play, 10,000 iterations", "rm_iters=10000")
+
+
+def bench_regret_matching(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on the Regret matching page: both players' simplexes and curves redrawn per step."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    url = f"{base}/Regret_matching?{query}"
+
+    def open_page() -> float:
+        page.goto(url, timeout=TIMEOUT_MS)
+        page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+        return float(page.wait_for_function(
+            """() => { const find = (n) => n.querySelector('.rm-simplex .rm-average-dot[cx]') ||
+                  [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+                return find(document) ? performance.now() : null; }""", polling="raf",
+            timeout=TIMEOUT_MS).json_value())
+
+    open_page()                              # cold: solves and builds the payload once
+    paint = [open_page() for _ in range(3)]
+    page.evaluate(WATCH_RUNS)
+    timings = page.evaluate(STEPS, {"count": steps, "drawn": [".rm-simplex", ".rm-chart", ".rm-head"]})
+    reruns = page.evaluate("window.__runs")
+    if reruns:
+        raise SystemExit(f"{name}: key steps reran the script {len(reruns)} times")
+    context.close()
+    return {
+        "case": name,
+        "step→redraw median / p95": f"{statistics.median(timings['sync']):.1f} ms / {percentile(timings['sync'], 0.95):.1f} ms",
+        "step→next frame median / p95": f"{statistics.median(timings['frame']):.1f} ms / {percentile(timings['frame'], 0.95):.1f} ms",
+        "node click→inspector median": "–",
+        "server time per rerun median / p95": "–",
+        "click→script done (browser) median": "–",
+        "first paint, warm (median of 3)": f"{statistics.median(paint):.1f} ms",
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
+    parser.add_argument("--only", choices=("tree", "regret_matching"), default=None,
+                        help="only the Game tree cases, or only the Regret matching page")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -166,8 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     with streamlit_server() as (url, _process), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for name, query in CASES:
-                rows.append(bench_case(browser, url, name, query, args.steps))
+            if args.only in (None, "tree"):
+                for name, query in CASES:
+                    rows.append(bench_case(browser, url, name, query, args.steps))
+            if args.only in (None, "regret_matching"):
+                rows.append(bench_regret_matching(browser, url, *REGRET_MATCHING, args.steps))
         finally:
             browser.close()
     columns = list(rows[0])
