@@ -138,3 +138,11 @@ def test_chart_axes_are_labelled_legible_and_never_overlap(page, app_url: str, s
     titles = page.locator(".tl-card h5").evaluate_all(
         "(hs) => hs.map((h) => { const r = h.getBoundingClientRect(); return {text: h.textContent, x: r.x, y: r.y, w: r.width, h: r.height}; })")
     assert overlaps(titles) == [] and max(t["x"] + t["w"] for t in titles) <= size["width"]
+    if page_name == "Convergence":
+        # The small charts' titles (one per information set and action, four side by side) too.
+        page.locator('[data-testid="stPlotlyChart"] .annotation-text').first.wait_for(timeout=SLOW_MS)
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        titles = chart.locator("g.annotation").evaluate_all(
+            "(gs) => gs.map((g) => { const r = g.getBoundingClientRect(); return {text: g.textContent, x: r.x, y: r.y, w: r.width, h: r.height}; })")
+        assert len(titles) >= 12, titles      # Kuhn: 12 panels
+        assert overlaps(titles) == []

@@ -46,7 +46,7 @@ function rmSimplex(tl, box, info, size) {
   el("svg:circle", { cx: sx.toFixed(1), cy: sy.toFixed(1), r: 6, class: "rm-start" }, svg);
   if (info.target) {
     const [tx, ty] = at(info.target);
-    const star = el("svg:path", { d: RM_STAR, transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(1.2)`,
+    const star = el("svg:path", { d: RM_STAR, transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(1.7)`,
                                   class: "rm-target" }, svg);
     el("svg:title", {}, star, `${tl.b.extra.targetName}: ${rmList(info.actions, info.target)}`);
   }
