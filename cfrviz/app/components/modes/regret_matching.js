@@ -46,9 +46,9 @@ function rmSimplex(tl, box, info, size) {
   el("svg:circle", { cx: sx.toFixed(1), cy: sy.toFixed(1), r: 6, class: "rm-start" }, svg);
   if (info.target) {
     const [tx, ty] = at(info.target);
-    const star = el("svg:path", { d: RM_STAR, transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(1.7)`,
-                                  class: "rm-target" }, svg);
-    el("svg:title", {}, star, `${tl.b.extra.targetName}: ${rmList(info.actions, info.target)}`);
+    // Named in the legend under the simplex (a hover title would be a second, hidden copy of that name).
+    el("svg:path", { d: RM_STAR, transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(1.7)`,
+                     class: "rm-target" }, svg);
   }
   const currentDot = el("svg:circle", { r: 4.5, class: "rm-current-dot" }, svg);
   const averageDot = el("svg:circle", { r: 7, fill: info.color, class: "rm-average-dot" }, svg);
