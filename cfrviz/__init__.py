@@ -8,24 +8,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cfrviz.catalog import compile_game, load_game
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.catalog import GameSpec, compile_game, load_game
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
     from cfrviz.games import Game
     from cfrviz.run import Run
 
-__all__ = ["Algorithm", "GameTree", "UpdateScheme", "build_tree", "compile_game", "load_game", "solve"]
+__all__ = ["Algorithm", "GameSpec", "GameTree", "UpdateScheme", "build_tree", "compile_game", "load_game", "solve"]
 
 
-def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = Algorithm.CFR,
-          iterations: int = 1000, updates: str = DEFAULT_UPDATES, seed: int = 0,
+def solve(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree, algorithm: Algorithm | str = Algorithm.CFR,
+          iterations: int = 1000, updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0,
           snapshots: int | str | None = None, progress: Callable[[float], object] | None = None,
           **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
-    game: a catalog name ("kuhn", "leduc", "rps", "matrix"), a link value ("kuhn5",
+    game: a `GameSpec` (`cfrviz.catalog.get("kuhn", cards=5)`, `lookup("kuhn5")`: one value naming
+    the game, which the run's settings then carry), a catalog name ("kuhn", "leduc", "rps", "matrix"), a link value ("kuhn5",
     "efg:<name>", "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix
     [R, C], a `cfrviz.games.Game` or a compiled GameTree. algorithm: an `Algorithm` value
     ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance", "external", "outcome",

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Player
 from cfrviz.run import export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
 
@@ -86,7 +86,7 @@ def _snapshots(text: str) -> int | str:
     return stride
 
 
-def _game(text: str) -> catalog.CatalogGame:
+def _game(text: str) -> catalog.GameSpec:
     try:
         return catalog.resolve(text)
     except ValueError as error:
@@ -94,11 +94,13 @@ def _game(text: str) -> catalog.CatalogGame:
 
 
 def _choice(flag: str, options: Sequence[str]) -> Callable[[str], str]:
+    """A parser for one of `options` (vocabulary members, or their strings): the member is returned."""
     def parse(text: str) -> str:
         key = text.strip().lower()
-        if key not in options:
-            raise argparse.ArgumentTypeError(f"Unknown {flag} {text!r}; choose one of: {', '.join(options)}.")
-        return key
+        for option in options:
+            if option == key:
+                return option
+        raise argparse.ArgumentTypeError(f"Unknown {flag} {text!r}; choose one of: {', '.join(options)}.")
 
     parse.__name__ = flag
     return parse
@@ -124,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="A", help=", ".join(ALGORITHM_NAMES) + " (rm: matrix games only)")
     solve.add_argument("--iterations", "-n", required=True, type=_whole_number("--iterations", 1),
                        metavar="N", help="iterations to run (capped per game, see below)")
-    solve.add_argument("--updates", default=str(DEFAULT_UPDATES), type=_choice("update scheme", UPDATE_SCHEMES),
+    solve.add_argument("--updates", default=DEFAULT_UPDATES, type=_choice("update scheme", UPDATE_SCHEMES),
                        help="simultaneous (both players each iteration, as the classic tutorial code) or alternating (default)")
     solve.add_argument("--seed", default=0, type=_whole_number("--seed", 0),
                        help="seed of the random generator for the sampling algorithms (default 0)")
@@ -166,7 +168,7 @@ def _writable(path: Path, flag: str) -> None:
 
 def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """Settings for `cfrviz.solve` from parsed arguments; UsageError explains the first bad one."""
-    game: catalog.CatalogGame = args.game
+    game: catalog.GameSpec = args.game
     if args.cards is not None:
         names = {p.name: p for p in game.entry.parameters}
         if "cards" not in names:
@@ -192,9 +194,9 @@ def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
         _writable(args.json, "--json")
         if args.out is not None and args.json.resolve() == args.out.resolve():
             raise UsageError("--json and --out must name different files.")
-    tree = game.tree()
-    locks = Locks.parse(args.lock).check(tree)
-    return {"game": tree, "algorithm": args.algorithm, "iterations": args.iterations,
+    locks = Locks.parse(args.lock).check(game.tree())
+    # The game goes on as its GameSpec: the runner uses it as it is, without asking the catalog again.
+    return {"game": game, "algorithm": args.algorithm, "iterations": args.iterations,
             "updates": args.updates, "seed": args.seed, "snapshots": args.snapshots, "locks": locks}
 
 
@@ -209,15 +211,15 @@ def format_report(run: Run, stream: TextIO) -> None:
     tree = run.tree
     average = np.asarray(run.average_strategy[-1])
     running_mean = float(run.expected_value[-1])
-    title = getattr(tree.game, "title", run.settings.game)
     settings = run.settings
+    title = getattr(tree.game, "title", settings.game)
     print(f"{title}: {settings.algorithm}, {int(run.iterations[-1]):,} iterations, "
           f"{settings.updates} updates, seed {settings.seed}", file=stream)
     print(file=stream)
     print(f"player 1 expected value: {running_mean!r}", file=stream)
     print(f"player 2 expected value: {-running_mean!r}", file=stream)
     width = max(len(r.key) for r in tree.infosets)
-    for player in (0, 1):
+    for player in (Player.FIRST, Player.SECOND):
         print(file=stream)
         print(f"player {player + 1} strategies:", file=stream)
         for i, record in sorted(enumerate(tree.infosets), key=lambda pair: pair[1].key):
@@ -229,7 +231,7 @@ def format_report(run: Run, stream: TextIO) -> None:
     value = expected_value(tree, average)
     from cfrviz.analysis.reference import game_value, value_source
 
-    game = catalog.of_tree(tree)
+    game = settings.spec
     if settings.locks:
         _locked_report(run, value, stream)
         return

@@ -88,7 +88,7 @@ lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uplo
 if view.choice.locks and not view.uploaded:
     view = ui.solve_view(view)
     s = view.settings
-    unlocked = ui.cached_solve(s.game, s.game_params, s.algorithm, s.iterations, s.updates, s.seed)
+    unlocked = ui.cached_solve(s.spec, (), s.algorithm, s.iterations, s.updates, s.seed)
     if view.run is not None:
         locked_vs_unlocked(tree, view.run, unlocked, view.choice.locks)
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "

@@ -106,8 +106,9 @@ strategy = o1.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizont
                     key=remembered("cmp_strategy", "average"),
                     help="average: what CFR's guarantee is about. current: the strategy played at each "
                          "iteration, the last iterate that predictive methods (PCFR+, PDCFR+) also drive down.")
-with_sidebar = o2.checkbox(f"Also draw the sidebar's run ({ALGORITHMS[settings.algorithm].title}, {settings.updates}, "
-                           f"{settings.iterations:,} iterations)", key=remembered("cmp_sidebar", True))
+# Streamlit cuts a long checkbox label on a phone, so what the sidebar's run is goes underneath.
+with_sidebar = o2.checkbox("Also draw the sidebar's run", key=remembered("cmp_sidebar", True))
+o2.caption(f"{ALGORITHMS[settings.algorithm].title}, {settings.updates}, {settings.iterations:,} iterations")
 keep("cmp_algos", "cmp_updates", "cmp_iters", "cmp_sampling_iters", "cmp_seeds", "cmp_repeats", "cmp_strategy",
      "cmp_sidebar")
 # The share link carries the comparison (a link opened elsewhere starts from it).

@@ -1,19 +1,25 @@
-"""Walkthrough: one CFR iteration, one event at a time."""
+"""Walkthrough: one CFR iteration, one event at a time, stepped in the browser.
+
+The whole trace goes to the timeline component once; stepping, playing and the table of
+information sets never rerun this script. The component tells the server the step only when the
+visitor pauses, so the share link (`walk_step`) keeps it.
+"""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from cfrviz import catalog, app as ui
-from cfrviz.figures.walkthrough import step_figure, walkthrough_tree_figure
+from cfrviz.app.components import timeline
+from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
 from cfrviz.solvers import ALGORITHMS, update_schemes
 from cfrviz.teaching.walkthrough import (
     IterationTrace,
     WALKTHROUGH_ALGORITHMS,
     deal_options,
-    information_set_table,
     solver_state_before,
     trace_iteration,
 )
@@ -23,7 +29,6 @@ view = ui.setup_page(
     own_settings="This page has its own settings: the game, algorithm, deal, iteration and step below. "
                  "The sidebar's solve is not used here.")
 
-STEP_KEY = "walk_step"
 TRACE_KEY = "walk_trace_inputs"
 RANDOM_DEAL = "random (from the seed)"
 
@@ -99,84 +104,24 @@ if st.session_state.get(TRACE_KEY) != inputs:
     if st.session_state.get(TRACE_KEY) is not None:
         ui.set_page_value("walk_step", 1)
     st.session_state[TRACE_KEY] = inputs
-last = len(trace.steps) - 1
-step_index = min(max(int(ui.page_value("walk_step")) - 1, 0), last)
-st.session_state[STEP_KEY] = step_index
+count = len(trace.steps)
+step = min(max(int(ui.page_value("walk_step")), 1), count)
 
 
-def move(to: int) -> None:
-    step = min(max(to, 0), last)
-    st.session_state[STEP_KEY] = step
-    ui.set_page_value("walk_step", step + 1)
+def on_step(value: object) -> None:
+    """The step the browser shows after a pause (1-based), into the link."""
+    reported = checked_step(value, count)
+    if reported is not None:
+        ui.set_page_value("walk_step", reported)
+        timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
 
 
-def next_return(start: int) -> int:
-    for s in trace.steps[start + 1:]:
-        if s.kind in ("return", "finish"):
-            return int(s.index)
-    return last
-
-
-b1, b2, b3, b4, b5 = st.columns([1, 1, 1, 1.3, 3])
-b1.button("« Start", on_click=move, args=(0,), key="walk_first", width="stretch")
-b2.button("◀ Back", on_click=move, args=(step_index - 1,), key="walk_back", width="stretch",
-          disabled=step_index == 0)
-b3.button("Next ▶", on_click=move, args=(step_index + 1,), key="walk_next", width="stretch",
-          disabled=step_index == last)
-b4.button("Next update »", on_click=move, args=(next_return(step_index),), key="walk_next_update",
-          width="stretch", disabled=step_index == last,
-          help="Jump to the next node whose regrets are updated.")
-b5.markdown(f"**Step {step_index + 1} of {len(trace.steps)}**"
-            + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}")
-
-step = trace.steps[step_index]
-left, right = st.columns([1, 1])
-with left:
-    st.plotly_chart(walkthrough_tree_figure(trace, step_index), width="stretch", key="walk_tree",
-                    config={"displayModeBar": False})
-with right:
-    st.subheader(f"{step.kind.capitalize()} · {step.history}")
-    st.write(step.text)
-    if step.kind in ("visit", "return", "terminal", "chance"):
-        r1, r2, r3 = st.columns(3)
-        r1.metric("Reach, player 1", f"{step.reach[0]:.3g}")
-        r2.metric("Reach, player 2", f"{step.reach[1]:.3g}")
-        r3.metric("Reach, chance", f"{step.reach[2]:.3g}")
-    if step.kind == "visit":
-        st.dataframe({"action": list(step.actions), "current strategy": list(step.strategy)},
-                     hide_index=True, width="stretch")
-
-if step.kind == "return":
-    numbers, bars = st.columns([3, 2])
-    with numbers:
-        st.dataframe({
-            "action": list(step.actions),
-            "strategy": list(step.strategy),
-            "utility": list(step.action_utility),
-            "regret": list(step.regret),
-            "Δ regret sum": list(step.regret_update),
-            "Δ strategy sum": list(step.strategy_sum_update),
-        }, hide_index=True, width="stretch", column_config={
-            "Δ regret sum": st.column_config.NumberColumn(help=f"{step.counterfactual_weight:.3g} × regret"),
-            "Δ strategy sum": st.column_config.NumberColumn(help=f"{step.strategy_weight:.3g} × strategy")})
-        st.caption(f"Node utility for player {step.player + 1}: {step.node_utility:+.4g}. Δ regret sum = "
-                   f"{step.counterfactual_weight:.3g} × regret: the opponent's and chance's reach (over the "
-                   f"sampling probability for chance sampling). Δ strategy sum = {step.strategy_weight:.3g} × "
-                   "strategy: the player's own reach.")
-    with bars:
-        st.plotly_chart(step_figure(step), width="stretch", key="walk_step_bars", config={"displayModeBar": False})
-
-st.subheader("Every information set, before and after this iteration")
-st.caption("The *after* columns fill in as the walk goes: a set shows its new sums once the walk has "
-           "returned through it (… where the end of the pass still changes them).")
-rows = information_set_table(trace, upto=step_index)
-only_changed = st.toggle("Only information sets this iteration changes", value=True, key="walk_only_changed")
-shown = [r for r in rows if r["changed"]] if only_changed else rows
-current_key = step.information_set
-narrow = st.column_config.TextColumn(width="small")
-st.dataframe([{**{k: v for k, v in r.items() if k != "changed"},
-               "information set": ("▶ " if r["information set"] == current_key else "") + str(r["information set"])}
-              for r in shown], hide_index=True, width="stretch",
-             column_config={"player": st.column_config.NumberColumn(width="small"), "actions": narrow,
-                            "strategy": narrow, "strategy sum before": st.column_config.TextColumn("Σ strategy before"),
-                            "strategy sum after": st.column_config.TextColumn("Σ strategy after")})
+# The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
+walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
+timeline.mount(walk_view, nodes=first_part(trace), mode="walkthrough", key="walk_timeline",
+               extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
+               events={"walk_step": on_step})
+st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. "
+           "Click the tree, then → and ← step, N and P jump to the next or previous update (a node whose "
+           "regrets are added), Home and End go to the first and last step, and space plays. Click a node "
+           "to go to its visit. Everything moves in your browser.")

@@ -1,21 +1,35 @@
-"""Play: a human plays hands of the chosen game against the run's average strategy."""
+"""Play: a human plays hands of the chosen game against the run's average strategy at the iteration
+chosen on the browser timeline, and sees what each decision cost against that strategy.
+
+The server keeps the hand (dealt and answered from generators built from the seed) and the
+session's results in session state, so no rerun loses them; the timeline (tree, the bot's
+strategy at t, what each decision costs at t) runs in the browser and tells the server `t`.
+"""
 from __future__ import annotations
 
 import math
 
 import streamlit as st
 
-from cfrviz import catalog, app as ui
+from cfrviz import app as ui
+from cfrviz import catalog
+from cfrviz.app.components import timeline
+from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
+from cfrviz.figures.tree import is_drawn_whole
+from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.teaching import play
-from cfrviz.figures.play import bot_decision_figure, score_figure
-from cfrviz.games import CHANCE
+from cfrviz.tree import parts as tree_parts
 
 view = ui.setup_page("Play against the strategy", page="play")
 tree = view.tree
+run = ui.solved_run(view)
+t = int(run.iterations[view.snapshot])
+strategy = run.average_strategy[view.snapshot]
 
 HAND_KEY = "play_hand"
 RESULTS_KEY = "play_results"
 SEATS_KEY = "play_seats"
+LOSSES_KEY = "play_losses"
 SESSION_KEY = "play_session"
 
 # Card games show the cards; any other game shows the information set the human is in.
@@ -23,12 +37,16 @@ cards_dealt = catalog.of_tree(tree).parts_by == "private card"
 has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any())
 
 st.markdown(
-    "You play against the **average strategy** of the sidebar's solve at the iteration below. "
-    "Chance and the bot's choices come from a random generator built from the seed, so the "
-    "same seed deals the same hands. After each bot decision you see the probabilities it had.")
-ui.rules_card(tree.game, expanded=True)
-ui.iteration_slider(view)
-strategy = ui.solved_run(view).average_strategy[view.snapshot]
+    "You play hands against a bot that plays the **average strategy at the iteration t chosen on the "
+    "timeline** below (drag it, or click the tree and use ← →): move t and the bot's next decision comes "
+    "from that iteration's strategy. Chance and the bot draw from a generator built from the seed, so the "
+    "same seed deals the same hands.\n\n"
+    "After each of your decisions you see its **EV loss**: at your information set I, the strategy's "
+    "value v(I) minus the value v(I, a) of the action a you chose, where v(I, a) is the chips you expect "
+    "after a, given only what you know at I (the opponent's and chance's reach of each history in I "
+    "weighting it), when both players follow the strategy from then on. That is a's counterfactual "
+    "value divided by the set's counterfactual reach; v(I) mixes the actions as the strategy does. "
+    "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
 
 c1, c2, c3 = st.columns([2, 1, 1])
 SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
@@ -43,6 +61,7 @@ if st.session_state.get(SESSION_KEY) != session:
     st.session_state[HAND_KEY] = None
     st.session_state[RESULTS_KEY] = []
     st.session_state[SEATS_KEY] = []
+    st.session_state[LOSSES_KEY] = []
 
 
 def deal() -> None:
@@ -52,23 +71,34 @@ def deal() -> None:
 
 
 def take(action: str) -> None:
-    hand = play.act(tree, strategy, st.session_state[HAND_KEY], action)
+    hand = play.act(tree, strategy, st.session_state[HAND_KEY], action, iteration=t)
     st.session_state[HAND_KEY] = hand
+    st.session_state[LOSSES_KEY] = [*st.session_state[LOSSES_KEY], hand.decisions[-1].loss]
     if play.is_over(tree, hand):
         st.session_state[RESULTS_KEY] = [*st.session_state[RESULTS_KEY], play.human_chips(tree, hand)]
         st.session_state[SEATS_KEY] = [*st.session_state[SEATS_KEY], hand.seat]
 
 
 def reset() -> None:
+    for key in (RESULTS_KEY, SEATS_KEY, LOSSES_KEY):
+        st.session_state[key] = []
     st.session_state[HAND_KEY] = None
-    st.session_state[RESULTS_KEY] = []
-    st.session_state[SEATS_KEY] = []
 
 
 c3.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
     hand = None  # a hand from another game
+ui.rules_card(tree.game, expanded=hand is None)
+
+
+def chips(x: float) -> str:
+    return f"{x:g} chip{'' if x == 1 else 's'}"
+
+
+def who(player: int, me: int) -> str:
+    return f"{'you' if player == me else 'bot'} (player {player + 1})"
+
 
 table, side = st.columns([3, 2])
 with table:
@@ -91,50 +121,122 @@ with table:
             known = play.information_set(tree, hand)
             st.markdown((f"Chance dealt: **{' , '.join(dealt)}**. " if dealt and over else "")
                         + (f"Your information set: **`{known}`**" if known is not None else ""))
-        lines = [f"{'you' if who == me else 'bot'} ({'player ' + str(who + 1)}): **{name}**"
-                 for who, name in play.action_history(tree, hand)]
+        history = play.action_history(tree, hand)
+        lines = [f"{who(player, me)}: **{name}**" for player, name in history]
         st.markdown(("Betting so far: " if cards_dealt else "Moves so far: ")
                     + (" → ".join(lines) if lines else "nothing yet"))
+        # The table at every step: who moved, what, the chips each has put in, the pot, who is next.
+        steps = play.steps(tree, hand)
+        with_chips = bool(steps) and steps[0].bets is not None
+        rows = ["| who | what | " + ("in: you / bot | pot | " if with_chips else "") + "next |",
+                "|---|---|" + ("---:|---:|" if with_chips else "") + "---|"]
+        deals = 0
+        for step in steps:
+            if step.actor == CHANCE:
+                deals += 1
+                if cards_dealt and deals == 1:
+                    what = f"deals your card {cards[me]}" + (f", the bot's {cards[1 - me]}" if over else "")
+                elif cards_dealt:
+                    what = f"turns the public card {step.action}"
+                else:
+                    what = "deals" + (f" {step.action}" if over else "")
+                mover = "chance"
+            else:
+                what, mover = step.action, who(step.actor, me)
+            nxt = ("hand over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
+                   else who(step.to_act, me))
+            money = (f"{step.bets[me]:g} / {step.bets[1 - me]:g} | {step.pot:g} | "
+                     if with_chips and step.bets is not None and step.pot is not None else "")
+            rows.append(f"| {mover} | {what} | {money}{nxt} |")
+        st.markdown("\n".join(rows))
+        for decision in hand.decisions[-1:]:
+            chosen = decision.actions[decision.chosen]
+            st.info(f"**EV loss of your {chosen} at `{decision.information_set}`: {decision.loss:+.4f} chips** "
+                    f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
+                    f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",
+                    icon=":material/balance:")
         if over:
-            chips = play.human_chips(tree, hand)
-            verdict = "win" if chips > 0 else ("lose" if chips < 0 else "split the pot and get")
-            history = play.action_history(tree, hand)
+            won = play.human_chips(tree, hand)
+            verdict = "win" if won > 0 else ("lose" if won < 0 else "split the pot and get")
             folded = bool(history) and history[-1][1] == "fold"
             if cards_dealt:
                 opening = (("You fold" if history[-1][0] == me else "The bot folds") + ". Cards revealed:"
                            if folded else "Showdown:")
                 st.success(f"{opening} you held {cards[me]}, the bot held {cards[1 - me]}"
                            + (f", the board {public}" if public else "")
-                           + f". You {verdict} {abs(chips):g} chip{'s' if abs(chips) != 1 else ''}.")
+                           + f". You {verdict} {chips(abs(won))}.")
             else:
-                st.success(f"The hand ends at {tree.node_label[hand.node]}. "
-                           f"You {verdict} {abs(chips):g} chip{'s' if abs(chips) != 1 else ''}.")
+                st.success(f"The hand ends at {tree.node_label[hand.node]}. You {verdict} {chips(abs(won))}.")
             st.button("Deal the next hand", on_click=deal, key="play_deal", type="primary")
         else:
-            st.write("Your move:")
+            last = steps[-1] if steps else None
+            owed = (last.bets[1 - me] - last.bets[me]) if last is not None and last.bets is not None else 0.0
+            st.markdown(f"**Your move** at t = {t:,}" + (f" · pot {last.pot:g}" if last and last.pot is not None else "")
+                        + (f" · {chips(owed)} to call" if owed > 0 else ""))
             buttons = st.columns(len(play.legal_actions(tree, hand)))
             for column, action in zip(buttons, play.legal_actions(tree, hand)):
                 column.button(action.capitalize(), on_click=take, args=(action,), key=f"play_action_{action}",
                               width="stretch")
-with side:
-    if hand is not None and hand.bot_decisions:
-        st.caption("The bot's decisions this hand (probabilities from the average strategy):")
-        for k, decision in enumerate(hand.bot_decisions):
-            st.plotly_chart(bot_decision_figure(decision), width="stretch", key=f"play_bot_{k}",
-                            config={"displayModeBar": False})
 
+with side:
+    count, total = play.session_loss(st.session_state[LOSSES_KEY])
+    st.metric("EV loss this session", f"{total:+.4f} chips",
+              help="The sum of every decision's EV loss against the strategy the bot was playing.")
+    st.caption(f"over {count} decision{'s' if count != 1 else ''}"
+               + (f", {total / count:+.4f} chips per decision" if count else ""))
+    results = st.session_state[RESULTS_KEY]
+    if results:
+        summary = play.score(results)
+        seats = st.session_state[SEATS_KEY]
+        seat_values = None if game_value is None else [play.seat_value(game_value, s) for s in seats]
+        s1, s2 = st.columns(2)
+        s1.metric("Hands played", f"{summary.hands}")
+        se = "" if math.isnan(summary.standard_error) else f" ± {summary.standard_error:.2f}"
+        s2.metric("Your chips per hand", f"{summary.mean:+.3f}{se}", help="mean ± one standard error")
+        st.metric("Game value for your seats", "unknown" if seat_values is None
+                  else f"{sum(seat_values) / len(seat_values):+.4f}",
+                  help="What an equilibrium player earns on average in the seats you played.")
+        st.caption(f"Total: {summary.total:+g} chips.")
+
+# The part of the tree the human is in: their own view, so nothing shows the bot's cards.
+seat = hand.seat if hand is not None else play.seat_for_hand(SEATS[ui.page_value("play_seat")],
+                                                              len(st.session_state[RESULTS_KEY]))
+nodes: list[int] | None = None
+players: tuple[int, ...] = (0, 1)
+if not is_drawn_whole(tree):
+    mine = [d.node for d in hand.decisions] if hand is not None else []
+    if hand is not None and not play.is_over(tree, hand):
+        mine.append(hand.node)
+    if mine:
+        part = tree_parts.part_of(tree, mine[-1])
+    elif tree_parts.card_view(tree):
+        part = tree_parts.parts(tree, "player2" if seat else "player1")[0]
+    else:
+        part = tree_parts.parts(tree, "subtree")[0]
+    nodes = tree_parts.part_nodes(tree, part).tolist()
+    players = (seat,)
+    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
+include = shown_snapshot_included(run, view.t)
+timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
+               arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
+               extra=timeline.Extra(key=("play", players),
+                                    build=lambda: play_extra(tree, run, nodes, players, include)),
+               state=hand_state(tree, hand, seat))
+ui.action_legend(tree.game)
+
+if hand is not None and hand.bot_decisions:
+    # A bot's information set names its card: its decisions show once the hand is over.
+    if play.is_over(tree, hand):
+        st.markdown("**The bot's decisions this hand** (its probabilities: the average strategy it played):\n\n"
+                    + "\n".join(f"- at `{d.information_set}`: "
+                                 + " · ".join(f"{a} {p:.4f}" for a, p in zip(d.actions, d.probabilities))
+                                 + f" → **{d.actions[d.chosen]}**" for d in hand.bot_decisions))
+    else:
+        st.caption("The bot's probabilities at its decisions show when the hand is over (its information set "
+                   "names its card).")
 results = st.session_state[RESULTS_KEY]
 if results:
-    summary = play.score(results)
-    seats = st.session_state[SEATS_KEY]
-    seat_values = None if game_value is None else [play.seat_value(game_value, s) for s in seats]
-    s1, s2, s3 = st.columns(3)
-    s1.metric("Hands played", f"{summary.hands}")
-    se = "" if math.isnan(summary.standard_error) else f" ± {summary.standard_error:.2f}"
-    s2.metric("Your chips per hand", f"{summary.mean:+.3f}{se}", help="mean ± one standard error")
-    s3.metric("Game value for your seats", "unknown" if seat_values is None
-              else f"{sum(seat_values) / len(seat_values):+.4f}",
-              help="What an equilibrium player earns on average in the seats you played.")
-    st.caption(f"Total: {summary.total:+g} chips.")
+    seat_values = None if game_value is None else [play.seat_value(game_value, s)
+                                                   for s in st.session_state[SEATS_KEY]]
     st.plotly_chart(score_figure(results, seat_values), width="stretch", key="play_score",
                     config={"displayModeBar": False})

@@ -1,8 +1,11 @@
 """Measure the browser timeline in a real browser and print a table (a benchmark, not a test).
 
-    python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap, and Regret matching
+    python scripts/bench_browser.py               # Kuhn and a Leduc part at the app's cap
     python scripts/bench_browser.py --steps 200   # more key steps per case
-    python scripts/bench_browser.py --only regret_matching
+    python scripts/bench_browser.py --only Play   # only the cases whose name holds "Play"
+    python scripts/bench_browser.py --only Walkthrough   # one page's cases
+    python scripts/bench_browser.py --only "Best response"   # only the cases whose name has this
+    python scripts/bench_browser.py --only "Regret matching"
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -14,16 +17,26 @@ Starts `streamlit run app.py` on a free local port and drives Debian's Chromium 
   - click to script done: in the browser, how long Streamlit marks the script as running after a
     node click (server time, the round trip and the browser's own handling of the message);
   - first paint, warm: from navigation start until the tree is drawn, with the run already cached.
+The Play page's row (Kuhn, after one decision, so its panel shows a decision's costs) has the key
+step rows only: its reruns are the visitor's decisions, not the timeline's.
+The Walkthrough's rows step through one iteration's trace (its frames are steps, not iterations);
+its node clicks go to the node's step in the browser, so they cause no rerun.
+Other pages on the same timeline (PAGE_CASES) get the key-step rows and the warm first paint; the
+Best response cases also print how long building both best responses of every frame takes.
+Regret matching (no tree: both players' simplexes and curves) gets the key-step rows and the warm
+first paint, and fails if a key step reruns the script.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -35,21 +48,33 @@ CASES = (
     ("Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
     ("Leduc part, 20,000 iterations", "game=leduc&algo=cfr&iters=20000&updates=simultaneous&node=5"),
 )
+# Other pages drawn by the timeline: (name, page path, query); measured by key steps.
+PAGE_CASES = (
+    ("Best response, Kuhn, 1,000 iterations", "Best_response", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
+    ("Best response, Leduc part, 20,000 iterations", "Best_response",
+     "game=leduc&algo=cfr&iters=20000&updates=simultaneous"),
+)
 TIMEOUT_MS = 180_000
+# The Walkthrough page: one iteration of Kuhn (vanilla CFR: 80 steps) and of Leduc (2,711 steps).
+WALK_CASES = (
+    ("Walkthrough, Kuhn, vanilla CFR (80 steps)", "walk_game=kuhn&walk_algo=cfr&walk_updates=simultaneous"),
+    ("Walkthrough, Leduc, vanilla CFR (2,711 steps)", "walk_game=leduc&walk_algo=cfr&walk_updates=simultaneous"),
+)
 
 # Steps the timeline from inside the page: each step is one keydown on the component, timed to the
 # end of its synchronous redraw plus a forced layout, and to the next animation frame.
-# `drawn` names what the page redraws per step (laid out before the clock stops).
-STEPS = """async ({count, drawn}) => {
+STEPS = """async ([count, panel]) => {
   const find = (node) => node.querySelector('.tl') ||
       [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
   const root = find(document);
+  const tree = root.querySelector('.tl-tree svg');
   root.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home', bubbles: true}));
   const sync = [], frame = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     root.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
-    for (const selector of drawn) for (const e of root.querySelectorAll(selector)) e.getBoundingClientRect();
+    tree?.getBoundingClientRect();    // pages without a tree (Regret matching) redraw their panel only
+    root.querySelector(panel).getBoundingClientRect();
     sync.push(performance.now() - start);
     await new Promise(r => requestAnimationFrame(() => r()));
     frame.push(performance.now() - start);
@@ -74,7 +99,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def open_tree(page: Page, url: str) -> float:
-    """Go to the Game tree page; return ms from navigation start until the tree is drawn."""
+    """Go to a timeline page; return ms from navigation start until the tree is drawn."""
     page.goto(url, timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     return float(page.wait_for_function(
@@ -111,27 +136,48 @@ def server_reruns(query: str, count: int = 12) -> list[float]:
     return times
 
 
-def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
-    server = server_reruns(query)
+def open_page(browser: Browser, url: str) -> tuple[BrowserContext, Page, list[float]]:
+    """A new context on `url`, opened cold once (the payload is built), then warm three times."""
     context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
     page = context.new_page()
-    url = f"{base}/Game_tree?{query}"
-    open_tree(page, url)                     # cold: solves and builds the payload once
-    paint = [open_tree(page, url) for _ in range(3)]
-    timings = page.evaluate(STEPS, {"count": steps, "drawn": [".tl-tree svg", ".tl-inspector"]})
+    open_tree(page, url)
+    return context, page, [open_tree(page, url) for _ in range(3)]
+
+
+def click_nodes(page: Page, answered: Callable[[str], None], after: Callable[[str], None]) -> list[float]:
+    """Milliseconds from a real click on the k-th drawn node (k < 12) until `answered(node)` returns;
+    `after(node)` then waits for what the click does next (untimed). The nodes are read before each
+    click: a click may draw another part (the Walkthrough goes to the node's step)."""
+    clicks = []
+    for k in range(12):
+        nodes = page.locator(".tl-node[data-node]")
+        if k >= nodes.count():
+            break
+        node = str(nodes.nth(k).get_attribute("data-node"))
+        start = time.perf_counter()
+        # A mouse click on the node's shape (a terminal's box also spans the gap before its payoff);
+        # forced, since the pill's own key text is what the pointer hits there.
+        page.locator(f'.tl-node[data-node="{node}"] :is(rect, path)').first.click(force=True)
+        answered(node)
+        clicks.append((time.perf_counter() - start) * 1000)
+        after(node)
+    return clicks
+
+
+def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    server = server_reruns(query)
+    context, page, paint = open_page(browser, f"{base}/Game_tree?{query}")
+    timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
     # The pause after the last step sends t once; let that rerun finish first.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     # Node clicks: the inspector answers in the browser, then Streamlit reruns once for the URL.
     page.evaluate(WATCH_RUNS)
-    nodes = page.locator(".tl-node[data-node]")
-    ids = [nodes.nth(k).get_attribute("data-node") for k in range(min(nodes.count(), 12))]
-    clicks = []
-    for node in ids:
-        start = time.perf_counter()
-        page.locator(f'.tl-node[data-node="{node}"]').first.click()
+
+    def inspected(node: str) -> None:
         page.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=TIMEOUT_MS)
-        clicks.append((time.perf_counter() - start) * 1000)
+
+    def linked(node: str) -> None:
         try:
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=30_000)
@@ -139,19 +185,100 @@ def bench_case(browser: Browser, base: str, name: str, query: str, steps: int) -
             print(f"{name}: node {node} never reached the URL ({page.url})", file=sys.stderr)
             raise
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, inspected, linked)
     reruns = page.evaluate("window.__runs")
     context.close()
+    return table_row(name, timings, clicks, server, reruns, paint)
 
-    def ms(value: float) -> str:
-        return f"{value:.1f} ms"
 
+def ms(value: float) -> str:
+    return f"{value:.1f} ms"
+
+
+def table_row(name: str, timings: dict[str, list[float]], clicks: list[float], server: list[float] | None,
+              reruns: list[float], paint: list[float], click_note: str = "") -> dict[str, str]:
+    """One row of the printed table (milliseconds; "–" where a page has no such measurement)."""
     return {
         "case": name,
         "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
         "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
-        "node click→inspector median": ms(statistics.median(clicks)),
-        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}",
+        "node click→inspector median": ms(statistics.median(clicks)) + click_note,
+        "server time per rerun median / p95": f"{ms(statistics.median(server))} / {ms(percentile(server, 0.95))}"
+        if server else "–",
         "click→script done (browser) median": ms(statistics.median(reruns)) if reruns else "–",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
+    }
+
+
+PLAY = ("Play, Kuhn, 1,000 iterations", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous&play_seat=p1")
+
+
+def bench_play(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on the Play page's timeline, with a hand dealt and one decision shown in its panel."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    open_tree(page, f"{base}/Play?{query}")
+    page.get_by_role("button", name="Deal the first hand").click()
+    page.get_by_role("button", name="Check", exact=True).click(timeout=TIMEOUT_MS)
+    page.get_by_test_id("play-loss").first.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    timings = page.evaluate(STEPS, [steps, ".tl-play"])
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') !== null", timeout=TIMEOUT_MS)
+    context.close()
+
+    def ms(values: list[float]) -> str:
+        return f"{statistics.median(values):.1f} ms / {percentile(values, 0.95):.1f} ms"
+
+    return {"case": name, "step→redraw median / p95": ms(timings["sync"]),
+            "step→next frame median / p95": ms(timings["frame"])}
+
+
+# The Walkthrough's component root, through the shadow roots.
+WALK_ROOT = """const find = (n) => n.querySelector('.tl-walk') ||
+  [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);"""
+
+
+def bench_walkthrough(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key step to repaint on the Walkthrough page, and a node click to its step (both client-side)."""
+    context, page, paint = open_page(browser, f"{base}/Walkthrough?{query}")
+    page.evaluate(WATCH_RUNS)
+    count = int(page.evaluate(f"() => {{ {WALK_ROOT} return find(document).tl.frames.length; }}"))
+    timings = page.evaluate(STEPS, [min(steps, count - 1), ".tl-inspector"])   # steps past the last redraw nothing
+
+    def at_step(node: str) -> None:
+        page.wait_for_function(f"""() => {{ {WALK_ROOT} const root = find(document);
+            return root && root.tl.selected >= 0 && String(root.tl.b.nodes.id[root.tl.selected]) === '{node}'; }}""",
+                               timeout=TIMEOUT_MS)
+
+    clicks = click_nodes(page, at_step, lambda node: None)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('walk_step') !== null", timeout=TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+    reruns = page.evaluate("window.__runs")    # the pauses after the steps and the clicks rerun once each
+    context.close()
+    return table_row(name, timings, clicks, None, reruns, paint, click_note=" (to its step)")
+
+
+def bench_page_steps(browser: Browser, base: str, name: str, path: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on another page's timeline: the same step rows as the Game tree, and the script
+    runs they caused (none expected: a pause sends t once, after the steps)."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    url = f"{base}/{path}?{query}"
+    open_tree(page, url)
+    paint = [open_tree(page, url) for _ in range(3)]
+    page.evaluate(WATCH_RUNS)
+    timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
+    runs = len(page.evaluate("window.__runs"))
+    context.close()
+    ms = "{:.1f} ms".format
+    return {
+        "case": f"{name} ({runs} reruns during the steps)",
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "node click→inspector median": "–",
+        "server time per rerun median / p95": "–",
+        "click→script done (browser) median": "–",
         "first paint, warm (median of 3)": ms(statistics.median(paint)),
     }
 
@@ -166,7 +293,7 @@ def bench_regret_matching(browser: Browser, base: str, name: str, query: str, st
     page = context.new_page()
     url = f"{base}/Regret_matching?{query}"
 
-    def open_page() -> float:
+    def open_simplex() -> float:
         page.goto(url, timeout=TIMEOUT_MS)
         page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
         return float(page.wait_for_function(
@@ -175,30 +302,48 @@ def bench_regret_matching(browser: Browser, base: str, name: str, query: str, st
                 return find(document) ? performance.now() : null; }""", polling="raf",
             timeout=TIMEOUT_MS).json_value())
 
-    open_page()                              # cold: solves and builds the payload once
-    paint = [open_page() for _ in range(3)]
+    open_simplex()                              # cold: solves and builds the payload once
+    paint = [open_simplex() for _ in range(3)]
     page.evaluate(WATCH_RUNS)
-    timings = page.evaluate(STEPS, {"count": steps, "drawn": [".rm-simplex", ".rm-chart", ".rm-head"]})
+    timings = page.evaluate(STEPS, [steps, ".rm"])
     reruns = page.evaluate("window.__runs")
     if reruns:
         raise SystemExit(f"{name}: key steps reran the script {len(reruns)} times")
     context.close()
+    ms = "{:.1f} ms".format
     return {
         "case": name,
-        "step→redraw median / p95": f"{statistics.median(timings['sync']):.1f} ms / {percentile(timings['sync'], 0.95):.1f} ms",
-        "step→next frame median / p95": f"{statistics.median(timings['frame']):.1f} ms / {percentile(timings['frame'], 0.95):.1f} ms",
-        "node click→inspector median": "–",
-        "server time per rerun median / p95": "–",
-        "click→script done (browser) median": "–",
-        "first paint, warm (median of 3)": f"{statistics.median(paint):.1f} ms",
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
     }
+
+
+def best_response_build(query: str) -> str:
+    """Seconds to build both best responses of every frame for the case's run (whole tree and the page's first part)."""
+    import cfrviz
+    from cfrviz.figures.best_response_frames import best_response_frames, frames_with
+    from cfrviz.figures.tree import is_drawn_whole
+    from cfrviz.tree import parts as tree_parts
+
+    settings = dict(pair.split("=") for pair in query.split("&"))
+    run = cfrviz.solve(settings["game"], settings["algo"], iterations=int(settings["iters"]), updates=settings["updates"])
+    snapshots = frames_with(run, int(run.iterations[-1]))
+    nodes = None
+    if not is_drawn_whole(run.tree):
+        nodes = tree_parts.part_nodes(run.tree, tree_parts.parts(run.tree, "player1")[0]).tolist()
+    best_response_frames(run.tree, run, snapshots[:2], nodes)       # compiled kernels, packed tree
+    start = time.perf_counter()
+    extra = best_response_frames(run.tree, run, snapshots, nodes)
+    seconds = time.perf_counter() - start
+    return (f"{len(snapshots)} frames × 2 players, {len(extra['sets'])} sets sent: {seconds:.2f} s "
+            f"({len(json.dumps(extra, separators=(',', ':'))) / 1e6:.2f} MB of JSON)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100, help="key steps per case (default 100)")
-    parser.add_argument("--only", choices=("tree", "regret_matching"), default=None,
-                        help="only the Game tree cases, or only the Regret matching page")
+    parser.add_argument("--only", default="", help="run only the cases whose name holds this text")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -206,18 +351,35 @@ def main(argv: list[str] | None = None) -> int:
     with streamlit_server() as (url, _process), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            if args.only in (None, "tree"):
-                for name, query in CASES:
+            for name, query in CASES:
+                if args.only in name:
                     rows.append(bench_case(browser, url, name, query, args.steps))
-            if args.only in (None, "regret_matching"):
+            if args.only in PLAY[0]:
+                rows.append(bench_play(browser, url, *PLAY, args.steps))
+            for name, query in WALK_CASES:
+                if args.only in name:
+                    rows.append(bench_walkthrough(browser, url, name, query, args.steps))
+            for name, path, query in PAGE_CASES:
+                if args.only in name:
+                    rows.append(bench_page_steps(browser, url, name, path, query, args.steps))
+            if args.only in REGRET_MATCHING[0]:
                 rows.append(bench_regret_matching(browser, url, *REGRET_MATCHING, args.steps))
         finally:
             browser.close()
-    columns = list(rows[0])
+    if not rows:
+        print(f"No case has {args.only!r} in its name.", file=sys.stderr)
+        return 2
+    columns = list(dict.fromkeys(c for row in rows for c in row))
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
     for row in rows:
-        print("| " + " | ".join(row[c] for c in columns) + " |")
+        print("| " + " | ".join(row.get(c, "–") for c in columns) + " |")
+    builds = [(name, best_response_build(query)) for name, path, query in PAGE_CASES
+              if path == "Best_response" and args.only in name]
+    if builds:
+        print("\n| Best response case | both best responses of every frame, built once (this process) |\n|---|---|")
+        for name, line in builds:
+            print(f"| {name} | {line} |")
     return 0
 
 

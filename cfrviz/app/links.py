@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from cfrviz import catalog
-from cfrviz.catalog import CatalogGame
+from cfrviz.catalog import CarriesGameSpec, GameSpec
 from cfrviz.run import RunSettings
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, UpdateScheme, update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
+    update_schemes
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
@@ -24,27 +24,33 @@ LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
 
 @dataclass(frozen=True)
-class Choice:
-    """What the sidebar asks for: the plain values a solve is keyed on."""
+class Choice(CarriesGameSpec):
+    """What the sidebar asks for: the game as one `GameSpec` and the plain values a solve is keyed on.
 
-    game: str = "kuhn"          # a catalog entry's name
-    game_params: tuple[tuple[str, Any], ...] = ()     # its parameters, as `CatalogGame.params` (sorted pairs, defaults left out)
-    algorithm: str = "cfr"
+    `algorithm` and `updates` may be given as strings; they are kept as `Algorithm` and
+    `UpdateScheme` members (ValueError for unknown ones)."""
+
+    spec: GameSpec = GameSpec(catalog.entry("kuhn"))
+    algorithm: Algorithm = Algorithm.CFR
     iterations: int = 1000
-    updates: str = DEFAULT_UPDATES
+    updates: UpdateScheme = DEFAULT_UPDATES
     seed: int = 0
     locks: Locks = Locks()      # information sets fixed to a strategy (`cfrviz.tree.locks`), checked against the game
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "algorithm", Algorithm(self.algorithm))
+        object.__setattr__(self, "updates", UpdateScheme(self.updates))
+
     @property
-    def catalog_game(self) -> CatalogGame:
-        """The chosen game in the catalog."""
-        return CatalogGame(catalog.entry(self.game), self.game_params)
+    def catalog_game(self) -> GameSpec:
+        """The chosen game (its earlier name; `spec` is the same value)."""
+        return self.spec
 
     @property
     def game_param(self) -> str | None:
         """The `game` query value ("kuhn", "kuhn5", "leduc", "rps", "efg:<name>"), or None when a
         link cannot carry the game (an uploaded .efg file)."""
-        return self.catalog_game.link
+        return self.spec.link
 
     @property
     def sampling(self) -> bool:
@@ -53,12 +59,12 @@ class Choice:
 
     def settings(self) -> RunSettings:
         """The `RunSettings` of this choice (seed 0 for deterministic algorithms)."""
-        return RunSettings(self.game, self.game_params, self.algorithm, self.iterations,
-                           self.updates, self.seed if self.sampling else 0, self.locks)
+        return RunSettings(self.spec, self.algorithm, self.iterations, self.updates,
+                           self.seed if self.sampling else 0, self.locks)
 
     def tree(self) -> GameTree:
         """The compiled tree of the chosen game (cached per process by the catalog)."""
-        return self.catalog_game.tree()
+        return self.spec.tree()
 
 
 #: The view a link without parameters (or with only bad ones) shows.
@@ -81,13 +87,13 @@ def supported_updates(choice: Choice) -> Choice:
     return choice if choice.updates in schemes else replace(choice, updates=schemes[0])
 
 
-def algorithms_for(game: CatalogGame | str) -> tuple[str, ...]:
+def algorithms_for(game: GameSpec | str) -> tuple[Algorithm, ...]:
     """Algorithm names offered for a game (a catalog game or link value): regret matching only for matrix games."""
     found = catalog.lookup(game) if isinstance(game, str) else game
-    return tuple(a for a in ALGORITHMS if found.offers(a))
+    return tuple(Algorithm(a) for a in ALGORITHMS if found.offers(a))
 
 
-def iteration_cap(game: CatalogGame | str) -> int:
+def iteration_cap(game: GameSpec | str) -> int:
     """Most iterations a solve may ask for on the shared server (a catalog game or link value)."""
     found = catalog.lookup(game) if isinstance(game, str) else game
     return found.app_iteration_cap
@@ -148,7 +154,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     choice = DEFAULT_CHOICE
     get = {k: _first(v) for k, v in params.items()}
 
-    game = choice.catalog_game
+    game = choice.spec
     if "game" in get:
         try:
             # OpenSpiel games only from the server's menu, unless the app was started with CFRVIZ_OPENSPIEL_ANY=1.
@@ -156,7 +162,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
         except ValueError as error:
             notices.append(f"{error} Showing {game.title}.")
         else:
-            choice = replace(choice, game=game.name, game_params=game.params)
+            choice = replace(choice, spec=game)
     choice = replace(choice, algorithm=game.default_algorithm)
     title = game.title
 
@@ -167,7 +173,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
         if get["algo"].endswith(" ") and algo + "+" in ALGORITHMS:
             algo += "+"
         if algo in algorithms_for(game):
-            choice = replace(choice, algorithm=algo)
+            choice = replace(choice, algorithm=Algorithm(algo))
         else:
             notices.append(f"Algorithm {quoted(get['algo'])} is not available for {title}; "
                            f"showing {ALGORITHMS[choice.algorithm].title}.")
@@ -191,7 +197,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     if "updates" in get:
         updates = get["updates"].strip().lower()
         if updates in UPDATE_SCHEMES:
-            choice = replace(choice, updates=updates)
+            choice = replace(choice, updates=UpdateScheme(updates))
         else:
             notices.append(f"Updates must be one of {', '.join(UPDATE_SCHEMES)}, not "
                            f"{quoted(get['updates'])}; showing {choice.updates}.")
@@ -250,8 +256,8 @@ def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
     try:
         if len(text) > MAX_LOCK_CHARS:
             raise ValueError(f"The locks are longer than {MAX_LOCK_CHARS:,} characters.")
-        if not choice.catalog_game.offers("cfr"):
-            raise ValueError(f"{choice.catalog_game.title} is solved by regret matching, which takes no locks.")
+        if not choice.spec.offers(Algorithm.CFR):
+            raise ValueError(f"{choice.spec.title} is solved by regret matching, which takes no locks.")
         return Locks.parse(text).check(choice.tree())
     except ValueError as problem:
         notices.append(f"{str(problem).rstrip('.')}; showing the game without locks.")
@@ -260,7 +266,7 @@ def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
 
 def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
     """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
-    params = {"algo": choice.algorithm, "iters": str(choice.iterations), "updates": choice.updates}
+    params = {"algo": str(choice.algorithm), "iters": str(choice.iterations), "updates": str(choice.updates)}
     if choice.game_param is not None:
         params = {"game": choice.game_param, **params}
     if choice.sampling:
@@ -342,8 +348,8 @@ class PageSetting:
             return False
 
 
-def _compare_algorithms() -> tuple[str, ...]:
-    return tuple(a for a in ALGORITHMS if a != "rm")
+def _compare_algorithms() -> tuple[Algorithm, ...]:
+    return tuple(Algorithm(a) for a in ALGORITHMS if a != Algorithm.REGRET_MATCHING)
 
 
 from cfrviz.games.matrix import PRESETS as _MATRIX_PRESETS  # noqa: E402  (rules only, no cycle)
@@ -352,7 +358,10 @@ from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS as _WALK_ALGORITH
 #: Every page's own settings. Pages label the options themselves (format_func).
 PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("cmp_algos", "compare", "list of algorithms to compare",
-                tuple(a for a in _compare_algorithms() if a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+", "external")),
+                tuple(a for a in _compare_algorithms() if a in (Algorithm.CFR, Algorithm.CFR_PLUS, Algorithm.DISCOUNTED_CFR,
+                                                                Algorithm.PREDICTIVE_CFR_PLUS,
+                                                                Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS,
+                                                                Algorithm.EXTERNAL_SAMPLING)),
                 _compare_algorithms(), many=True),
     PageSetting("cmp_updates", "compare", "list of update schemes to compare", (UpdateScheme.ALTERNATING,),
                 UPDATE_SCHEMES, many=True),
@@ -365,7 +374,9 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("rm_seed", "regret_matching", "seed", 0, low=0, high=MAX_SEED),
     PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
     PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
-    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", "chance", _WALK_ALGORITHMS),
+    # Plain strings (`.value`) where the page's widget lists plain strings: Streamlit refuses an enum member
+    # as the value of a widget whose options are not of its enum.
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value, _WALK_ALGORITHMS),
     PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
     PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
     PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
@@ -374,7 +385,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
     PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
     PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
-    PageSetting("edges", "game_tree", "edge widths", "average", ("average", "current")),
+    PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
 )
 _SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
 

@@ -117,8 +117,7 @@ def solve_view(view: View) -> View:
         message += " The first solve after the server starts also prepares the compiled solver."
     try:
         with st.spinner(message, show_time=True):
-            run = cached_solve(settings.game, settings.game_params, settings.algorithm,
-                               settings.iterations, settings.updates, settings.seed, settings.locks)
+            run = cached_solve(settings)
     except ValueError as problem:
         error(str(problem))
         st.stop()

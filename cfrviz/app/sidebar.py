@@ -12,7 +12,7 @@ from cfrviz import catalog
 from cfrviz.app.locks import lock_list
 from cfrviz.app.links import MAX_SEED, Choice, algorithms_for, iteration_cap, supported_updates
 from cfrviz.app.state import CHOICE_KEY, NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, W, choose_game, state_choice
-from cfrviz.catalog import CatalogGame, Parameter
+from cfrviz.catalog import GameSpec, Parameter
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree.locks import Locks
 from cfrviz.util.text import quoted
@@ -20,15 +20,15 @@ from cfrviz.util.text import quoted
 _UPLOADED_GAME = "uploaded"   # the game menu's key for a game a link cannot name (an uploaded .efg)
 
 
-def _sidebar_parameters(game: CatalogGame) -> tuple[Parameter, ...]:
+def _sidebar_parameters(game: GameSpec) -> tuple[Parameter, ...]:
     """The game's parameters the sidebar sets (whole numbers, such as Kuhn's cards)."""
     return tuple(p for p in game.entry.parameters if p.kind == "int")
 
 
-def _menu_key(game: CatalogGame) -> str:
+def _menu_key(game: GameSpec) -> str:
     """The game menu's entry for a game: its link value without the sidebar's own parameters."""
     own = {p.name for p in _sidebar_parameters(game)}
-    return CatalogGame(game.entry, tuple(kv for kv in game.params if kv[0] not in own)).link or _UPLOADED_GAME
+    return GameSpec(game.entry, tuple(kv for kv in game.params if kv[0] not in own)).link or _UPLOADED_GAME
 
 
 def _menu(choice: Choice) -> dict[str, str]:
@@ -51,7 +51,8 @@ def _on_sidebar_change() -> None:
     if key == _menu_key(old_game):
         for parameter in _sidebar_parameters(game):
             params[parameter.name] = int(s.get(W + parameter.name, params.get(parameter.name, parameter.default)))
-    game = catalog.get(game.name, **params)
+    if params != dict(game.params):     # a sidebar parameter changed: the one new game to resolve
+        game = catalog.get(game.name, **params)
     algorithm = s.get(W + "algo", old.algorithm)
     if algorithm not in algorithms_for(game) or (game.matrix and not old_game.matrix):
         algorithm = game.default_algorithm
@@ -63,15 +64,14 @@ def _on_sidebar_change() -> None:
                        f"so {iterations:,} became {cap:,}. Use the CLI for longer solves.")
         iterations = cap
     iterations = max(1, iterations)
-    new = Choice(game.name, game.params, algorithm, iterations, s.get(W + "updates", old.updates),
-                 int(s.get(W + "seed", old.seed)),
-                 old.locks if (game.name, game.params) == (old.game, old.game_params) else Locks())
+    new = Choice(game, algorithm, iterations, s.get(W + "updates", old.updates), int(s.get(W + "seed", old.seed)),
+                 old.locks if game == old.spec else Locks())
     supported = supported_updates(new)
     if supported != new:
         notices.append(f"{ALGORITHMS[algorithm].title} updates one player per traversal, "
                        f"so updates are {supported.updates}.")
         new = supported
-    if (new.game, new.game_params) != (old.game, old.game_params):
+    if new.spec != old.spec:
         s[NODE_KEY] = None
     t = s.get(T_KEY)
     if t is not None and (t >= old.iterations or t > new.iterations):

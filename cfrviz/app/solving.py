@@ -4,12 +4,12 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import Any
-
 import streamlit as st
 
-from cfrviz.catalog import compile_game
+from cfrviz import catalog
+from cfrviz.catalog import GameSpec, Params
 from cfrviz.run import Run, RunSettings
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.run.cache import RunCache
 from cfrviz.tree.locks import Locks
 
@@ -71,17 +71,29 @@ def shared_runs() -> RunCache:
     return RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
 
 
-def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
-                 seed: int, locks: Locks | None = None) -> Run:
-    """`cfrviz.solve` on plain values, one shared copy per process; shows a progress bar when slow.
+def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (),
+                 algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
+                 updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0, locks: Locks | None = None) -> Run:
+    """The run `settings` name, solved once per process and shared by every session; shows a progress
+    bar when the solve is slow. The run is shared: read it, never write into it (its arrays are read-only).
 
-    The run is shared with other sessions: read it, never write into it (its arrays are read-only).
+    Give the view's `RunSettings` (their `GameSpec` is used as it is). The older form, a game and the
+    plain values one by one (`cached_solve("kuhn", (), "cfr", 1000, "alternating", 0)`), still works: a
+    game named by text is looked up in the catalog here.
     """
-    from cfrviz import runner
+    if not isinstance(settings, RunSettings):
+        spec = settings if isinstance(settings, GameSpec) and not game_params else catalog.resolve(
+            settings, **dict(game_params))
+        from cfrviz.runner import checked_choices
+
+        chosen_algorithm, count, chosen_updates, chosen_seed = checked_choices(algorithm, iterations, updates, seed)
+        settings = RunSettings(spec, chosen_algorithm, count, chosen_updates, chosen_seed, locks or Locks())
+    chosen = settings
+
     def solve() -> Run:
         bar = None
-        if float(compile_game(game, **dict(game_params)).num_nodes) * iterations >= _PROGRESS_COST:
-            bar = st.progress(0.0, text=f"Solving {iterations:,} iterations…")
+        if float(chosen.spec.tree().num_nodes) * chosen.iterations >= _PROGRESS_COST:
+            bar = st.progress(0.0, text=f"Solving {chosen.iterations:,} iterations…")
 
         def progress(fraction: float) -> None:
             if bar is None:
@@ -89,13 +101,20 @@ def cached_solve(game: str, game_params: tuple[tuple[str, Any], ...], algorithm:
             fraction = min(max(float(fraction), 0.0), 1.0)
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
-        run = runner.solve(game, algorithm, iterations=iterations, updates=updates, seed=seed,
-                           progress=progress, locks=locks, **dict(game_params))
+        run = _solve(chosen, progress)
         if bar is not None:
             bar.empty()
         return run
 
-    return shared_runs().get(_solve_key(game, game_params, algorithm, iterations, updates, seed, locks), solve)
+    return shared_runs().get(chosen, solve)
+
+
+def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
+    """`cfrviz.runner.solve` of `settings`: their `GameSpec` goes in as it is, so the catalog is not asked again."""
+    from cfrviz import runner
+
+    return runner.solve(settings.spec, settings.algorithm, iterations=settings.iterations, updates=settings.updates,
+                        seed=settings.seed, progress=progress, locks=settings.locks)
 
 
 def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
@@ -104,21 +123,8 @@ def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib
     return shared_runs().solver_slot(on_wait)
 
 
-def _solve_key(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, iterations: int, updates: str,
-               seed: int, locks: Locks | None = None) -> tuple[Any, ...]:
-    # Locked solves key on their locks too; unlocked keys stay as they were.
-    return (game, tuple(game_params), algorithm, int(iterations), updates, int(seed)) + ((locks,) if locks else ())
-
-
 def shared_run(settings: RunSettings) -> Run:
     """The shared run solved with `settings`: from the cache, or solved again (through the gate)
-    if it has left it. Runs without a session, e.g. when a download button is clicked."""
-    from cfrviz import runner
-
-    def solve() -> Run:
-        return runner.solve(settings.game, settings.algorithm, iterations=settings.iterations,
-                            updates=settings.updates, seed=settings.seed, locks=settings.locks,
-                            **dict(settings.game_params))
-
-    return shared_runs().get(_solve_key(settings.game, settings.game_params, settings.algorithm,
-                                        settings.iterations, settings.updates, settings.seed, settings.locks), solve)
+    if it has left it. Runs without a session, e.g. when a download button is clicked, so it
+    draws no progress bar."""
+    return shared_runs().get(settings, lambda: _solve(settings))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from cfrviz.app.links import DEFAULT_CHOICE, Choice, parse_page_settings, parse_query_params, supported_updates
-from cfrviz.catalog import CatalogGame
+from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.uploads import read_game_upload
 from cfrviz.tree import GameTree
@@ -71,12 +71,12 @@ def adopt_query_params() -> None:
         st.session_state.pop(UPLOAD_KEY, None)
 
 
-def choose_game(game: CatalogGame) -> None:
+def choose_game(game: GameSpec) -> None:
     """Switch the sidebar's solve to `game`, keeping what still applies of the other settings."""
     old = state_choice()
     algorithm = old.algorithm if game.offers(old.algorithm) else game.default_algorithm
-    new = supported_updates(Choice(game.name, game.params, algorithm, min(old.iterations, game.app_iteration_cap),
-                                   old.updates, old.seed))
+    new = supported_updates(Choice(game, algorithm, min(old.iterations, game.app_iteration_cap), old.updates,
+                                   old.seed))
     st.session_state[CHOICE_KEY] = new
     st.session_state.pop(UPLOAD_KEY, None)
     st.session_state[T_KEY] = None

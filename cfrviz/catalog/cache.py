@@ -16,7 +16,7 @@ from cfrviz.games.base import Game, TryAgainLater
 from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
-    from cfrviz.catalog.entries import CatalogGame
+    from cfrviz.catalog.entries import GameSpec
 
 
 # Built games and trees are kept per process, least recently used first out, within a count and an
@@ -85,7 +85,7 @@ _TREES = _BoundedCache(TREE_CACHE_ENTRIES, TREE_CACHE_BYTES)
 _REFUSALS = _BoundedCache(REFUSAL_CACHE_ENTRIES, REFUSAL_CACHE_ENTRIES * 1_000)
 
 
-def _refusal_key(game: CatalogGame, what: str) -> bytes:
+def _refusal_key(game: GameSpec, what: str) -> bytes:
     """A short digest of the game's settings: a refused 1 MB .efg text is not kept, only this."""
     return hashlib.blake2b(repr((what, game.entry.name, game.params)).encode("utf-8"), digest_size=16).digest()
 
@@ -103,7 +103,7 @@ def tree_bytes(tree: GameTree) -> int:
     return arrays + tree.num_nodes * _TREE_BYTES_PER_NODE + _game_bytes(tree.game)
 
 
-def _remembered(game: CatalogGame, what: str, build: Callable[[], Any], cache: _BoundedCache,
+def _remembered(game: GameSpec, what: str, build: Callable[[], Any], cache: _BoundedCache,
                 size: Callable[[Any], int], also: tuple[str, ...] = ()) -> Any:
     """The cached value, or build it and keep it; a refusal (ValueError, or memory running out) is
     kept as its sentence only, so repeating it costs nothing and nothing refused stays in memory.
@@ -134,12 +134,12 @@ def _remembered(game: CatalogGame, what: str, build: Callable[[], Any], cache: _
     return value
 
 
-def cached_game(game: CatalogGame) -> Game:
+def cached_game(game: GameSpec) -> Game:
     built: Game = _remembered(game, "game", lambda: game.entry.factory(**dict(game.params)), _GAMES, _game_bytes)
     return built
 
 
-def cached_tree(game: CatalogGame) -> GameTree:
+def cached_tree(game: GameSpec) -> GameTree:
     # build_tree sizes the dense arrays from the game before allocating them, so a refused tree is never built.
     tree: GameTree = _remembered(game, "tree", lambda: build_tree(cached_game(game)), _TREES, tree_bytes,
                                  also=("game",))

@@ -1,5 +1,6 @@
-"""The catalog's entries: `Entry` (a kind of game and what the package knows about it), `CatalogGame`
-(an entry with its parameters chosen; builds the game and compiles its tree once per process) and
+"""The catalog's entries: `Entry` (a kind of game and what the package knows about it), `GameSpec`
+(an entry with its parameters checked: one game's identity; builds the game and compiles its tree
+once per process) and
 `ENTRIES`, the table of every game cfrviz knows. Adding a game is one `Entry` here.
 """
 from __future__ import annotations
@@ -8,7 +9,7 @@ import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from cfrviz.games import efg
 from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
@@ -17,15 +18,15 @@ from cfrviz.games import kuhn, leduc
 from cfrviz.games.kuhn import MAX_CARDS
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
-from cfrviz.catalog.parameters import Parameter
+from cfrviz.catalog.parameters import Parameter, frozen_parameter
+from cfrviz.util.vocabulary import Algorithm
 from cfrviz.catalog.cache import cached_game, cached_tree
 
-if TYPE_CHECKING:
-    from cfrviz.catalog.parameters import Params
+from cfrviz.catalog.parameters import Params
 
 
 #: Algorithms that solve a matrix game only (they need one information set per player).
-MATRIX_ONLY_ALGORITHMS = ("rm",)
+MATRIX_ONLY_ALGORITHMS = (Algorithm.REGRET_MATCHING,)
 #: Longest game string a link or the CLI may carry (an OpenSpiel string, a bundled .efg name).
 MAX_LINK_LENGTH = 200
 
@@ -51,7 +52,7 @@ class Entry:
     link_parameter, link_separator
                  how a parameter rides in a link value: "kuhn" + "5" -> cards=5; "efg" + ":" + name
     app_iteration_cap, cli_iteration_cap
-                 None: derived from the tree's size (see `CatalogGame.app_iteration_cap`)
+                 None: derived from the tree's size (see `GameSpec.app_iteration_cap`)
     known_value  player 1's value at the default parameters, from the literature
     matrix       a matrix game: each player moves once, unseen; regret matching applies
     alpha_family Kuhn's one-parameter family of equilibria is known (at the default parameters)
@@ -101,22 +102,50 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class CatalogGame:
-    """An entry of the catalog with its parameters chosen: what a run's settings name.
+class GameSpec:
+    """One game's identity, from the link to the file and back: a catalog entry with its parameters
+    checked (sorted pairs, defaults left out, so equal games compare equal). An .efg game's
+    parameters carry the file's text; an OpenSpiel game's its game string.
 
-    Build with `get(name, **params)`, `lookup(link_value)` or `of_game(game)`.
+    Build it once, where a game comes in: `get(name, **params)` (checked, canonical), `lookup(link)`,
+    `resolve(anything)`, `of_game(game)`, or `GameSpec.checked(name, params)` for settings read from a
+    file (checked without building the game). Everything after that (the runner, `RunSettings`, the
+    formats, the app's cache key) carries this value; `tree()` and `game()` are built once per process.
+
+    >>> from cfrviz.catalog import get, lookup
+    >>> spec = get("kuhn", cards=5)
+    >>> spec.link, spec.fields()
+    ('kuhn5', ('kuhn', {'cards': 5}))
+    >>> GameSpec.checked(*spec.fields()) == spec == lookup("kuhn5")
+    True
     """
 
     entry: Entry
     params: Params = ()
 
+    @classmethod
+    def checked(cls, name: object, params: Mapping[str, Any]) -> GameSpec:
+        """The spec a saved file's settings name: the entry called `name`, its parameters checked
+        (types and ranges) but the game not built, so a file's game can be vetted first
+        (`check_hosted`). ValueError in one sentence for an unknown game or a bad parameter."""
+        if not isinstance(name, str) or name not in ENTRIES:
+            raise ValueError(f"Unknown game {quoted(name)}; cfrviz knows {', '.join(ENTRIES)}.")
+        if not isinstance(params, Mapping):
+            raise ValueError("A game's parameters must be a JSON object.")
+        found = ENTRIES[name]
+        return cls(found, found.normalise({str(k): frozen_parameter(v) for k, v in params.items()}))
+
+    def fields(self) -> tuple[str, dict[str, Any]]:
+        """The (game, game_params) pair saved runs and strategy files carry (the inverse of `checked`)."""
+        return self.entry.name, dict(self.params)
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" if len(repr(v)) <= 40 else f"{k}=…" for k, v in self.params)
-        return f"CatalogGame({self.entry.name!r}{', ' + shown if shown else ''})"
+        return f"GameSpec({self.entry.name!r}{', ' + shown if shown else ''})"
 
     @property
     def name(self) -> str:
-        """The entry's name: what `RunSettings.game` holds."""
+        """The entry's name ("kuhn", "efg", "openspiel", ...): what links and files call the kind of game."""
         return self.entry.name
 
     def game(self) -> Game:
@@ -168,12 +197,12 @@ class CatalogGame:
         return self.entry.matrix
 
     def offers(self, algorithm: str) -> bool:
-        """Whether `algorithm` (a key of cfrviz.solvers.ALGORITHMS) applies to this game."""
+        """Whether `algorithm` (an `Algorithm`, or its name) applies to this game."""
         return self.entry.matrix or algorithm not in MATRIX_ONLY_ALGORITHMS
 
     @property
-    def default_algorithm(self) -> str:
-        return "rm" if self.entry.matrix else "cfr"
+    def default_algorithm(self) -> Algorithm:
+        return Algorithm.REGRET_MATCHING if self.entry.matrix else Algorithm.CFR
 
     @property
     def app_iteration_cap(self) -> int:
@@ -223,6 +252,27 @@ class CatalogGame:
     def settings_params(self) -> dict[str, Any]:
         """The parameters as a plain dict (for `cfrviz.solve(name, **params)`)."""
         return dict(self.params)
+
+
+#: The name this value had before it carried a game from link to file; kept for existing callers.
+CatalogGame = GameSpec
+
+
+class CarriesGameSpec:
+    """For values that carry a `spec` (a run's settings, the sidebar's choice): the name and parameters
+    callers written before `GameSpec` travelled still read, as views of the spec."""
+
+    spec: GameSpec
+
+    @property
+    def game(self) -> str:
+        """The catalog entry's name ("kuhn", "efg", ...), as files and links write it."""
+        return self.spec.name
+
+    @property
+    def game_params(self) -> Params:
+        """The game's checked parameters, sorted pairs (`GameSpec.params`)."""
+        return self.spec.params
 
 
 def _budget_cap(budget: int, nodes: int, low: int, high: int) -> int:

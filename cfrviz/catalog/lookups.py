@@ -14,7 +14,7 @@ from cfrviz.games import efg
 from cfrviz.games.base import Game
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree, build_tree, efg_export
-from cfrviz.catalog.entries import CatalogGame, ENTRIES, MAX_LINK_LENGTH
+from cfrviz.catalog.entries import GameSpec, ENTRIES, MAX_LINK_LENGTH
 from cfrviz.catalog.parameters import frozen_parameter
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def entry(name: str) -> Entry:
         raise ValueError(f"Unknown game {quoted(name)}; cfrviz knows {', '.join(ENTRIES)}.") from None
 
 
-def get(name: str, **params: Any) -> CatalogGame:
+def get(name: str, **params: Any) -> GameSpec:
     """The catalog game `name` with `params` checked; ValueError names the bad one.
 
     >>> get("kuhn", cards=3).link, get("leduc", suits=True).params
@@ -42,14 +42,14 @@ def get(name: str, **params: Any) -> CatalogGame:
     if not isinstance(name, str):
         raise ValueError(f"A game name is text, not {quoted(name)}.")
     found = entry(name.strip().lower())
-    chosen = CatalogGame(found, found.normalise({k: v for k, v in params.items() if v is not None}))
+    chosen = GameSpec(found, found.normalise({k: v for k, v in params.items() if v is not None}))
     # The factory's own checks (a matrix's payoffs, an .efg file) run now; the inverse then
     # gives the parameters in one canonical form, so equal games have equal settings.
     canonical = found.recognise(chosen.game())
-    return chosen if canonical is None or canonical == chosen.params else CatalogGame(found, canonical)
+    return chosen if canonical is None or canonical == chosen.params else GameSpec(found, canonical)
 
 
-def lookup(value: str) -> CatalogGame:
+def lookup(value: str) -> GameSpec:
     """The game a link or command line names: "kuhn", "kuhn5", "leduc", "rps", "efg:<bundled name>"
     or "openspiel:<game string>". ValueError has one sentence listing what is accepted."""
     text = str(value).strip()
@@ -93,22 +93,22 @@ def _unknown(value: object) -> str:
     return f"Unknown game {quoted(value)}; use one of: {_link_forms()}."
 
 
-def of_game(game: Game) -> CatalogGame:
+def of_game(game: Game) -> GameSpec:
     """The catalog game a rules object is (the inverse of the factories). A game no entry
     recognises becomes a "custom" game, which solves but cannot be rebuilt from settings."""
     for candidate in ENTRIES.values():
         params = candidate.recognise(game)
         if params is not None:
-            return CatalogGame(candidate, params)
-    return CatalogGame(ENTRIES["custom"], (("title", str(getattr(game, "title", "a game"))),))
+            return GameSpec(candidate, params)
+    return GameSpec(ENTRIES["custom"], (("title", str(getattr(game, "title", "a game"))),))
 
 
-def of_tree(tree: GameTree) -> CatalogGame:
+def of_tree(tree: GameTree) -> GameSpec:
     """The catalog game of a compiled tree."""
     return of_game(tree.game)
 
 
-def restorable(tree: GameTree) -> tuple[GameTree, CatalogGame]:
+def restorable(tree: GameTree) -> tuple[GameTree, GameSpec]:
     """`tree` and its catalog game, written as an .efg game when no entry knows it, so that a run of a
     game given as a Python object can be saved and reloaded. The .efg copy is used only when it
     compiles to the same tree (histories, information sets, actions, chance and payoffs); otherwise
@@ -117,10 +117,14 @@ def restorable(tree: GameTree) -> tuple[GameTree, CatalogGame]:
     if found.entry.name != "custom":
         return tree, found
     try:
-        written = get("efg", text=efg_export.write_efg(tree))
+        # The written text is already what the .efg entry's inverse gives back, so no second lookup.
+        written = GameSpec(ENTRIES["efg"], (("text", efg_export.write_efg(tree)),))
     except ValueError:
         return tree, found
-    copy = written.tree()
+    try:
+        copy = written.tree()
+    except ValueError:
+        return tree, found
     same = (copy.num_nodes == tree.num_nodes
             and [r.key for r in copy.infosets] == [r.key for r in tree.infosets]
             and [r.actions for r in copy.infosets] == [r.actions for r in tree.infosets]
@@ -144,10 +148,10 @@ def openspiel_available() -> bool:
     return bool(module.available())
 
 
-def menu() -> tuple[CatalogGame, ...]:
+def menu() -> tuple[GameSpec, ...]:
     """The games the app offers in its game menu, in catalog order: every entry a link names without
     parameters (Kuhn, Leduc, rock-paper-scissors), then each bundled .efg game."""
-    games = [get(e.name) for e in ENTRIES.values() if CatalogGame(e).link is not None]
+    games = [get(e.name) for e in ENTRIES.values() if GameSpec(e).link is not None]
     for name in bundled_games():
         try:
             games.append(get("efg", bundled=name))
@@ -156,7 +160,7 @@ def menu() -> tuple[CatalogGame, ...]:
     return tuple(games)
 
 
-def load_game(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Game:
+def load_game(game: GameSpec | str | Game | Sequence[Sequence[float]], **params: Any) -> Game:
     """The rules object of a game given by name ("kuhn", cards=N; "leduc", suits=True; "rps"),
     link value, .efg path, payoff matrix (row_names=..., column_names=...) or rules object.
 
@@ -170,7 +174,7 @@ def load_game(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Ga
     return resolve(game, **params).game()
 
 
-def compile_game(game: str | Game | GameTree | Sequence[Sequence[float]], **params: Any) -> GameTree:
+def compile_game(game: GameSpec | str | Game | GameTree | Sequence[Sequence[float]], **params: Any) -> GameTree:
     """The compiled tree of a game given by catalog name (with parameters), link value, rules object,
     payoff matrix or tree. Catalog games are compiled once per process."""
     if isinstance(game, GameTree):
@@ -183,9 +187,14 @@ def compile_game(game: str | Game | GameTree | Sequence[Sequence[float]], **para
     return found.tree()
 
 
-def resolve(game: str | Game | Sequence[Sequence[float]], **params: Any) -> CatalogGame:
-    """A `CatalogGame` from a name with parameters, a link value ("kuhn5", "efg:…", "openspiel:…"),
-    a path to an .efg file, a rules object or a payoff matrix."""
+def resolve(game: GameSpec | str | Game | Sequence[Sequence[float]], **params: Any) -> GameSpec:
+    """The `GameSpec` of a name with parameters, a link value ("kuhn5", "efg:…", "openspiel:…"),
+    a path to an .efg file, a rules object or a payoff matrix: where a game comes in, once. A
+    `GameSpec` is returned as it is."""
+    if isinstance(game, GameSpec):
+        if params:
+            raise ValueError("Game parameters apply only when a game is given by name.")
+        return game
     if isinstance(game, str):
         name = game.strip().lower()
         if name in ENTRIES:
@@ -205,6 +214,6 @@ def resolve(game: str | Game | Sequence[Sequence[float]], **params: Any) -> Cata
     return get("matrix", payoffs=frozen_parameter(game), **{k: frozen_parameter(v) for k, v in params.items()})
 
 
-def read_efg_file(path: str) -> CatalogGame:
+def read_efg_file(path: str) -> GameSpec:
     """The .efg game in the file at `path`; ValueError with one sentence when it cannot be read."""
     return of_game(efg.load_efg(path))

@@ -14,7 +14,7 @@ from cfrviz.catalog.entries import MAX_LINK_LENGTH
 from cfrviz.catalog.lookups import lookup
 
 if TYPE_CHECKING:
-    from cfrviz.catalog.entries import CatalogGame
+    from cfrviz.catalog.entries import GameSpec
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def hosted_openspiel_string(game_string: str, *, any_game: bool | None = None) -
     return found
 
 
-def lookup_hosted(value: str, *, any_game: bool | None = None) -> CatalogGame:
+def lookup_hosted(value: str, *, any_game: bool | None = None) -> GameSpec:
     """`lookup` for the hosted app: an OpenSpiel game only from the menu (see `hosted_openspiel_string`);
     other games as `lookup`."""
     text = str(value).strip()

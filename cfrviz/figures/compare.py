@@ -96,12 +96,15 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
                 hovertemplate=f"{label}<br>{AXES[x][1]} %{{x:,.3g}}<br>exploitability %{{y:.3g}}<extra></extra>"))
     what = {"average": "the average strategy", "current": "the current strategy",
             "both": "the average (bold) and current (pale) strategy"}[strategy]
+    entries = sum(1 for trace in fig.data if trace.showlegend is not False)
     fig.update_layout(**base_layout(
-        height=460, title=f"Exploitability of {what} against {AXES[x][1]}",
-        # The legend sits right of the plot, never on the x-axis title below it.
-        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top",
-                "font": {"size": 12}},
+        # The legend sits under the x-axis title, one entry a row: beside the plot it took most of a
+        # phone's width; plotly grows the bottom margin to fit it, so the figure grows with it.
+        height=440 + 24 * entries, title=f"Exploitability of {what} against {AXES[x][1]}",
+        legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.16, "yanchor": "top",
+                "font": {"size": 13}, "entrywidthmode": "fraction", "entrywidth": 1.0},
         margin={"l": 60, "r": 20, "t": 50, "b": 60}))
-    fig.update_xaxes(type="log", title=title)
-    fig.update_yaxes(type="log", title="exploitability (chips per hand)", exponentformat="power")
+    # One labelled tick per power of ten: plotly's 2 and 5 between them collide on a phone.
+    fig.update_xaxes(type="log", title=title, dtick=1, exponentformat="power")
+    fig.update_yaxes(type="log", title="exploitability (chips per hand)", dtick=1, exponentformat="power")
     return fig

@@ -1,31 +1,67 @@
-"""Figures for playing against the strategy: the bot's action probabilities and the running score."""
+"""Figures for playing against the strategy: the running score, and
+the play mode's data for the browser timeline (`play_extra`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
-from cfrviz.figures._style import HIGHLIGHT, action_color, base_layout
-from cfrviz.teaching.play import BotDecision
+from cfrviz.figures._style import base_layout
+from cfrviz.figures.timeline import _rounded, frame_snapshots
+from cfrviz.games import TERMINAL
+from cfrviz.run import Run
+from cfrviz.teaching.play import Hand, set_values_over
+from cfrviz.tree import GameTree
 
 
-def bot_decision_figure(decision: BotDecision) -> go.Figure:
-    """Bars of the bot's action probabilities at one decision; the chosen action is outlined."""
-    fig = go.Figure(go.Bar(
-        x=list(decision.probabilities), y=list(decision.actions), orientation="h",
-        marker={"color": [action_color(k) for k in range(len(decision.actions))],
-                "line": {"color": [HIGHLIGHT if k == decision.chosen else "rgba(0,0,0,0)"
-                                   for k in range(len(decision.actions))], "width": 4}},
-        text=[f"{p:.1%}" + (" ← chosen" if k == decision.chosen else "")
-              for k, p in enumerate(decision.probabilities)],
-        textposition="auto", hoverinfo="skip"))
-    fig.update_layout(**base_layout(height=90 + 34 * len(decision.actions),
-                                    title=f"Bot at {decision.information_set}",
-                                    margin={"l": 60, "r": 20, "t": 40, "b": 20}))
-    fig.update_xaxes(range=[0, 1], tickformat=".0%")
-    fig.update_yaxes(autorange="reversed")
-    return fig
+def play_extra(tree: GameTree, run: Run, nodes: Sequence[int] | None, players: Sequence[int],
+               include: int | None = None) -> dict[str, Any]:
+    """The play mode's part of the timeline payload: for each frame (the timeline's, with the
+    snapshot `include` added as `build_payload` adds it), the EV-loss numbers of
+    `cfrviz.teaching.play.set_values` under that frame's average strategy, for the drawn
+    information sets (`nodes`, default all) of `players`.
+
+    "frames" [F] iterations; "keys" [S] set keys; "value" [F, S, A] v(I, a) and "setValue" [F, S]
+    v(I), in the acting player's chips (None where a set is not reached or an action illegal).
+    """
+    snapshots = frame_snapshots(run.iterations, include=include)
+    drawn = np.arange(tree.num_nodes) if nodes is None else np.asarray(sorted(int(n) for n in nodes), dtype=np.int64)
+    sets = sorted({int(i) for i in tree.infoset[drawn] if i >= 0 and int(tree.infoset_player[i]) in players})
+    action_value, set_value = set_values_over(tree, run.average_strategy[snapshots])
+    width = max((int(tree.num_actions[i]) for i in sets), default=1)
+    index = np.asarray(sets, dtype=np.int64)
+    return {
+        "frames": [int(run.iterations[s]) for s in snapshots],
+        "keys": [tree.infosets[i].key for i in sets],
+        "value": _rounded(action_value[:, index, :width]) if sets else [[] for _ in snapshots],
+        "setValue": _rounded(set_value[:, index]) if sets else [[] for _ in snapshots],
+    }
+
+
+def shown_snapshot_included(run: Run, t: int) -> int | None:
+    """The snapshot the timeline adds to its frames for a linked `t` that is not a frame (else None),
+    as `cfrviz.app.components.timeline.mount` does, so `play_extra` has the same frames."""
+    shown = int(run.snapshot_at(t))
+    return None if shown in set(frame_snapshots(run.iterations).tolist()) else shown
+
+
+def hand_state(tree: GameTree, hand: Hand | None, seat: int) -> dict[str, Any]:
+    """What the play mode shows of the hand in the browser (the header's `state`): the human's
+    seat, the key of the set where the human must act (None otherwise), the human's decisions
+    this hand as [set key, action index], and the hand's path (node ids) once it is over, when
+    hiding the bot's cards no longer matters."""
+    if hand is None:
+        return {"seat": seat, "pending": None, "decisions": [], "path": None}
+    over = int(tree.actor[hand.node]) == TERMINAL
+    acting = int(tree.actor[hand.node]) == hand.seat
+    return {
+        "seat": hand.seat,
+        "pending": tree.infosets[int(tree.infoset[hand.node])].key if acting else None,
+        "decisions": [[d.information_set, d.chosen] for d in hand.decisions],
+        "path": list(hand.path) if over else None,
+    }
 
 
 def score_figure(results: Sequence[float], seat_values: Sequence[float] | None) -> go.Figure:

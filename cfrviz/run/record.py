@@ -8,15 +8,16 @@ in one module each, as functions over a `Run`: `cfrviz.run.npz` (the whole run a
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from cfrviz import catalog
+from cfrviz.catalog import CarriesGameSpec, GameSpec, frozen_parameter
 from cfrviz.games.efg import MAX_EFG_BYTES
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.util.vocabulary import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
@@ -48,30 +49,54 @@ RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterati
 
 
 @dataclass(frozen=True)
-class RunSettings:
-    """The plain values that produced a run (and key the app's cache)."""
+class RunSettings(CarriesGameSpec):
+    """The plain values that produced a run (and key the app's cache): the game as one `GameSpec`,
+    the algorithm and update scheme as vocabulary members, iterations, seed and locks.
 
-    game: str                 # a name in cfrviz.catalog.entries.ENTRIES: "kuhn", "leduc", "rps", "matrix", "efg", ...
-    game_params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, e.g. (("cards", 4),); see CatalogGame.params
-    algorithm: str            # a key of cfrviz.solvers.ALGORITHMS
+    Strings are accepted for `algorithm` and `updates` and become `Algorithm` and `UpdateScheme`
+    members (which compare equal to those strings, so links and files keep working). Every field is
+    checked on construction; a bad one is a ValueError sentence.
+    """
+
+    spec: GameSpec
+    algorithm: Algorithm
     iterations: int
-    updates: str              # an UpdateScheme value: "simultaneous" or "alternating"
+    updates: UpdateScheme
     seed: int
     locks: Locks = Locks()    # information sets fixed to a strategy (cfrviz.tree.locks); none by default
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.spec, GameSpec):
+            raise ValueError("A run's game must be a cfrviz.catalog.GameSpec (catalog.get, lookup or resolve).")
+        if not isinstance(self.algorithm, str) or self.algorithm not in ALGORITHMS:
+            raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
+        if not isinstance(self.updates, str) or self.updates not in UPDATE_SCHEMES:
+            raise ValueError(f"Unknown update scheme {quoted(self.updates)}; "
+                             f"choose {' or '.join(repr(str(u)) for u in reversed(UPDATE_SCHEMES))}.")
+        object.__setattr__(self, "algorithm", Algorithm(self.algorithm))
+        object.__setattr__(self, "updates", UpdateScheme(self.updates))
+        if not isinstance(self.locks, Locks):
+            raise ValueError("The run's locks must be built with cfrviz.tree.locks.Locks.")
+        for name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
+                                 f"not {quoted(value)}.")
 
     def to_json(self) -> str:
         """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
         their brackets as escapes, so the bounded reader's counts see only the settings' structure."""
-        raw: dict[str, Any] = {"game": self.game, "game_params": {k: v for k, v in self.game_params},
-                               "algorithm": self.algorithm, "iterations": self.iterations,
-                               "updates": self.updates, "seed": self.seed}
+        game, params = self.spec.fields()
+        raw: dict[str, Any] = {"game": game, "game_params": params, "algorithm": str(self.algorithm),
+                               "iterations": self.iterations, "updates": str(self.updates), "seed": self.seed}
         if self.locks:       # only when locked, so files of unlocked runs read as they always did
             raw["locks"] = self.locks.as_dict()
         return dumps_counted(raw)
 
     @classmethod
     def from_json(cls, text: str) -> RunSettings:
-        """Parse and check settings written by `to_json`; ValueError says what is wrong."""
+        """Parse and check settings written by `to_json`; ValueError says what is wrong. The game's
+        parameters are checked but the game is not built (`GameSpec.checked`)."""
         raw = loads_bounded(text, what="The run's settings", max_bytes=MAX_SETTINGS_BYTES, max_depth=4,
                             max_containers=1_000, max_values=10_000)
         if not isinstance(raw, dict):
@@ -79,47 +104,37 @@ class RunSettings:
         missing = {"game", "game_params", "algorithm", "iterations", "updates", "seed"} - set(raw)
         if missing:
             raise ValueError(f"The run's settings lack {sorted(missing)[0]!r}.")
+        return cls.of_fields(raw, "The run's")
+
+    @classmethod
+    def of_fields(cls, raw: Mapping[str, Any], whose: str) -> RunSettings:
+        """Settings from the fields a saved run or strategy file carries (game, game_params,
+        algorithm, iterations, updates, seed and, when locked, locks); `whose` starts sentences."""
         params = raw["game_params"]
         if not isinstance(params, dict):
-            raise ValueError("The run's game parameters must be a JSON object.")
-        settings = cls(game=raw["game"], game_params=tuple(sorted((str(k), frozen_value(v)) for k, v in params.items())),
-                       algorithm=raw["algorithm"], iterations=raw["iterations"], updates=raw["updates"],
-                       seed=raw["seed"], locks=Locks.of(raw.get("locks")))
-        settings.check()
-        return settings
+            raise ValueError(f"{whose} game parameters must be a JSON object.")
+        return cls(GameSpec.checked(raw["game"], params), raw["algorithm"], raw["iterations"], raw["updates"],
+                   raw["seed"], Locks.of(raw.get("locks")))
 
     def check(self) -> None:
-        """Raise ValueError unless every field has a known, well-typed value."""
-        catalog.entry(self.game)
-        if not isinstance(self.locks, Locks):
-            raise ValueError("The run's locks must be built with cfrviz.tree.locks.Locks.")
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
-        if self.updates not in UPDATE_SCHEMES:
-            raise ValueError(f"Unknown update scheme {quoted(self.updates)}; choose 'alternating' or 'simultaneous'.")
-        for name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
-                                 f"not {quoted(value)}.")
+        """Raise ValueError unless every field has a known, well-typed value (construction checks them;
+        kept for callers that ask again)."""
+        RunSettings(self.spec, self.algorithm, self.iterations, self.updates, self.seed, self.locks)
 
-    def catalog_game(self) -> catalog.CatalogGame:
-        """The catalog game these settings name (ValueError when its parameters are wrong)."""
-        return catalog.get(self.game, **dict(self.game_params))
+    def catalog_game(self) -> GameSpec:
+        """The game these settings name (its earlier name; `spec` is the same value)."""
+        return self.spec
 
     def build_tree(self) -> GameTree:
-        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in game_params),
+        """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in the spec),
         with the locks checked against it (ValueError names a lock the game does not have)."""
-        tree = self.catalog_game().tree()
+        tree = self.spec.tree()
         self.locks.check(tree)
         return tree
 
 
-def frozen_value(value: Any) -> Any:
-    """JSON lists to (nested) tuples so settings stay hashable."""
-    if isinstance(value, list):
-        return tuple(frozen_value(v) for v in value)
-    return value
+#: JSON lists to (nested) tuples so settings stay hashable (the catalog's own rule, kept under this name).
+frozen_value = frozen_parameter
 
 
 def snapshot_schedule(iterations: int, snapshots: int | str | None = None,

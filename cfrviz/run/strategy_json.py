@@ -16,9 +16,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.tree.locks import Locks
+from cfrviz.tree import GameTree
 from cfrviz.tree.openspiel_export import openspiel_records
-from cfrviz.run.record import PROBABILITY_TOLERANCE, Run, RunSettings, frozen_value
+from cfrviz.run.record import PROBABILITY_TOLERANCE, Run, RunSettings
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util.text import quoted
@@ -52,12 +52,12 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
             # OpenSpiel's own names for the set and its actions, so OpenSpiel can read the strategy back.
             infosets[-1]["information_state_string"] = openspiel[i][0]
             infosets[-1]["openspiel_actions"] = list(openspiel[i][1])
-    game, params = run.settings.game, dict(run.settings.game_params)
+    game, params = run.settings.spec.fields()
     avg_value = run.average_strategy_value if s == run.num_snapshots - 1 else math.nan
     return {
         "format": STRATEGY_FORMAT, "version": FORMAT_VERSION,
         "game": game, "game_params": _jsonable(params),
-        "algorithm": run.settings.algorithm, "updates": run.settings.updates,
+        "algorithm": str(run.settings.algorithm), "updates": str(run.settings.updates),
         "iterations": int(run.iterations[s]), "seed": run.settings.seed,
         "expected_value": [ev, -ev],
         "average_strategy_value": (None if math.isnan(avg_value) else [avg_value, -avg_value]),
@@ -92,12 +92,7 @@ def run_from_strategy_json(document: dict[str, Any] | str | bytes) -> Run:
     A strategy file carries no per-iteration record: nodes_touched and seconds are zero,
     value repeats the file's expected_value, and reach follows from the current strategy.
     """
-    doc = read_strategy_json(document)
-    settings = RunSettings(game=doc["game"], game_params=tuple(sorted((k, frozen_value(v)) for k, v in
-                                                                    doc["game_params"].items())),
-                           algorithm=doc["algorithm"], iterations=doc["iterations"],
-                           updates=doc["updates"], seed=doc["seed"], locks=Locks.of(doc.get("locks")))
-    tree = settings.build_tree()
+    doc, settings, tree = _checked(document)
     shape = (1,) + tree.legal.shape
     arrays = {name: np.zeros(shape) for name in ("cumulative_regret", "current_strategy", "average_strategy")}
     for entry in doc["infosets"]:
@@ -175,6 +170,11 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
     unknown or missing or mistyped field, an unknown game or algorithm, an information set the
     game does not have (or one missing), or a strategy that is not a distribution.
     """
+    return _checked(source)[0]
+
+
+def _checked(source: dict[str, Any] | str | bytes | bytearray) -> tuple[dict[str, Any], RunSettings, GameTree]:
+    """The checked document, the settings it names and their tree (the game resolved once)."""
     if isinstance(source, (str, bytes, bytearray)):
         doc = parse_strategy_text(source)
     elif isinstance(source, os.PathLike) or hasattr(source, "read"):
@@ -196,11 +196,7 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
         raise ValueError(f"The strategy file has no {missing[0]!r} field.")
     if not isinstance(doc["game_params"], dict):
         raise ValueError("The strategy file's game_params must be a JSON object.")
-    settings = RunSettings(game=doc["game"], game_params=tuple(sorted((str(k), frozen_value(v)) for k, v in
-                                                                    doc["game_params"].items())),
-                           algorithm=doc["algorithm"], iterations=doc["iterations"], updates=doc["updates"],
-                           seed=doc["seed"], locks=Locks.of(doc.get("locks")))
-    settings.check()
+    settings = RunSettings.of_fields(doc, "The strategy file's")
     tree = settings.build_tree()
     _number_list(doc["expected_value"], 2, "The strategy file's expected_value")
     if doc["average_strategy_value"] is not None:
@@ -246,4 +242,4 @@ def read_strategy_json(source: dict[str, Any] | str | bytes | bytearray) -> dict
     if len(seen) != tree.num_infosets:
         absent = next(r.key for r in tree.infosets if r.key not in seen)
         raise ValueError(f"The strategy file lacks the information set {absent!r}.")
-    return doc
+    return doc, settings, tree

@@ -14,7 +14,7 @@ import zlib
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.catalog import CatalogGame
+from cfrviz.catalog import GameSpec
 from cfrviz.games.efg import MAX_EFG_BYTES
 from cfrviz.run.strategy_json import MAX_STRATEGY_BYTES, parse_strategy_text, run_from_strategy_json
 from cfrviz.run.record import REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run, RunSettings
@@ -156,10 +156,10 @@ def _check_hosted_run(archive: zipfile.ZipFile) -> None:
         settings = RunSettings.from_json(str(text))
     except Exception:   # damaged or missing settings: load_run says what is wrong
         return
-    catalog.check_hosted(settings.game, dict(settings.game_params))
+    catalog.check_hosted(*settings.spec.fields())
 
 
-def read_game_upload(filename: str, data: bytes) -> CatalogGame:
+def read_game_upload(filename: str, data: bytes) -> GameSpec:
     """The game in an uploaded Gambit `.efg` file, with the bounds of every upload (type, emptiness,
     size) and then the .efg reader's own (its size cap, one sentence naming the line of a fault).
     Nothing in the file is executed: it is parsed as text."""

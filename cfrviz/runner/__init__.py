@@ -15,14 +15,16 @@ from typing import Any
 import numpy as np
 
 from cfrviz import catalog
+from cfrviz.catalog import GameSpec
 from cfrviz.util import memory
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis import exploitability_pairs
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, solver_class, update_schemes
+from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.solvers.base import check_updates, own_reach_probability
-from cfrviz.tree import GameTree
+from cfrviz.tree import GameTree, build_tree
 from cfrviz.tree.locks import Locks
 
 #: Most calls to `progress` per solve.
@@ -31,8 +33,13 @@ PROGRESS_CALLS = 100
 MAX_ITERATIONS = 100_000_000
 
 
-def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, catalog.CatalogGame]:
-    """The tree to solve and the catalog game its run's settings name."""
+def resolve_game(game: object, game_params: Mapping[str, Any]) -> tuple[GameTree, GameSpec]:
+    """The tree to solve and the `GameSpec` its run's settings name, resolved once: a `GameSpec` is
+    used as it is; anything else goes through the catalog here, and nowhere else in the solve."""
+    if isinstance(game, GameSpec):
+        if game_params:
+            raise ValueError("Game parameters apply only when a game is given by name.")
+        return game.tree(), game
     if isinstance(game, GameTree):
         if game_params:
             raise ValueError("Game parameters apply only when a game is given by name.")
@@ -44,8 +51,11 @@ def _resolve_tree(game: object, game_params: dict[str, Any]) -> tuple[GameTree, 
         except TypeError:
             raise ValueError("Give a game by name ('kuhn', 'leduc', 'rps', 'efg:<name>', 'openspiel:<game>'), "
                              "a path to an .efg file, a payoff matrix, a Game or a GameTree.") from None
+    spec = catalog.resolve(game, **game_params)   # type: ignore[arg-type]  # the matrix or game is checked by resolve, which raises a ValueError sentence
+    if spec.entry.name != "custom":
+        return spec.tree(), spec
     # A game no catalog entry knows is solved as its .efg copy when that is the same tree, so its runs reload.
-    return catalog.restorable(catalog.compile_game(game, **game_params))   # type: ignore[arg-type]  # the matrix or game is checked by compile_game, which raises a ValueError sentence
+    return catalog.restorable(build_tree(game))   # type: ignore[arg-type]  # a rules object: resolve just recognised its members
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -57,18 +67,19 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     return int(value)
 
 
-def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr", iterations: int = 1000,
-          updates: str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
+def solve(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree, algorithm: Algorithm | str = Algorithm.CFR,
+          iterations: int = 1000, updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0,
+          snapshots: int | str | None = None,
           progress: Callable[[float], object] | None = None,
           locks: Locks | Mapping[str, Sequence[float]] | str | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
-    game: a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
+    game: a `GameSpec` (used as it is: the catalog is not asked again), a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
     payoffs=..., row_names=..., column_names=...), a link value ("kuhn5", "efg:<bundled name>",
     "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix, any object with
     the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog entry knows is
     recorded as its .efg copy (checked to compile to the same tree), so its run saves and reloads. algorithm: a key of
-    `cfrviz.solvers.ALGORITHMS`. updates: "alternating" or "simultaneous". snapshots: None
+    `cfrviz.solvers.ALGORITHMS` (an `Algorithm`). updates: an `UpdateScheme`. snapshots: None
     (every iteration up to 1,000, then log-spaced, at most 2,000, fewer where the memory budget
     holds fewer: `cfrviz.util.memory`), "all", or a stride; a choice that does not fit the budget is
     a ValueError saying what does.
@@ -81,12 +92,6 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
     >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
     True
     """
-    if not isinstance(algorithm, str) or algorithm.strip().lower() not in ALGORITHMS:
-        raise ValueError(f"Unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
-    algorithm = algorithm.strip().lower()
-    iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    updates = check_updates(updates, update_schemes(algorithm), ALGORITHMS[algorithm].title)
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
     chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
@@ -95,13 +100,33 @@ def solve(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: st
 
         return solve_locked(game, algorithm, iterations, chosen, updates=updates, seed=seed, snapshots=snapshots,
                             progress=progress, **game_params).run
-    tree, found = _resolve_tree(game, dict(game_params))
-    if not found.offers(algorithm):
+    chosen_algorithm, iterations, chosen_updates, seed = checked_choices(algorithm, iterations, updates, seed)
+    tree, spec = resolve_game(game, game_params)
+    return solve_tree(tree, RunSettings(spec, chosen_algorithm, iterations, chosen_updates, seed), snapshots,
+                      progress)
+
+
+def checked_choices(algorithm: object, iterations: object, updates: object,
+                    seed: object) -> tuple[Algorithm, int, UpdateScheme, int]:
+    """A caller's algorithm ("CFR+ " reads as "cfr+"), iterations, update scheme and seed, checked for a
+    solve; ValueError in one sentence for the first bad one."""
+    if not isinstance(algorithm, str) or algorithm.strip().lower() not in ALGORITHMS:
+        raise ValueError(f"Unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
+    chosen = Algorithm(algorithm.strip().lower())
+    count = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    return chosen, count, check_updates(updates, update_schemes(chosen), ALGORITHMS[chosen].title), seed
+
+
+def solve_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | None = None,
+               progress: Callable[[float], object] | None = None) -> Run:
+    """Solve `tree` as `settings` say (their algorithm, iterations, updates and seed; their game is what
+    the run is recorded as, and the catalog is not asked) and return the recorded `Run`."""
+    algorithm, updates, seed = settings.algorithm, settings.updates, settings.seed
+    if not settings.spec.offers(algorithm):
         raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
                          f"{tree.game.title}.")
-    schedule = planned_schedule(tree, iterations, snapshots)
-    settings = RunSettings(game=found.name, game_params=found.params, algorithm=algorithm, iterations=iterations,
-                           updates=updates, seed=seed)
+    schedule = planned_schedule(tree, settings.iterations, snapshots)
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     recorded = _record(solver, schedule, progress)
     average = recorded["average_strategy"]
@@ -196,4 +221,5 @@ def _record(solver: Solver, schedule: np.ndarray,
     return out
 
 
-__all__ = ["MAX_ITERATIONS", "planned_schedule", "solve", "solver_seconds"]
+__all__ = ["MAX_ITERATIONS", "checked_choices", "planned_schedule", "resolve_game", "solve", "solve_tree",
+           "solver_seconds"]

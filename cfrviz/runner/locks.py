@@ -1,6 +1,6 @@
 """Solving with locks: `solve_locked` solves the restricted game and maps its run back to the game's sets.
 
-The restricted game (`cfrviz.tree.locks.restrict`) is an ordinary tree, so `cfrviz.runner.solve`
+The restricted game (`cfrviz.tree.locks.restrict`) is an ordinary tree, so `cfrviz.runner.solve_tree`
 runs any algorithm on it unchanged. The run it returns is then written over the original
 information sets: a locked set's current and average strategy is its lock at every snapshot and
 its regret is zero; every other set keeps the numbers its solver produced. Those regrets are the
@@ -17,11 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from cfrviz import catalog
+from cfrviz.catalog import GameSpec
 from cfrviz.games import CHANCE, Game
 from cfrviz.run import Run, RunSettings
-from cfrviz.runner import _resolve_tree, solve
+from cfrviz.runner import checked_choices, resolve_game, solve_tree
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
+from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree, restrict
 
@@ -92,13 +95,15 @@ def lift_run(restricted_run: Run, restricted: RestrictedTree, settings: RunSetti
         current_exploitability=restricted_run.current_exploitability)
 
 
-def solve_locked(game: str | Game | Sequence[Sequence[float]] | GameTree, algorithm: str = "cfr",
-                 iterations: int = 1000, locks: Locks | Mapping[str, Sequence[float]] | None = None, *,
-                 updates: str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
+def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree,
+                 algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
+                 locks: Locks | Mapping[str, Sequence[float]] | None = None, *,
+                 updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0, snapshots: int | str | None = None,
                  progress: Callable[[float], object] | None = None, **game_params: Any) -> LockedSolve:
     """Solve `game` with `locks` fixed ({key: probabilities in the set's action order}) and return the
     run over the game's own sets, with the restricted game's run beside it. Arguments are
-    `cfrviz.runner.solve`'s. ValueError (one sentence) for bad locks or an algorithm that cannot take them.
+    `cfrviz.runner.solve`'s; the game is resolved once, here. ValueError (one sentence) for bad locks
+    or an algorithm that cannot take them.
 
     >>> solved = solve_locked("kuhn", "cfr+", 2000, {"J": [0.0, 1.0]})
     >>> solved.run.average_strategy[-1, solved.run.tree.infoset_index("J")].tolist()
@@ -106,17 +111,23 @@ def solve_locked(game: str | Game | Sequence[Sequence[float]] | GameTree, algori
     >>> round(solved.run.average_strategy_value * 18, 2)     # the locked game's value is -5/18
     -5.0
     """
-    tree, found = _resolve_tree(game, dict(game_params))
+    name, iterations, chosen_updates, seed = checked_choices(algorithm, iterations, updates, seed)
+    tree, spec = resolve_game(game, game_params)
     restricted = restrict(tree, locks)
-    name = algorithm.strip().lower() if isinstance(algorithm, str) else algorithm
-    if name == "chance" and not chance_sampling_applies(restricted.tree):
-        raise ValueError(f"{ALGORITHMS['chance'].title} reuses one sampled outcome at every chance node after the "
+    if name == Algorithm.REGRET_MATCHING:
+        # A lock puts chance above the other player: the restricted game is no matrix game any more.
+        raise ValueError(f"Regret matching ('rm') solves matrix games only, and {tree.game.title} with locks is "
+                         "not one; pick a CFR algorithm.")
+    if name == Algorithm.CHANCE_SAMPLING and not chance_sampling_applies(restricted.tree):
+        raise ValueError(f"{ALGORITHMS[name].title} reuses one sampled outcome at every chance node after the "
                          "deal, so it cannot solve a game where a hand passes a lock and another chance node; "
                          "use external or outcome sampling or a deterministic algorithm.")
-    restricted_run = solve(restricted.tree, algorithm, iterations, updates=updates, seed=seed, snapshots=snapshots,
-                           progress=progress)
+    # The restricted game is solved as a game of its own (its run is not rebuilt from settings, so it
+    # is named a custom game instead of being written out as .efg and read back).
+    restricted_spec = GameSpec(catalog.entry("custom"), (("title", f"{tree.game.title} with locks"),))
+    restricted_run = solve_tree(restricted.tree, RunSettings(restricted_spec, name, iterations, chosen_updates, seed),
+                                snapshots, progress)
     solved = restricted_run.settings
-    settings = RunSettings(game=found.name, game_params=found.params, algorithm=solved.algorithm,
-                           iterations=solved.iterations, updates=solved.updates, seed=solved.seed,
+    settings = RunSettings(spec, solved.algorithm, solved.iterations, solved.updates, solved.seed,
                            locks=restricted.locks)
     return LockedSolve(lift_run(restricted_run, restricted, settings), restricted_run, restricted)

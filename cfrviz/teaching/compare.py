@@ -81,12 +81,14 @@ class Entry:
 
     @property
     def label(self) -> str:
-        """E.g. "CFR+ (alternating)", "Outcome-sampling MCCFR (alternating, seeds 0-4)"."""
-        parts = [self.updates]
+        """E.g. "CFR+ (alternating)", "Outcome-sampling MCCFR (alternating, seeds 0-4)", "CFR+
+        (alternating, sidebar)": short enough for a legend on a phone (the table has the counts)."""
+        parts = [str(self.updates)]
         if self.sampling:
             parts.append(_seed_words(self.seeds))
-        text = f"{self.title} ({', '.join(parts)})"
-        return f"sidebar: {text}, {self.iterations:,} iterations" if self.sidebar else text
+        if self.sidebar:
+            parts.append("sidebar")
+        return f"{self.title} ({', '.join(parts)})"
 
 
 def _seed_words(seeds: Sequence[int]) -> str:

@@ -5,15 +5,34 @@ probabilities, the bot samples its action from the strategy it is given, and
 the human's choices come in from outside. Every random draw comes from a
 `numpy.random.Generator` seeded by (session seed, hand number, step), so a hand
 replays identically from its inputs and the app can keep only plain values.
+
+**What a decision costs (EV loss).** Let sigma be the profile the bot plays (a run's average
+strategy at iteration t, for both players) and I the information set where the human, player i,
+chooses action a. With pi_-i(h) the probability that chance and the opponent reach history h
+under sigma, and u_i(sigma, h.a) player i's expected chips after taking a at h and following
+sigma from there on,
+
+    v(I, a)  = sum_{h in I} pi_-i(h) u_i(sigma, h.a) / sum_{h in I} pi_-i(h)
+    v(I)     = sum_a sigma(I, a) v(I, a)
+    loss(a)  = v(I) - v(I, a)
+
+v(I, a) is the action's counterfactual value (Zinkevich et al. 2007) divided by the set's
+counterfactual reach: the chips the human expects after a, given only what they know at I.
+The loss is in chips per time the human reaches I. At an equilibrium no action loses anything
+against the strategy's own mix at a set (actions it plays lose 0, others lose 0 or more); far
+from one a loss can be negative, which means the action beats the strategy's mix there.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from cfrviz.analysis.best_responses import history_values
 from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.games.kuhn import KuhnPoker
+from cfrviz.games.leduc import BET_SIZE, LeducPoker
 from cfrviz.tree import GameTree
 
 
@@ -29,11 +48,32 @@ class BotDecision:
 
 
 @dataclass(frozen=True)
+class HumanDecision:
+    """One of the human's decisions and what it cost against the strategy the bot played.
+
+    `action_values` [A] are v(I, a) and `set_value` is v(I) (see the module's docstring), in the
+    human's chips; `loss` = set_value - action_values[chosen]. `iteration` is the t whose average
+    strategy was played (None when the strategy came from elsewhere).
+    """
+
+    node: int
+    information_set: str
+    actions: tuple[str, ...]
+    chosen: int
+    strategy: tuple[float, ...]
+    action_values: tuple[float, ...]
+    set_value: float
+    loss: float
+    iteration: int | None = None
+
+
+@dataclass(frozen=True)
 class Hand:
     """One hand in progress or finished.
 
     `seat` is the human's player index (0 = player 1). `path` lists every node
-    visited from the root, the current node last. `bot_decisions` are in order.
+    visited from the root, the current node last. `bot_decisions` and `decisions`
+    (the human's) are in order.
     """
 
     seed: int
@@ -41,6 +81,7 @@ class Hand:
     seat: int
     path: tuple[int, ...]
     bot_decisions: tuple[BotDecision, ...] = ()
+    decisions: tuple[HumanDecision, ...] = ()
 
     @property
     def node(self) -> int:
@@ -81,14 +122,13 @@ def _advance(tree: GameTree, strategy: np.ndarray, hand: Hand) -> Hand:
         if who == CHANCE:
             p = np.asarray(tree.chance_probability[children.start:children.stop])
             k = int(rng.choice(len(p), p=p / p.sum()))
-            hand = Hand(hand.seed, hand.number, hand.seat, hand.path + (children[k],), hand.bot_decisions)
+            hand = replace(hand, path=hand.path + (children[k],))
             continue
         p = bot_probabilities(tree, strategy, node)
         k = int(rng.choice(len(p), p=p))
         info = tree.infosets[int(tree.infoset[node])]
         decision = BotDecision(node, info.key, info.actions, tuple(float(x) for x in p), k)
-        hand = Hand(hand.seed, hand.number, hand.seat, hand.path + (children[k],),
-                    hand.bot_decisions + (decision,))
+        hand = replace(hand, path=hand.path + (children[k],), bot_decisions=hand.bot_decisions + (decision,))
 
 
 def start_hand(tree: GameTree, strategy: np.ndarray, *, seat: int, seed: int, number: int,
@@ -121,16 +161,135 @@ def legal_actions(tree: GameTree, hand: Hand) -> tuple[str, ...]:
     return tree.infosets[int(tree.infoset[node])].actions
 
 
-def act(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str) -> Hand:
-    """The hand after the human takes `action` (by name), played on until the human's next turn."""
+def act(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str, *, iteration: int | None = None) -> Hand:
+    """The hand after the human takes `action` (by name), played on until the human's next turn.
+
+    The decision is recorded with its EV loss against `strategy` [I, A] (the bot's, for both
+    players), the average strategy of iteration `iteration` when given.
+    """
     strategy = _check_strategy(tree, strategy)
     actions = legal_actions(tree, hand)
     if action not in actions:
         allowed = ", ".join(actions) if actions else "nothing (the hand is over or it is not your turn)"
         raise ValueError(f"You cannot {action!r} here; you can: {allowed}.")
-    child = tree.children(hand.node)[actions.index(action)]
-    return _advance(tree, strategy, Hand(hand.seed, hand.number, hand.seat, hand.path + (child,),
-                                         hand.bot_decisions))
+    node = hand.node
+    i = int(tree.infoset[node])
+    chosen = actions.index(action)
+    values = set_values(tree, strategy)
+    n = len(actions)
+    decision = HumanDecision(node, tree.infosets[i].key, actions, chosen,
+                             tuple(float(x) for x in bot_probabilities(tree, strategy, node)),
+                             tuple(float(x) for x in values.action_value[i, :n]), float(values.set_value[i]),
+                             float(values.loss[i, chosen]), iteration)
+    child = tree.children(node)[chosen]
+    return _advance(tree, strategy, replace(hand, path=hand.path + (child,), decisions=hand.decisions + (decision,)))
+
+
+@dataclass(frozen=True, eq=False)
+class SetValues:
+    """What each action is worth at each information set under one profile (I sets, A actions).
+
+    action_value [I, A]: v(I, a), the acting player's expected chips after a given only what they
+    know at I (NaN for illegal actions and for sets the profile never reaches); set_value [I]:
+    v(I) under the profile's own mix; loss [I, A] = set_value - action_value; reach [I]: the
+    set's counterfactual reach, sum over h in I of pi_-i(h).
+    """
+
+    action_value: np.ndarray
+    set_value: np.ndarray
+    loss: np.ndarray
+    reach: np.ndarray
+
+
+def set_values(tree: GameTree, strategy: np.ndarray) -> SetValues:
+    """`SetValues` of the profile `strategy` [I, A] (the EV-loss numbers of the module's docstring)."""
+    strategy = _check_strategy(tree, strategy)
+    numbers = history_values(tree, strategy)
+    decision = np.flatnonzero(tree.infoset >= 0)
+    sets = tree.infoset[decision]
+    reach = np.zeros(tree.num_infosets)
+    np.add.at(reach, sets, numbers.counterfactual_reach[decision])
+    summed = np.zeros((tree.num_infosets, tree.max_actions))
+    np.add.at(summed, sets, numbers.counterfactual_action_value[decision])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        action_value = np.where(reach[:, None] > 0, summed / reach[:, None], np.nan)
+    action_value[~tree.legal] = np.nan
+    mix = np.where(tree.legal, strategy, 0.0)
+    mix = mix / np.maximum(mix.sum(axis=1, keepdims=True), 1e-300)
+    set_value = np.nansum(mix * np.nan_to_num(action_value), axis=1)
+    set_value[reach <= 0] = np.nan
+    return SetValues(action_value, set_value, set_value[:, None] - action_value, reach)
+
+
+def set_values_over(tree: GameTree, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(action_value [F, I, A], set_value [F, I]) of `set_values` for each profile of `strategies` [F, I, A]."""
+    frames = [set_values(tree, s) for s in np.asarray(strategies, dtype=float)]
+    width = tree.max_actions
+    if not frames:
+        return np.zeros((0, tree.num_infosets, width)), np.zeros((0, tree.num_infosets))
+    return np.stack([f.action_value for f in frames]), np.stack([f.set_value for f in frames])
+
+
+def session_loss(decisions: list[float] | tuple[float, ...]) -> tuple[int, float]:
+    """(decisions, total EV loss in chips) over a session's decisions, as solver trainers keep it."""
+    return len(decisions), float(sum(decisions))
+
+
+# ---------------------------------------------------------------------------------------------
+# The table: who has put in what, the pot, whose turn
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a hand as the table shows it.
+
+    `actor` is who moved (0, 1 or CHANCE) and `action` what (a chance step's outcome label); `bets`
+    are the chips each player has put in after the step (antes included) and `pot` their sum
+    (None in games without chips); `to_act` is who moves next (0, 1, CHANCE, or TERMINAL).
+    """
+
+    node: int
+    actor: int
+    action: str
+    bets: tuple[float, float] | None
+    pot: float | None
+    to_act: int
+
+
+def stakes(tree: GameTree) -> tuple[float, tuple[float, ...]] | None:
+    """(ante, bet size of each betting round) of a poker game in chips, None for other games."""
+    game = tree.game
+    if isinstance(game, KuhnPoker):
+        return 1.0, (1.0,)
+    if isinstance(game, LeducPoker):
+        return 1.0, tuple(BET_SIZE)
+    return None
+
+
+def steps(tree: GameTree, hand: Hand) -> tuple[Step, ...]:
+    """Every step of the hand so far, chance deals included, with the bets and pot after each.
+
+    A bet or raise puts in the round's size on top of the most anyone has in; a call matches it.
+    """
+    chips = stakes(tree)
+    bets = [chips[0], chips[0]] if chips else None
+    betting_round = -1   # the root deal starts round 0
+    out = []
+    for node in hand.path[1:]:
+        parent = int(tree.parent[node])
+        who = int(tree.actor[parent])
+        action = tree.edge_label[node]
+        if who == CHANCE:
+            betting_round += 1
+        elif bets is not None and chips is not None:
+            size = chips[1][min(max(betting_round, 0), len(chips[1]) - 1)]
+            if action in ("bet", "raise"):
+                bets[who] = max(bets) + size
+            elif action == "call":
+                bets[who] = max(bets)
+        out.append(Step(node, who, action, None if bets is None else (bets[0], bets[1]),
+                        None if bets is None else bets[0] + bets[1], int(tree.actor[node])))
+    return tuple(out)
 
 
 def is_over(tree: GameTree, hand: Hand) -> bool:

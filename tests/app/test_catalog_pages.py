@@ -40,7 +40,7 @@ def test_every_page_runs_on_a_bundled_efg_game(page: str) -> None:
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_an_uploaded_efg_game(page: str) -> None:
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open(page, choice=Choice(game.name, game.params, "cfr", 300))
+    at = _open(page, choice=Choice(game, "cfr", 300))
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert at.sidebar.selectbox(key="cfrviz_w_game").value == "uploaded"
@@ -49,7 +49,7 @@ def test_every_page_runs_on_an_uploaded_efg_game(page: str) -> None:
 
 def test_convergence_shows_the_lp_value_of_an_uploaded_game() -> None:
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open("pages/3_Convergence.py", choice=Choice(game.name, game.params, "cfr+", 300))
+    at = _open("pages/3_Convergence.py", choice=Choice(game, "cfr+", 300))
     # Myerson (1991): the game is worth 1/3 to player 1; the LP finds it.
     assert any(m.value == "+0.3333" for m in at.metric), [(m.label, m.value) for m in at.metric]
 
@@ -74,7 +74,7 @@ def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
     from cfrviz.tree.efg_export import write_efg
 
     game = read_game_upload("kuhn5.efg", write_efg(lookup("kuhn5").tree()).encode())
-    at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))
+    at = _open(page, choice=Choice(game, "cfr", 100))
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     if page == "pages/7_Best_response.py":
@@ -86,7 +86,7 @@ def test_play_a_hand_of_an_uploaded_game() -> None:
     # Myerson's card game: chance draws red or black, the human (player 1) raises or folds at their
     # information set, the bot answers from the average strategy; every hand ends within two moves.
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open("pages/8_Play.py", choice=Choice(game.name, game.params, "cfr+", 300))
+    at = _open("pages/8_Play.py", choice=Choice(game, "cfr+", 300))
     at.button(key="play_deal").click().run()
     assert any("Your information set" in m.value for m in at.markdown)
     at.button(key="play_action_fold").click().run()
@@ -106,7 +106,7 @@ def test_every_page_runs_on_openspiels_goofspiel_uploaded_as_efg(page: str) -> N
     # Goofspiel (3 cards) as OpenSpiel enumerates it, simultaneous bids made turn-based: no private cards
     # and no chance at the root, unlike every built-in game.
     game = read_game_upload("goofspiel.efg", GOOFSPIEL)
-    at = _open(page, choice=Choice(game.name, game.params, "cfr", 100))
+    at = _open(page, choice=Choice(game, "cfr", 100))
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
 

@@ -16,6 +16,8 @@ from cfrviz.figures.timeline import read_component_data
 
 ROOT = Path(__file__).parents[2]
 APP = str(ROOT / "app.py")
+# Where the Best response page keeps the exploiter its timeline reported (pages/7_Best_response.py).
+BR_REPORTED = "_br_reported_exploiter"
 PAGE_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 # Words that mean nothing to a user: the project's private source documents.
 PRIVATE_WORDS = re.compile(r"seed article|seed 00\d|the seeds|seeds'|DESIGN\.md|TESTING\.md", re.I)
@@ -123,7 +125,8 @@ def test_page_settings_survive_a_page_switch_and_are_in_the_link():
     at.switch_page("pages/8_Play.py").run()
     at.radio(key="play_seat").set_value("alternate").run()
     at.switch_page("pages/7_Best_response.py").run()
-    at.radio(key="br_player").set_value("2").run()
+    at.session_state[BR_REPORTED] = "2"      # as the timeline's exploiter event puts it
+    at.run()
     # Back on each page, the widgets show what was chosen there.
     at.switch_page("pages/4_Compare.py").run()
     assert at.multiselect(key="cmp_algos").value == ["cfr", "cfr+"] and at.number_input(key="cmp_iters").value == 200
@@ -132,7 +135,9 @@ def test_page_settings_survive_a_page_switch_and_are_in_the_link():
     at.switch_page("pages/8_Play.py").run()
     assert at.radio(key="play_seat").value == "alternate" and query(at, "play_seat") == "alternate"
     at.switch_page("pages/7_Best_response.py").run()
-    assert at.radio(key="br_player").value == "2" and at.subheader[0].value == "Player 2's best response"
+    # The timeline is mounted with player 2 as the exploiter (timeline.js applies the header's state).
+    assert read_component_data(at.get("bidi_component")[0].proto.bytes)[0]["state"] == {"exploiter": 2}
+    assert query(at, "br_player") == "2"
 
 
 def test_a_share_link_restores_page_settings_in_a_fresh_session():
@@ -144,8 +149,9 @@ def test_a_share_link_restores_page_settings_in_a_fresh_session():
     assert not at.exception
     assert at.selectbox(key="walk_algo").value == "cfr" and at.number_input(key="walk_t").value == 3
     assert at.radio(key="walk_updates").value == "alternating"
-    assert at.session_state["walk_step"] == 3  # 0-based on the page, 1-based in the link
-    assert "Step 4 of" in "".join(m.value for m in at.markdown)
+    # The walkthrough's timeline opens at the linked step (its t is the 1-based step).
+    (element,) = at.get("bidi_component")
+    assert read_component_data(element.proto.bytes)[0]["t"] == 4
 
 
 def test_regret_matching_has_its_own_t_and_says_it_has_its_own_settings():

@@ -1,4 +1,4 @@
-"""AppTest for the teaching pages (Regret matching, Walkthrough, Best response, Play),
+"""AppTest for the teaching pages (Regret matching, Best response, Play; Walkthrough in test_walkthrough_app.py),
 and the pure pieces behind them: matrix presets and the payoff-table checks."""
 from __future__ import annotations
 
@@ -102,52 +102,39 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
 
 
 # --------------------------------------------------------------------------------------------
-# Walkthrough
-
-
-def test_walkthrough_page_steps_to_the_hand_worked_example():
-    at = open_page("pages/6_Walkthrough.py")
-    assert at.session_state["walk_step"] == 0
-    # "Next update" lands on the first return: the hand-worked node Qpb, regret sum +0.25 / -0.25.
-    at.button(key="walk_next_update").click().run()
-    assert at.subheader[0].value == "Return · QK kb"
-    table = at.dataframe[0].value
-    assert list(table["Δ regret sum"]) == [0.25, -0.25]  # 0.5 x regret (the caption names the weight)
-    tree_spec = charts(at)[0]
-    path = next(t for t in tree_spec["data"] if t["name"] == "path to this step")
-    assert len([v for v in path["x"] if v is not None]) == 6  # three edges: deal, Q check, K bet
-    changed = at.dataframe[-1].value.set_index("information set")
-    # The "after" columns fill in step by step: Q kb is updated, K b not reached yet.
-    assert changed.loc["▶ Q kb", "regret after"] == "+0.25 / -0.25"
-    assert changed.loc["K b", "regret after"] == "+0 / +0"
-    assert changed[changed["player"] == 1].index.tolist() == ["Q", "▶ Q kb"]
-    at.button(key="walk_back").click().run()
-    assert at.session_state["walk_step"] == 6 and at.subheader[0].value.startswith("Terminal")
-    for _ in range(3):  # Next update x3 from the terminal: Q kb, K k, then K b
-        at.button(key="walk_next_update").click().run()
-    changed = at.dataframe[-1].value.set_index("information set")
-    assert changed.loc["▶ K b", "regret after"] == "-0.75 / +0.75"  # by hand: Kb regret sum -0.75 / +0.75
-    assert at.query_params["walk_step"] in ("13", ["13"])  # the link names the step (1-based)
-
-
-# --------------------------------------------------------------------------------------------
 # Best response
 
 
 def test_best_response_page_matches_analysis():
     at = open_page("pages/7_Best_response.py", {"game": "kuhn", "algo": "cfr", "iters": "200",
                                                 "updates": "simultaneous"})
-    # Reference: cfrviz.analysis on the same run's average strategy at the last iteration.
+    # Reference: cfrviz.analysis on the same run's average strategy, at the first and the last frame.
     run = ui.cached_solve("kuhn", (), "cfr", 200, "simultaneous", 0)
-    strategy = run.average_strategy[-1]
-    values = [analysis.best_response(run.tree, strategy, p).value for p in (0, 1)]
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Player 1's best response earns"] == f"{values[0]:+.5f}"
-    assert metrics["Player 2's best response earns"] == f"{values[1]:+.5f}"
-    assert metrics["Exploitability"] == f"{analysis.exploitability(run.tree, strategy):.5f}"
-    assert abs((values[0] + values[1]) / 2 - run.exploitability[-1]) < 1e-12
-    table = at.dataframe[0].value
-    assert len(table) == 6 and table["gain"].min() >= -1e-12  # player 1's six sets; a BR never loses
+    header, payload = read_component_data(at.get("bidi_component")[0].proto.bytes)
+    assert header["mode"] == "best_response" and header["state"] == {"exploiter": 1}
+    extra = payload["extra"]
+    assert extra["frames"] == payload["frames"] and extra["sets"] == [s["key"] for s in payload["sets"]]
+    for f, t in ((0, 1), (-1, 200)):
+        strategy = run.average_strategy[run.snapshot_at(t)]
+        values = [analysis.best_response(run.tree, strategy, p).value for p in (0, 1)]
+        assert extra["values"][f] == pytest.approx(values, abs=1e-6)
+        assert sum(values) / 2 == pytest.approx(analysis.exploitability(run.tree, strategy))
+    assert extra["gameValue"] == pytest.approx(-1 / 18)       # Kuhn's value (Kuhn 1950)
+    assert abs(sum(extra["values"][-1]) / 2 - run.exploitability[-1]) < 1e-6
+    assert min(min(row) for row in extra["gain"]) >= -1e-12   # a best response never loses
+
+
+def test_best_response_keeps_the_reported_exploiter_in_the_link():
+    # Reference: the exploiter the timeline reports (1 or 2) is the link's br_player and the header's state;
+    # anything else from the browser is ignored (cfrviz.figures.best_response_frames.checked_exploiter).
+    at = open_page("pages/7_Best_response.py", {"game": "kuhn", "algo": "cfr", "iters": "50", "br_player": "2"})
+    header = read_component_data(at.get("bidi_component")[0].proto.bytes)[0]
+    assert header["state"] == {"exploiter": 2}
+    assert any("Player 2's information sets" in c.value for c in at.caption)
+    at.session_state["_br_reported_exploiter"] = "1"
+    at.run()
+    assert read_component_data(at.get("bidi_component")[0].proto.bytes)[0]["state"] == {"exploiter": 1}
+    assert "br_player" not in at.query_params      # the default is left out of the link
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def reaches_a_run(root: object, depth: int = 6) -> bool:
 
 def test_a_solved_views_downloads_name_the_run_and_do_not_hold_it():
     # Reference: the download rebuilds the same run (same settings, same numbers) from the cache.
-    choice = Choice("kuhn", (), "cfr+", 321, "alternating", 0)
+    choice = Choice(cfrviz.catalog.get("kuhn"), "cfr+", 321, "alternating", 0)
     settings = choice.settings()
     run = ui.cached_solve(settings.game, settings.game_params, settings.algorithm, settings.iterations,
                           settings.updates, settings.seed)

@@ -14,11 +14,11 @@ def test_walkthrough_steps_forward_and_back(page, app_url):
     open_app(page, f"{app_url}/Walkthrough", "Walkthrough of one iteration")
     page.get_by_text("Step 1 of 15").first.wait_for(state="visible")
     # Worked by hand: the first update is at Qpb, where 0.5 x regret = +0.25 / -0.25.
-    page.get_by_role("button", name=re.compile("Next update")).click()
+    page.get_by_role("button", name=re.compile("Next update")).first.click()
     wait_for_app(page, "Return · QK kb")
     assert page.get_by_text("Step 8 of 15").first.is_visible()
     assert page.get_by_text(re.compile(r"cumulative regret \+= 0\.5 x regret = \[\+0\.25, -0\.25\]")).first.is_visible()
-    page.get_by_role("button", name=re.compile("Back")).click()
+    page.get_by_role("button", name=re.compile("Previous frame")).first.click()   # stepped in the browser
     wait_for_app(page, "Step 7 of 15")
     assert page.get_by_text("Terminal · QK kbc").first.is_visible()
 

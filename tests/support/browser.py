@@ -63,9 +63,9 @@ def wait_for_drawn(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
     page.wait_for_function(_ALL_DRAWN, timeout=timeout_ms)
 
 
-def open_app(page: Any, url: str, text: str | None = None) -> None:
+def open_app(page: Any, url: str, text: str | None = None, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
     """Go to `url` and wait for the first full render."""
-    page.goto(url, timeout=RENDER_TIMEOUT_MS)
+    page.goto(url, timeout=timeout_ms)
     # The idle marker only appears once the app shell is up and the first script run is over.
-    page.wait_for_selector('[data-testid="stApp"]', timeout=RENDER_TIMEOUT_MS)
-    wait_for_app(page, text)
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
+    wait_for_app(page, text, timeout_ms=timeout_ms)

@@ -264,7 +264,7 @@ class Timeline {
     const t = this.frames[this.f];
     if (t === this.sentT) return;
     this.sentT = t;
-    this.send?.setStateValue("t", t);
+    this.send?.setStateValue(this.spec.report || "t", t);
   }
 
   // What edge widths (and strategy curves) show: the average strategy or the current one.
@@ -332,6 +332,7 @@ class Timeline {
       this.focus = focus;
       if (!this.spec.inspector && this.width) this.spec.build(this);
     }
+    if (this.spec.state) this.spec.state(this, h.state ?? null);   // a mode's per-rerun state
     const node = h.node === null || h.node === undefined ? -1 : (this.local.get(h.node) ?? -2);
     if (node !== this.headerNode) {
       this.headerNode = node;
@@ -1177,7 +1178,9 @@ async function downloadAnimation(tl, first, last, button) {
 // `inspector` gives the tree-and-inspector layout (tl.treeBox, tl.inspector, tl.legend), `kind`
 // (a label) offers average/current strategy, reported to Python as `kind`, and `label(tl)`, if
 // given, names the frame in the bar and in figures (default "Iteration t = … of …"); `frames(body)`,
-// if given, is the list of iterations the bar steps through (default body.frames).
+// if given, is the list of iterations the bar steps through (default body.frames); `state(tl, value)`,
+// if given, gets the header's `state` (`mount(..., state=...)` in Python) before each redraw; `report`,
+// if given, is the state name the frame is sent back under on a pause (default "t").
 // A page's mode lives in its own file in modes/ (loaded after this one) and adds itself with
 // `MODES.name = {...}`; its data is the payload's `extra`. Its name is in
 // cfrviz.figures.timeline.MODES. It gets keys, playback, focus, the server's t and the SVG/PNG/WebM

@@ -97,6 +97,12 @@ def _shown(key: str, **reported: object) -> None:
         shown[key] = {**shown[key], **{k: v for k, v in reported.items() if v is not None}}
 
 
+def browser_shows(key: str, t: int) -> None:
+    """Note that timeline `key` already shows frame `t` in the browser (a mode that reports its frame
+    under its own event name calls this), so the rerun that follows sends the same bytes again."""
+    _shown(key, t=t)
+
+
 def _on_t(key: str, iterations: tuple[int, ...], t_key: str) -> None:
     value = (st.session_state.get(key) or {}).get("t")
     t = checked_iteration(value, iterations)
@@ -134,7 +140,7 @@ class Extra:
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
           kind_key: str | None = None, extra: Extra | None = None,
-          events: Mapping[str, Callable[[Any], None]] | None = None) -> str:
+          events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
     curves for the information sets named in `focus`). `log` starts the slider on a log scale.
@@ -147,7 +153,9 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     `extra` adds a page mode's own data to the payload. `events` maps a name the mode's JavaScript
     sets with `setStateValue(name, value)` to a callback given that value (check it: it comes
     from the browser). A mode whose time axis is its own (no `view.run`) names "t" there to hear
-    the iteration the visitor stopped at.
+    the iteration the visitor stopped at. `state` (small, JSON-ready) goes in every header, for
+    what a mode shows that changes between reruns without changing the payload (e.g. the hand
+    being played).
     """
     from cfrviz import app as ui
 
@@ -167,7 +175,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     # The browser already shows what it reported itself: then the last header goes again, so the
     # data is unchanged and the payload is not sent a second time.
     wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
-              "log": log}
+              "log": log, **({} if state is None else {"state": state})}
     headers = st.session_state.setdefault(_HEADERS, {})
     shown = st.session_state.setdefault(_SHOWN, {})
     header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)

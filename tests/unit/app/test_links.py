@@ -4,6 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cfrviz import catalog
 from cfrviz.app import links
 
 PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
@@ -12,7 +13,7 @@ PARAM_NAMES = ("game", "algo", "iters", "updates", "seed", "t", "node")
 def test_no_parameters_give_the_defaults_without_notices():
     # Reference: the defaults stated in links.Choice (3-card Kuhn, vanilla CFR, 1000 simultaneous iterations).
     link = links.parse_query_params({})
-    assert link.choice == links.Choice("kuhn", (), "cfr", 1000, "simultaneous", 0)
+    assert link.choice == links.Choice(catalog.get("kuhn"), "cfr", 1000, "simultaneous", 0)
     assert (link.t, link.node, link.notices) == (None, None, ())
 
 
@@ -164,7 +165,7 @@ def test_an_openspiel_link_off_the_menu_gets_a_sentence_and_the_default_view(mon
     for value in ("openspiel:connect_four(rows=0)", "openspiel:gomoku(dims=1000000)",
                   "OpenSpiel:bargaining(instances_file=.env)", "openspiel:liars_dice(numdice=1,dice_sides=6)"):
         link = links.parse_query_params({"game": value, "iters": "500"})
-        assert link.choice == links.Choice("kuhn", (), "cfr", 500, "simultaneous", 0)
+        assert link.choice == links.Choice(catalog.get("kuhn"), "cfr", 500, "simultaneous", 0)
         assert len(link.notices) == 1
         assert link.notices[0].startswith("The OpenSpiel game ")
         assert link.notices[0].endswith("the cfrviz package and CLI load any OpenSpiel game. Showing Kuhn poker.")

@@ -164,7 +164,8 @@ def test_links_round_trip_through_the_factory_and_its_inverse(link: str) -> None
     assert game.link == link
     assert catalog.of_game(game.game()) == game             # rules object -> the same entry and parameters
     assert catalog.of_tree(game.tree()) == game
-    settings = RunSettings(game.name, game.params, "cfr", 1, "simultaneous", 0)
+    settings = RunSettings(game, "cfr", 1, "simultaneous", 0)
+    assert RunSettings.from_json(settings.to_json()) == settings                  # the same GameSpec back
     assert RunSettings.from_json(settings.to_json()).build_tree() is game.tree()   # compiled once per process
 
 
@@ -266,7 +267,7 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
     custom = catalog.of_game(game)
     assert custom.name == "custom"
     with pytest.raises(ValueError, match="cannot be rebuilt"):
-        RunSettings(custom.name, custom.params, "cfr", 1, "simultaneous", 0).build_tree()
+        RunSettings(custom, "cfr", 1, "simultaneous", 0).build_tree()
 
 
 def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -402,3 +403,35 @@ def test_runs_of_a_big_efg_game_upload_again() -> None:
     assert again.tree is game.tree() and np.array_equal(again.average_strategy, run.average_strategy)
     strategy = read_upload("leduc.json", export_strategy(run).encode("utf-8"))
     assert np.allclose(strategy.average_strategy[0], run.average_strategy[-1], rtol=0.0, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------
+# GameSpec: the one value naming a game
+
+
+def test_a_game_spec_checks_a_files_fields_without_building_the_game() -> None:
+    # Reference: "not an efg file" is no Gambit file, so building it is refused (get builds); a saved file's
+    # settings are only checked (types and ranges), so an upload's game can be vetted before it is built.
+    with pytest.raises(ValueError):
+        catalog.get("efg", text="not an efg file")
+    unbuilt = catalog.GameSpec.checked("efg", {"text": "not an efg file"})
+    assert unbuilt.fields() == ("efg", {"text": "not an efg file"})
+    with pytest.raises(ValueError):
+        unbuilt.tree()
+    # Defaults are left out and JSON lists become tuples, so a file's spec equals the solved one.
+    assert catalog.GameSpec.checked("kuhn", {"cards": 3}) == catalog.get("kuhn") == catalog.lookup("kuhn")
+    matrix = catalog.resolve([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+    name, params = matrix.fields()
+    assert catalog.GameSpec.checked(name, json.loads(json.dumps(params))) == matrix
+    assert catalog.resolve(matrix) is matrix
+
+
+@pytest.mark.parametrize(("name", "params", "says"), [
+    ("chess", {}, "Unknown game"), (None, {}, "Unknown game"), ("kuhn", [], "JSON object"),
+    ("kuhn", {"cards": 99}, "3 to 13 cards"), ("kuhn", {"cards": "5"}, "whole number"),
+    ("kuhn", {"deck": 5}, "takes no parameter"), ("leduc", {"suits": 1}, "true or false"),
+])
+def test_a_game_spec_from_bad_fields_is_one_sentence(name: object, params: object, says: str) -> None:
+    with pytest.raises(ValueError, match=says) as error:
+        catalog.GameSpec.checked(name, params)   # type: ignore[arg-type]  # files hold any JSON
+    assert str(error.value).count(". ") == 0 and str(error.value).endswith(".")

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz import catalog
 from cfrviz.run import RunSettings
 from cfrviz.run.npz import load_run, save_run
 from cfrviz.run.strategy_json import export_strategy, run_from_strategy_json
@@ -87,7 +88,7 @@ def test_a_strategy_file_with_bad_locks_ends_in_one_sentence(locks: object, phra
 
 def test_saved_settings_with_a_lock_the_game_lacks_do_not_load() -> None:
     # Reference: Kuhn's sets are J, Q, K and their continuations; "A" is none of them.
-    text = RunSettings("kuhn", (), "cfr", 5, "alternating", 0, Locks.of({"A": [1.0, 0.0]})).to_json()
+    text = RunSettings(catalog.get("kuhn"), "cfr", 5, "alternating", 0, Locks.of({"A": [1.0, 0.0]})).to_json()
     settings = RunSettings.from_json(text)
     with pytest.raises(ValueError, match="no information set 'A'"):
         settings.build_tree()

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz import catalog
 from cfrviz.run import Run
 from cfrviz.run.cache import RunCache
 
@@ -137,6 +138,11 @@ def test_the_app_hands_every_session_the_same_run() -> None:
     first = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
     second = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
     assert first is second
+    # The view's settings (one GameSpec, enum members) key the same entry as the older plain-values form.
+    settings = ui.Choice(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0).settings()
+    assert ui.cached_solve(settings) is first and ui.cached_solve(settings.spec, (), "cfr", 123,
+                                                                   "simultaneous", 0) is first
+    assert first.settings == settings
     # Reference: the same solve outside the app.
     assert np.array_equal(first.exploitability, cfrviz.solve("kuhn", "cfr", iterations=123,
                                                              updates="simultaneous").exploitability)

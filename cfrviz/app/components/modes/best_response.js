@@ -1,0 +1,223 @@
+// Best response (pages/7_Best_response.py): the Game tree's drawing at t with the exploiter's
+// best-response actions marked on it, each player's gain, and the exploiter's information sets,
+// all from the payload's `extra` (cfrviz/figures/best_response_frames.py), so moving t repaints
+// here without asking the server. The exploiter (player 1 or 2) is chosen in the component and
+// reported to Python as `exploiter` (1 or 2), for the link.
+MODES.best_response = {
+  build: (tl) => brBuild(tl),
+  draw: (tl) => brDraw(tl),
+  state: (tl, value) => brHeader(tl, value || {}),
+  inspector: true,
+  kind: null,
+};
+
+// The server's exploiter: taken when it changed on the server (a link, the page), never when it
+// only echoes the choice this component reported.
+function brHeader(tl, state) {
+  const wanted = state.exploiter === 2 ? 1 : state.exploiter === 1 ? 0 : null;
+  if (tl.brExploiter === undefined) tl.brExploiter = wanted ?? 0;
+  if (state.exploiter === tl.brHeaderExploiter) return;
+  tl.brHeaderExploiter = state.exploiter;
+  if (wanted !== null && wanted !== tl.brSent && wanted !== tl.brExploiter) brChoose(tl, wanted, false);
+}
+
+function brChoose(tl, player, fromUser) {
+  tl.brExploiter = player;
+  for (const input of tl.brInputs || []) input.checked = Number(input.value) === player;
+  brBuildTable(tl);
+  tl.inspected = null;     // the inspector's best-response lines are the exploiter's
+  tl.draw();
+  if (fromUser && player !== tl.brSent) { tl.brSent = player; tl.send?.setStateValue("exploiter", player + 1); }
+}
+
+// The extra's frame for the bar's frame f (both list the same iterations; matched by iteration).
+function brFrame(tl) {
+  const x = tl.b.extra;
+  if (!x) return -1;
+  if (!tl.brFrameOf) tl.brFrameOf = new Map(x.frames.map((t, g) => [t, g]));
+  return tl.brFrameOf.get(tl.frames[tl.f]) ?? -1;
+}
+
+function brPanels(tl) {
+  if (tl.brGains) return;
+  const b = tl.b, x = b.extra;
+  tl.brGains = el("div", { class: "br-gains", "data-testid": "br-gains" });
+  tl.root.insertBefore(tl.brGains, tl.main);
+  const choice = el("div", { class: "br-choice", role: "radiogroup", "aria-label": "Exploiter" }, tl.brGains, "Exploiter: ");
+  tl.brInputs = [0, 1].map((p) => {
+    const label = el("label", {}, choice);
+    const input = el("input", { type: "radio", name: `br-exploiter-${tl.id}`, value: String(p) }, label);
+    input.checked = tl.brExploiter === p;
+    label.appendChild(document.createTextNode(` ${b.players[p]}`));
+    input.addEventListener("change", () => brChoose(tl, p, true));
+    return input;
+  });
+  const metrics = el("div", { class: "br-metrics" }, tl.brGains);
+  const metric = (label, testid, help) => {
+    const box = el("div", { class: "br-metric", title: help }, metrics);
+    el("div", { class: "br-metric-label" }, box, label);
+    return el("div", { class: "br-metric-value", "data-testid": testid }, box);
+  };
+  tl.brCells = {
+    exploitability: metric("Exploitability", "br-exploitability", "chips per hand: (BR₁ + BR₂) / 2"),
+    first: metric(`${cap(b.players[0])}'s best response earns`, "br-value-1", "chips per hand, against player 2's average strategy"),
+    second: metric(`${cap(b.players[1])}'s best response earns`, "br-value-2", "chips per hand, against player 1's average strategy"),
+    game: metric("Game value (player 1)", "br-game-value", "the equilibrium value: what player 1 earns when both play an equilibrium"),
+  };
+  tl.brCells.game.textContent = x && x.gameValue !== null ? signed(x.gameValue, 5) : "unknown";
+  // Each player's gain over the equilibrium value, as a bar; exploitability is their mean.
+  const split = el("div", { class: "br-split" }, tl.brGains);
+  tl.brBars = [0, 1].map((p) => {
+    el("span", { class: "br-split-who" }, split, `${cap(b.players[p])}'s gain`);
+    const track = el("div", { class: "br-track" }, split);
+    const bar = el("div", { class: "br-bar", style: `background:${b.colors.player[p]}` }, track);
+    const mean = el("div", { class: "br-mean" }, track);
+    const text = el("span", { class: "br-split-text", "data-testid": `br-gain-${p + 1}` }, split);
+    return { bar, mean, text };
+  });
+  tl.brSplitNote = el("div", { class: "tl-note" }, tl.brGains, x && x.gameValue !== null
+    ? "Gain: what the best response earns beyond the game value (player 2's value is minus player 1's). "
+      + "Exploitability is the mean of the two gains (dashed line): zero exactly at an equilibrium."
+    : "The game value is unknown here: the bars are the best responses' values.");
+  if (x && x.locked) tl.brLocked = el("div", { class: "tl-note", "data-testid": "br-locked" }, tl.brGains);
+
+  tl.brTableBox = el("div", { class: "br-table-box" });
+  tl.root.insertBefore(tl.brTableBox, tl.legend);
+  const item = el("span", { class: "tl-key-item" });
+  item.innerHTML = '<b class="br-swatch">▬</b> ';
+  item.appendChild(document.createTextNode("the exploiter's best-response action at t"));
+  tl.legend.insertBefore(item, tl.legend.querySelector(".tl-legend-text"));
+}
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const signed = (v, digits) => (v >= 0 ? "+" : "") + fmt(v, digits);
+
+function brBuild(tl) {
+  brPanels(tl);
+  tl.buildTree();
+  // The marks lie above the shaded groups and under the edges: an edge and its label stay on top.
+  const b = tl.b, overlay = el("svg:g", { class: "br-overlay" });
+  tl.svg.insertBefore(overlay, tl.svg.children[1]);
+  tl.brMarks = [];
+  for (const e of tl.edges) {
+    if (e.chance) continue;
+    const s = b.nodes.set[e.p];
+    if (s < 0) continue;
+    const line = el("svg:line", { class: "br-mark", x1: e.line.getAttribute("x1"), y1: e.line.getAttribute("y1"),
+                                  x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2"),
+                                  "data-node": b.nodes.id[e.k], "data-set": b.sets[s].key,
+                                  "data-action": b.sets[s].actions[b.nodes.action[e.k]] }, overlay);
+    line.remove();     // in the drawing only while marked, so downloaded figures hold only what is shown
+    tl.brMarks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
+  }
+  brBuildTable(tl);
+}
+
+function brDraw(tl) {
+  if (!tl.edges || !tl.brMarks) return;
+  tl.drawTree();
+  const b = tl.b, x = b.extra, g = brFrame(tl), me = tl.brExploiter;
+  if (g < 0) { tl.brCells.exploitability.textContent = "–"; return; }
+  const best = x.best[g];
+  for (const m of tl.brMarks) {
+    const on = m.player === me && best[m.s] === m.action;
+    if (on !== m.on) { m.on = on; if (on) m.overlay.appendChild(m.line); else m.line.remove(); }
+    if (!on) continue;
+    // A rim of the same width around the edge, however thick the average strategy draws it.
+    const width = (Number(m.edge.getAttribute("stroke-width")) + 8).toFixed(1);
+    if (width !== m.width) { m.width = width; m.line.style.strokeWidth = width; }
+  }
+  const [v1, v2] = x.values[g], exploitability = (v1 + v2) / 2;
+  const c = tl.brCells;
+  c.exploitability.textContent = fmt(exploitability, 5);
+  c.first.textContent = signed(v1, 5);
+  c.second.textContent = signed(v2, 5);
+  const V = x.gameValue;
+  const gains = V === null ? [v1, v2] : [v1 - V, v2 + V];
+  const mean = (gains[0] + gains[1]) / 2;
+  const low = Math.min(0, ...gains), top = Math.max(...gains, mean, 1e-12);
+  const at = (v) => (100 * (v - low) / (top - low));
+  tl.brBars.forEach((bar, p) => {
+    const a = at(Math.min(0, gains[p])), z = at(Math.max(0, gains[p]));
+    bar.bar.style.left = `${a.toFixed(2)}%`;
+    bar.bar.style.width = `${Math.max(0.5, z - a).toFixed(2)}%`;
+    bar.mean.style.left = `${at(mean).toFixed(2)}%`;
+    bar.text.textContent = V === null ? `earns ${signed(x.values[g][p], 4)}`
+      : `${signed(gains[p], 4)} (earns ${signed(x.values[g][p], 4)})`;
+  });
+  if (tl.brLocked) {
+    tl.brLocked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
+      + `locked set: ${fmt(b.exploitability[tl.f], 5)}. In the full game, where it may (above): ${fmt(exploitability, 5)}.`;
+  }
+  brDrawTable(tl, g);
+  brDrawInspector(tl, g);
+}
+
+// ---------------------------------------------------------------- the exploiter's information sets
+function brBuildTable(tl) {
+  const box = tl.brTableBox, b = tl.b, me = tl.brExploiter;
+  if (!box || me === undefined) return;
+  box.replaceChildren();
+  el("h4", { class: "br-table-title" }, box, `${cap(b.players[me])}'s best response at t, by information set`);
+  el("div", { class: "tl-note" }, box, "Gain: how much more the best action earns than the average strategy's own mix at "
+     + "that information set, weighted by how often the opponent and chance reach it (chips). Largest gain first"
+     + (b.extra && !b.extra.whole ? "; the sets with a history in the drawn part of the tree." : "."));
+  const scroll = el("div", { class: "br-scroll" }, box);
+  const table = el("table", { class: "tl-table br-table", "data-testid": "br-table" }, scroll);
+  const head = el("tr", {}, el("thead", {}, table));
+  for (const h of ["information set", "average strategy", "best response", "action values", "gain"]) el("th", {}, head, h);
+  tl.brTbody = el("tbody", {}, table);
+  tl.brRows = [];
+  b.sets.forEach((set, s) => {
+    if (set.player !== me) return;
+    const tr = el("tr", { "data-set": set.key });
+    const cells = [0, 1, 2, 3, 4].map(() => el("td", {}, tr));
+    cells[0].textContent = set.key;
+    tl.brRows.push({ s, tr, cells, key: set.key });
+  });
+  tl.brOrder = "";
+}
+
+function brDrawTable(tl, g) {
+  const b = tl.b, x = b.extra, avg = tl.strategyAt("average", tl.f);
+  if (!tl.brRows) return;
+  const gain = x.gain[g], best = x.best[g], values = x.actionValue[g];
+  for (const row of tl.brRows) {
+    const set = b.sets[row.s];
+    row.cells[1].textContent = avg ? set.actions.map((a, j) => `${a} ${avg[row.s][j].toFixed(3)}`).join(" / ") : "–";
+    row.cells[2].textContent = set.actions[best[row.s]] ?? "–";
+    row.cells[3].textContent = set.actions.map((_, j) => signed(values[row.s][j], 4)).join(" / ");
+    row.cells[4].textContent = fmt(gain[row.s], 5);
+  }
+  const sorted = [...tl.brRows].sort((p, q) => gain[q.s] - gain[p.s] || (p.key < q.key ? -1 : p.key > q.key ? 1 : 0));
+  const order = sorted.map((r) => r.s).join(",");
+  if (order !== tl.brOrder) { tl.brOrder = order; tl.brTbody.append(...sorted.map((r) => r.tr)); }
+}
+
+// ---------------------------------------------------------------- the inspector's best-response lines
+function brDrawInspector(tl, g) {
+  const k = tl.inspected, b = tl.b, x = b.extra, box = tl.inspector;
+  if (k === null || k === undefined || k < 0 || b.nodes.set[k] < 0) return;
+  let here = box.querySelector(".br-here");
+  if (!here) {
+    here = el("div", { class: "br-here", "data-testid": "br-here" });
+    const table = box.querySelector(".tl-table");
+    if (table) table.after(here); else box.appendChild(here);
+  }
+  const s = b.nodes.set[k], set = b.sets[s], me = tl.brExploiter;
+  here.replaceChildren();
+  if (set.player !== me) {
+    el("div", {}, here, `${cap(b.players[me])}'s best response answers the average strategy played here.`);
+    return;
+  }
+  const line = el("div", {}, here, `${cap(b.players[me])}'s best response at t: `);
+  el("b", {}, line, set.actions[x.best[g][s]]);
+  line.append(`, gain ${fmt(x.gain[g][s], 5)}`);
+  const table = el("table", { class: "tl-table" }, here);
+  const head = el("tr", {}, el("thead", {}, table));
+  el("th", {}, head, "best response below");
+  set.actions.forEach((a, j) => el("th", { style: `color:${b.colors.actions[j]}` }, head, a));
+  const tr = el("tr", {}, el("tbody", {}, table));
+  el("td", { title: "Counterfactual value of each action over the set, the best response played after it." }, tr, "cf value, whole set");
+  set.actions.forEach((_, j) => el("td", {}, tr, fmt(x.actionValue[g][s][j], 4)));
+}

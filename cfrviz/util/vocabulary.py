@@ -1,0 +1,123 @@
+"""The vocabularies every layer shares, as types: algorithms, update schemes, players, strategy
+kinds and kernel modes, plus one frozen record of metadata per algorithm.
+
+The string values are the ones links, saved runs and the CLI carry, so they never change; a
+`StrEnum` member compares and hashes equal to its string, so files and links written with plain
+strings read back as members. This module imports nothing from cfrviz and sits in the bottom
+layer, so the catalog, the solvers (and their compiled kernels) and the app all use it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+
+class Algorithm(StrEnum):
+    """The registry names used by `cfrviz.solve`, links, saved runs and the CLI."""
+
+    CFR = "cfr"
+    CFR_PLUS = "cfr+"
+    LINEAR_CFR = "lcfr"
+    DISCOUNTED_CFR = "dcfr"
+    PREDICTIVE_CFR_PLUS = "pcfr+"
+    DISCOUNTED_CFR_PLUS = "dcfr+"
+    PREDICTIVE_DISCOUNTED_CFR_PLUS = "pdcfr+"
+    CHANCE_SAMPLING = "chance"
+    EXTERNAL_SAMPLING = "external"
+    OUTCOME_SAMPLING = "outcome"
+    REGRET_MATCHING = "rm"
+
+
+class UpdateScheme(StrEnum):
+    """Whether one iteration updates both players at once or one after the other."""
+
+    SIMULTANEOUS = "simultaneous"
+    ALTERNATING = "alternating"
+
+
+#: Every scheme, in the order menus list them.
+UPDATE_SCHEMES: tuple[UpdateScheme, ...] = (UpdateScheme.SIMULTANEOUS, UpdateScheme.ALTERNATING)
+#: The default everywhere a caller does not choose: alternating updates, the CFR literature's
+#: usual choice (Tammelin et al. 2015; Burch, Moravcik and Schmid 2019).
+DEFAULT_UPDATES = UpdateScheme.ALTERNATING
+
+
+class Player(IntEnum):
+    """The actor index the compiled tree stores per node (`GameTree.actor`)."""
+
+    FIRST = 0
+    SECOND = 1
+    CHANCE = 2
+    TERMINAL = 3
+
+
+class StrategyKind(StrEnum):
+    """Which of a solver's strategies is meant: the average (the one that converges) or the current."""
+
+    AVERAGE = "average"
+    CURRENT = "current"
+
+
+class RegretMode(IntEnum):
+    """How the compiled kernel updates cumulative regret at the end of an iteration."""
+
+    PLAIN = 0           # vanilla CFR (Zinkevich et al. 2007)
+    PLUS = 1            # RM+: clip at zero (Tammelin 2014)
+    DISCOUNT = 2        # DCFR: positive x t^a/(t^a+1), negative x t^b/(t^b+1) (Brown and Sandholm 2019)
+    DISCOUNT_PLUS = 3   # DCFR+, PDCFR+: max(R + r, 0) x t^a/(t^a+1) (Xu et al. 2022, 2024)
+
+
+class AverageWeight(IntEnum):
+    """How the compiled kernel weights iteration t in the average strategy."""
+
+    UNIFORM = 0   # weight 1 (Zinkevich et al. 2007)
+    LINEAR = 1    # weight t (CFR+, OpenSpiel's CFRPlusSolver)
+    POWER = 2     # weight t^gamma (DCFR; Brown and Sandholm 2019)
+
+
+class Family(StrEnum):
+    """How an algorithm visits the game each iteration."""
+
+    FULL_TRAVERSAL = "full traversal"
+    SAMPLING = "Monte Carlo sampling"
+    MATRIX = "normal form"
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    """One algorithm's metadata: the only place its title, family, sampling flag and allowed
+    update schemes are written down (the solver class reads them from here)."""
+
+    name: Algorithm
+    title: str
+    solver: str                                 # "module:Class", imported on demand
+    family: Family
+    sampling: bool                              # True when the seed changes the result
+    update_schemes: tuple[UpdateScheme, ...] = UPDATE_SCHEMES
+
+
+_ALTERNATING_ONLY = (UpdateScheme.ALTERNATING,)
+
+ALGORITHMS: Mapping[str, AlgorithmInfo] = {info.name: info for info in (
+    AlgorithmInfo(Algorithm.CFR, "Vanilla CFR", "cfrviz.solvers.cfr:VanillaCFR", Family.FULL_TRAVERSAL, False),
+    AlgorithmInfo(Algorithm.CFR_PLUS, "CFR+", "cfrviz.solvers.cfr:CFRPlus", Family.FULL_TRAVERSAL, False),
+    AlgorithmInfo(Algorithm.LINEAR_CFR, "Linear CFR", "cfrviz.solvers.cfr:LinearCFR", Family.FULL_TRAVERSAL, False),
+    AlgorithmInfo(Algorithm.DISCOUNTED_CFR, "Discounted CFR", "cfrviz.solvers.cfr:DiscountedCFR",
+                  Family.FULL_TRAVERSAL, False),
+    AlgorithmInfo(Algorithm.PREDICTIVE_CFR_PLUS, "Predictive CFR+", "cfrviz.solvers.cfr:PredictiveCFRPlus",
+                  Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.DISCOUNTED_CFR_PLUS, "DCFR+", "cfrviz.solvers.cfr:DiscountedCFRPlus",
+                  Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS, "PDCFR+",
+                  "cfrviz.solvers.cfr:PredictiveDiscountedCFRPlus", Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.CHANCE_SAMPLING, "Chance-sampling MCCFR", "cfrviz.solvers.sampling:ChanceSampling",
+                  Family.SAMPLING, True),
+    # Each traversal (external) or episode (outcome) samples for one player, so alternating by definition.
+    AlgorithmInfo(Algorithm.EXTERNAL_SAMPLING, "External-sampling MCCFR", "cfrviz.solvers.sampling:ExternalSampling",
+                  Family.SAMPLING, True, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.OUTCOME_SAMPLING, "Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling",
+                  Family.SAMPLING, True, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.REGRET_MATCHING, "Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching",
+                  Family.MATRIX, True),
+)}

@@ -1,0 +1,164 @@
+"""The Best response page on the browser timeline, in a real browser.
+
+References: cfrviz's own best response (cfrviz.analysis.best_response) to the run's average strategy
+at the frame shown, computed here in the test process, for the numbers and the marked actions;
+exploitability is the mean of the two best-response values (NashConv / 2); the viewport for what
+fits on the screen.
+"""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from tests.browser.test_timeline_browser import overlaps
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
+
+import cfrviz
+from cfrviz.analysis import best_response
+
+pytestmark = pytest.mark.browser
+
+KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
+LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
+SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
+
+# Every drawn text of the tree (pills, edge labels, payoffs) with its box in page pixels and its size.
+LABEL_BOXES = """(root) => [...root.querySelectorAll('.tl-tree svg text')]
+  .filter(t => t.textContent.trim() && t.getBBox().width > 0)
+  .map(t => { const r = t.getBoundingClientRect();
+              return {text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
+                      size: parseFloat(getComputedStyle(t).fontSize)}; })"""
+
+# The marked best-response edges (only those shown are in the drawing): the set and the action each marks.
+MARKED = """(root) => [...root.querySelectorAll('.br-mark')].map(m => [m.dataset.set, m.dataset.action])"""
+
+
+# Records the bar's t and the exploitability shown after every repaint of the timeline.
+RECORD = """(root) => {
+  root.brRecords = [];
+  const label = root.querySelector('[data-testid="timeline-t"]');
+  const value = root.querySelector('[data-testid="br-exploitability"]');
+  new MutationObserver(() => root.brRecords.push([label.textContent, value.textContent]))
+    .observe(label, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def timeline(page):
+    return page.locator(".tl").first
+
+
+def t_label(page) -> int:
+    return int(page.get_by_test_id("timeline-t").first.inner_text().split("=")[1].split("of")[0].replace(",", ""))
+
+
+def url_query(page) -> dict[str, str]:
+    return dict(parse_qsl(urlsplit(page.url).query))
+
+
+# A page's first visit solves the run and builds both best responses of every frame: on a busy
+# 2-core machine that can take longer than a rerun.
+FIRST_VISIT_MS = 120_000
+
+
+def open_best_response(page, app_url: str, query: str) -> None:
+    page.goto(f"{app_url}/Best_response?{query}", timeout=FIRST_VISIT_MS)
+    page.wait_for_selector('[data-testid="stApp"]', timeout=FIRST_VISIT_MS)
+    wait_for_app(page, timeout_ms=FIRST_VISIT_MS)
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=FIRST_VISIT_MS)
+
+
+def marked(page) -> dict[str, set[str]]:
+    actions: dict[str, set[str]] = {}
+    for key, action in timeline(page).evaluate(MARKED):
+        actions.setdefault(key, set()).add(action)
+    return actions
+
+
+def expected_marks(run: cfrviz.Run, t: int, player: int) -> dict[str, set[str]]:
+    tree = run.tree
+    response = best_response(tree, run.average_strategy[run.snapshot_at(t)], player)
+    return {record.key: {response.action_names[i]} for i, record in enumerate(tree.infosets) if record.player == player}
+
+
+def test_arrow_right_repaints_the_gains_and_marks_without_a_rerun(page, app_url: str) -> None:
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    open_best_response(page, app_url, f"{KUHN}&t=1")
+    assert t_label(page) == 1
+    page.evaluate(WATCH_RUNS)
+    # Each repaint is recorded in the page as it happens, so the presses follow each other at once.
+    timeline(page).evaluate(RECORD)
+    page.locator(".tl-slider").first.focus()
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.__scriptRuns") == 0, "a key press reran the script"
+    # (a repaint for another reason repeats the same t: keep each t's first record)
+    every = timeline(page).evaluate("(root) => root.brRecords")
+    records = [r for k, r in enumerate(every) if k == 0 or r[0] != every[k - 1][0]]
+    seen = [int(t.split("=")[1].split("of")[0]) for t, _ in records]
+    shown = [text for _, text in records]
+    assert seen == list(range(2, 14))
+    assert len(set(shown)) > 1
+    # At t = 13 the numbers and the marks are cfrviz's best responses to that average strategy.
+    strategy = run.average_strategy[run.snapshot_at(13)]
+    values = [best_response(run.tree, strategy, p).value for p in (0, 1)]
+    assert float(shown[-1].replace("−", "-")) == pytest.approx(sum(values) / 2, abs=1e-5)
+    assert float(page.get_by_test_id("br-value-2").first.inner_text().replace("−", "-")) == pytest.approx(values[1], abs=1e-5)
+    assert marked(page) == expected_marks(run, 13, 0)
+    # The pause after the presses tells the server t once.
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '13'", timeout=RENDER_TIMEOUT_MS)
+
+
+def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(page, app_url: str) -> None:
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    open_best_response(page, app_url, f"{KUHN}&t=30")
+    # Kuhn draws whole: every one of player 1's six sets has both its histories marked, on its best action.
+    assert marked(page) == expected_marks(run, 30, 0)
+    assert timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length") == 12
+    rows = page.locator('[data-testid="br-table"] tbody tr')
+    assert rows.count() == 6
+    page.evaluate(WATCH_RUNS)
+    page.get_by_role("radio", name="player 2").first.check()
+    assert marked(page) == expected_marks(run, 30, 1)      # drawn before any rerun
+    assert page.locator('[data-testid="br-table"] tbody tr').first.get_attribute("data-set") in expected_marks(run, 30, 1)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('br_player') === '2'",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    share = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first
+    assert "br_player=2" in share.inner_text() and "t=30" in share.inner_text()
+    # The link opened afresh shows player 2's best response at t = 30.
+    fresh = page.context.new_page()
+    open_best_response(fresh, app_url, urlsplit(page.url).query)
+    assert t_label(fresh) == 30 and fresh.get_by_role("radio", name="player 2").first.is_checked()
+    assert marked(fresh) == expected_marks(run, 30, 1)
+    fresh.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("query", [KUHN + "&t=40", LEDUC], ids=["kuhn", "leduc"])
+def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
+    page.set_viewport_size(size)
+    open_best_response(page, app_url, query)
+    boxes = timeline(page).evaluate(LABEL_BOXES)
+    assert len(boxes) >= 30, boxes
+    assert min(b["size"] for b in boxes) >= 14
+    assert overlaps(boxes) == []
+    # The gains and the table stay within the screen's width (the table scrolls inside its box).
+    for testid in ("br-gains",):
+        box = page.get_by_test_id(testid).first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (testid, box)
+    assert len(marked(page)) >= 1
+
+
+def test_the_downloaded_svg_holds_the_marks_shown_and_no_others(page, app_url: str) -> None:
+    # Reference: the page at t = 30 marks player 1's best action at each history of its six sets
+    # (12 edges, as above); the figure is built from the drawing, so it holds those 12 and no more.
+    open_best_response(page, app_url, f"{KUHN}&t=30")
+    shown = timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length")
+    mark = timeline(page).evaluate("(root) => getComputedStyle(root.querySelector('.br-mark')).stroke")
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Download SVG").first.click()
+    figure = ET.parse(info.value.path()).getroot()
+    strokes = [dict(part.split(":", 1) for part in line.get("style", "").split(";") if ":" in part).get("stroke")
+               for line in figure.iter("{http://www.w3.org/2000/svg}line")]
+    assert shown == 12 and strokes.count(mark) == shown

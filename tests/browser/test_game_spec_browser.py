@@ -1,0 +1,62 @@
+"""One game value in a real browser: a link's game reaches the sidebar, the sidebar's change reaches
+the share link, and the downloaded run names the same game.
+
+Reference: the catalog's own spelling of the games (`catalog.get("kuhn", cards=N)` is linked as
+"kuhnN"), and `load_run` in this process for what the downloaded file names.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+
+from cfrviz import catalog
+from cfrviz.run import load_run
+from cfrviz.solvers import Algorithm, UpdateScheme
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+
+#: The session's server may be fresh (its first solve also loads the compiled kernels) and the machine busy.
+WAIT_MS = 6 * RENDER_TIMEOUT_MS
+LINK = {"game": "kuhn5", "algo": "cfr+", "iters": "300", "updates": "alternating"}
+
+
+def share_link(page: Any) -> dict[str, str]:
+    text = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    return dict(parse_qsl(urlsplit(text.strip()).query))
+
+
+def cards_input(page: Any) -> Any:
+    return page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"]',
+                        has_text="Cards in the deck").locator("input")
+
+
+@pytest.mark.browser
+def test_a_linked_game_travels_to_the_sidebar_the_link_and_the_saved_run(new_context: Any, app_url: str,
+                                                                        tmp_path: Path) -> None:
+    page = new_context(accept_downloads=True).new_page()
+    page.goto(f"{app_url}/Convergence?{urlencode(LINK)}", timeout=WAIT_MS)
+    page.locator("h1", has_text="Convergence").first.wait_for(state="visible", timeout=WAIT_MS)
+    wait_for_app(page, timeout_ms=WAIT_MS)
+    page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert cards_input(page).input_value() == "5"
+    assert {k: v for k, v in share_link(page).items() if k in LINK} == LINK
+
+    # The sidebar's cards make a new game: the link names it, the other settings stay.
+    cards_input(page).fill("6")
+    cards_input(page).press("Enter")
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stCode"]')]
+                                     .some(e => e.innerText.includes('game=kuhn6'))""", timeout=WAIT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=WAIT_MS)
+    assert {k: v for k, v in share_link(page).items() if k in LINK} == {**LINK, "game": "kuhn6"}
+
+    with page.expect_download(timeout=WAIT_MS) as download:
+        page.get_by_role("button", name="Download run (.npz)").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    run = load_run(saved)
+    assert run.settings.spec == catalog.get("kuhn", cards=6) and run.settings.spec.link == "kuhn6"
+    assert run.settings.algorithm is Algorithm.CFR_PLUS and run.settings.updates is UpdateScheme.ALTERNATING
+    assert saved.name.startswith("cfrviz_kuhn6_")

@@ -1,0 +1,175 @@
+"""The Play page on the browser timeline, in a real browser.
+
+References: the run solved here in the test process (its average strategy at the chosen frame is
+what the bot must play); Kuhn's rules (Kuhn 1950) for a hand computation of what calling a bet
+costs; the sum of the shown losses for the session's total; the viewport for legibility.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from tests.browser.test_timeline_browser import LABEL_BOXES, overlaps, t_label
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+
+import cfrviz
+from cfrviz.teaching import play
+
+pytestmark = pytest.mark.browser
+
+KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
+RANK = {"J": 0, "Q": 1, "K": 2}
+
+
+@pytest.fixture(scope="module")
+def run():
+    return cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+
+
+# The first visit solves the run and builds the timeline's payload: on a busy 2-core machine that
+# can take longer than a rerun, so the first render gets more time.
+FIRST_RENDER_MS = 90_000
+
+
+def open_play(page, url: str) -> None:
+    page.goto(url, timeout=FIRST_RENDER_MS)
+    wait_for_app(page, "Play against the strategy", timeout_ms=FIRST_RENDER_MS)
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=FIRST_RENDER_MS)
+
+
+def act(page, name: str) -> None:
+    """Click an action button and wait for the hand to move on (the decision's loss is shown)."""
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_function(f"""() => document.querySelectorAll('[data-testid="stAlert"]').length > 0 &&
+        [...document.querySelectorAll('[data-testid="stAlert"]')].some(a => a.innerText.includes('EV loss of your {name.lower()}'))""",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+
+
+def shown_loss(page) -> float:
+    text = page.locator('[data-testid="stAlert"]', has_text="EV loss of your").first.inner_text()
+    return float(re.search(r"EV loss of your \w+ at .+?: ([+-][\d.]+) chips", text).group(1))
+
+
+def finish_hand(page) -> None:
+    """Take the first offered action until the hand is over."""
+    for _ in range(3):
+        if page.get_by_role("button", name="Deal the next hand").count():
+            return
+        buttons = page.locator('[data-testid="stButton"] button').all_inner_texts()
+        action = next(b for b in buttons if b in ("Check", "Call", "Fold", "Bet"))
+        page.get_by_role("button", name=action, exact=True).click()
+        page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+        page.get_by_text("EV loss of your").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    page.get_by_role("button", name="Deal the next hand").wait_for(timeout=RENDER_TIMEOUT_MS)
+
+
+def test_the_timelines_t_is_the_strategy_the_bot_plays(page, app_url: str, run) -> None:
+    # The human sits as player 2, so the bot acts first, at its root set, with the average strategy
+    # of the t chosen on the timeline (here t = 10, by keys) and not the last iteration's.
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2")
+    page.locator(".tl-slider").first.focus()
+    page.keyboard.press("Home")
+    for _ in range(9):
+        page.keyboard.press("ArrowRight")
+    assert t_label(page) == 10
+    page.get_by_text("The bot plays iteration t = 10").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '10'", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    share = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first
+    assert "t=10" in share.inner_text()    # the share box follows the address bar
+    page.get_by_role("button", name="Deal the first hand").click()
+    wait_for_app(page, "Hand 1")
+    assert page.get_by_text("Your move at t = 10").first.is_visible()
+    finish_hand(page)
+    line = page.locator("li", has_text=re.compile(r"^at .*: check")).first.inner_text()
+    key, check, bet = re.match(r"at (.+?): check ([\d.]+) · bet ([\d.]+)", line).groups()
+    i = run.tree.infoset_index(key)
+    at_10 = run.average_strategy[run.snapshot_at(10), i]
+    assert [float(check), float(bet)] == pytest.approx(at_10.tolist(), abs=6e-5)
+    # The last iteration's strategy is not what was played (so this test tells them apart).
+    assert abs(run.average_strategy[-1, i, 0] - at_10[0]) > 1e-3
+
+
+def facing_a_bet_seed(run) -> int:
+    """A seed whose first hand puts the human (player 2) in front of a bet at t = 200."""
+    strategy = run.average_strategy[-1]
+    for seed in range(200):
+        hand = play.start_hand(run.tree, strategy, seat=1, seed=seed, number=0)
+        if play.legal_actions(run.tree, hand) == ("fold", "call"):
+            return seed
+    raise AssertionError("no seed below 200 deals a bet to player 2")
+
+
+def test_the_ev_loss_of_calling_a_bet_is_the_hand_computed_one(page, app_url: str, run) -> None:
+    seed = facing_a_bet_seed(run)
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2&play_seed={seed}")
+    page.get_by_role("button", name="Deal the first hand").click()
+    wait_for_app(page, "Hand 1")
+    mine = page.locator('[data-testid="stMetric"]', has_text="Your card").first.inner_text().split()[-1]
+    act(page, "Call")
+    # Hand computation (Kuhn's rules): player 2 holding c faces a bet. Player 1 holds each other
+    # card d with chance 1/2 and bet with it with probability sigma(d, bet) at t = 200, so d has
+    # weight w_d = sigma(d, bet). Calling wins 2 against a lower card and loses 2 against a higher
+    # one; folding loses the ante, 1. The strategy's value mixes them as sigma(c b) does.
+    sigma = run.average_strategy[-1]
+    weights = {d: sigma[run.tree.infoset_index(d), 1] for d in RANK if d != mine}
+    call = sum(w * (2 if RANK[mine] > RANK[d] else -2) for d, w in weights.items()) / sum(weights.values())
+    fold_p, call_p = sigma[run.tree.infoset_index(f"{mine} b")]
+    expected = fold_p * -1.0 + call_p * call - call
+    assert shown_loss(page) == pytest.approx(expected, abs=6e-5)
+    # The panel beside the tree shows the same loss at the timeline's t (its values sent to 4 decimals).
+    panel = page.get_by_test_id("play-loss").first
+    assert "t = 200" in panel.inner_text()
+    assert float(panel.get_attribute("data-loss")) == pytest.approx(expected, abs=3e-4)
+
+
+def test_the_sessions_total_adds_up_every_decision(page, app_url: str) -> None:
+    # Reference: the sum of the losses shown after each decision (each rounded to 4 decimals).
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate&play_seed=7")
+    page.get_by_role("button", name="Deal the first hand").click()
+    wait_for_app(page, "Hand 1")
+    losses = []
+    for hand in range(3):
+        while not page.get_by_role("button", name="Deal the next hand").count():
+            buttons = page.locator('[data-testid="stButton"] button').all_inner_texts()
+            action = next(b for b in ("Bet", "Call", "Check", "Fold") if b in buttons)
+            act(page, action)
+            losses.append(shown_loss(page))
+        if hand < 2:
+            page.get_by_role("button", name="Deal the next hand").click()
+            wait_for_app(page, f"Hand {hand + 2}")
+    total = page.locator('[data-testid="stMetric"]', has_text="EV loss this session").first.inner_text()
+    assert float(re.search(r"([+-][\d.]+) chips", total).group(1)) == pytest.approx(sum(losses), abs=5e-5 * len(losses) + 1e-9)
+    assert page.get_by_text(f"over {len(losses)} decisions").first.is_visible()
+    assert len(losses) >= 3
+
+
+PANEL_TEXT = """() => {
+  const find = (n) => n.querySelector ? (n.querySelector('.tl-play') ||
+      [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean)) : null;
+  const panel = find(document);
+  const r = panel.getBoundingClientRect();
+  const sizes = [...panel.querySelectorAll('*')].filter(e => [...e.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()))
+    .map(e => parseFloat(getComputedStyle(e).fontSize));
+  return {left: r.left, right: r.right, width: r.width, smallest: Math.min(...sizes)};
+}"""
+
+
+@pytest.mark.parametrize("size", [pytest.param({"width": w, "height": h}, id=f"{w}x{h}")
+                                  for w, h in ((390, 844), (1280, 800), (1920, 1080))])
+def test_play_is_legible_at_phone_laptop_and_projector_sizes(page, app_url: str, size: dict) -> None:
+    # Reference: the viewport; labels 14 px or more and no two label boxes meeting.
+    page.set_viewport_size(size)
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p1")
+    page.get_by_role("button", name="Deal the first hand").click()
+    wait_for_app(page, "Hand 1")
+    act(page, "Check")
+    page.get_by_test_id("play-loss").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    boxes = page.evaluate(LABEL_BOXES)
+    assert len(boxes) >= 30, boxes
+    assert min(b["size"] for b in boxes) >= 14
+    assert overlaps(boxes) == []
+    panel = page.evaluate(PANEL_TEXT)
+    assert panel["smallest"] >= 14
+    assert panel["left"] >= 0 and panel["right"] <= size["width"] and panel["width"] >= 300, panel

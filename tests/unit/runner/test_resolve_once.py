@@ -1,0 +1,111 @@
+"""A game is resolved once per solve: one `GameSpec` goes from the link, the sidebar or the command line
+through the runner, the run's settings and the files, and nothing on the way asks the catalog again.
+
+"Resolving" is counted where the catalog turns loose input into a `GameSpec`: every `get`, `lookup`,
+`resolve` and `GameSpec.checked` checks the parameters with `Entry.normalise`, and every way back from
+a rules object or a tree goes through `of_game`. Reference, counted by hand from the code: before
+`GameSpec` travelled, `solve("kuhn5")` resolved twice (`compile_game`, then `restorable`'s `of_tree`),
+the app's solve three times (its progress estimate's `compile_game`, then the runner's two), a locked
+solve four times (the restricted tree was written out as .efg and read back), and reading a strategy
+file twice (once to check it, once to build the run).
+"""
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrviz import catalog
+from cfrviz.app.links import DEFAULT_CHOICE, parse_query_params
+from cfrviz.catalog import GameSpec, entries, lookups
+from cfrviz.cli import build_parser, check_arguments
+from cfrviz.run import RunSettings, export_strategy, load_run, run_from_strategy_json, save_run
+from cfrviz.runner import solve
+from cfrviz.runner.locks import solve_locked
+
+
+@pytest.fixture()
+def resolutions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts of the catalog's resolving steps while the test runs."""
+    counts: Counter[str] = Counter()
+    normalise, of_game = entries.Entry.normalise, lookups.of_game
+
+    def counted_normalise(self: entries.Entry, params: object) -> object:
+        counts["normalise"] += 1
+        return normalise(self, params)   # type: ignore[arg-type]  # passed through unchanged
+
+    def counted_of_game(game: object) -> GameSpec:
+        counts["of_game"] += 1
+        return of_game(game)   # type: ignore[arg-type]  # passed through unchanged
+
+    monkeypatch.setattr(entries.Entry, "normalise", counted_normalise)
+    monkeypatch.setattr(lookups, "of_game", counted_of_game)
+    monkeypatch.setattr(catalog, "of_game", counted_of_game)
+    yield counts
+
+
+def test_a_spec_is_solved_without_asking_the_catalog(resolutions: Counter[str]) -> None:
+    spec = GameSpec(catalog.entry("kuhn"), (("cards", 5),))     # built directly: no resolving step
+    run = solve(spec, "cfr", iterations=20)
+    assert sum(resolutions.values()) == 0
+    assert run.settings.spec is spec and run.settings == RunSettings(spec, "cfr", 20, "alternating", 0)
+
+
+@pytest.mark.parametrize("how", ["link value", "name and parameters"])
+def test_a_game_given_by_name_is_resolved_once(resolutions: Counter[str], how: str) -> None:
+    run = solve("kuhn5", "cfr", iterations=20) if how == "link value" else solve("kuhn", "cfr", 20, cards=5)
+    assert resolutions == Counter(normalise=1)
+    assert run.settings.spec == catalog.get("kuhn", cards=5)
+
+
+def test_a_locked_solve_resolves_its_game_once(resolutions: Counter[str]) -> None:
+    spec = GameSpec(catalog.entry("kuhn"))
+    solved = solve_locked(spec, "cfr+", 30, {"J": [0.0, 1.0]})
+    by_name = solve("kuhn", "cfr+", 30, locks={"J": [0.0, 1.0]})
+    assert resolutions == Counter(normalise=1)                     # the name, once; the spec, never
+    assert solved.run.settings.spec is spec and by_name.settings == solved.run.settings
+    np.testing.assert_array_equal(by_name.average_strategy, solved.run.average_strategy)
+
+
+def test_a_tree_is_resolved_once(resolutions: Counter[str]) -> None:
+    tree = catalog.get("leduc").tree()
+    resolutions.clear()
+    run = solve(tree, "cfr", iterations=2)
+    assert resolutions == Counter(of_game=1) and run.settings.spec == catalog.get("leduc")
+
+
+def test_a_link_is_resolved_once_and_the_app_solve_not_again(resolutions: Counter[str]) -> None:
+    link = parse_query_params({"game": "kuhn5", "algo": "cfr+", "iters": "30", "updates": "alternating"})
+    assert resolutions == Counter(normalise=1)
+    settings = link.choice.settings()
+    # What the app's shared cache calls (`cfrviz.app.solving._solve`), without Streamlit's cache.
+    run = solve(settings.spec, settings.algorithm, settings.iterations, settings.updates, settings.seed,
+                locks=settings.locks)
+    assert resolutions == Counter(normalise=1) and run.settings == settings
+    assert DEFAULT_CHOICE.settings().spec == catalog.get("kuhn")
+
+
+def test_the_command_line_resolves_its_game_once(resolutions: Counter[str]) -> None:
+    parser = build_parser()
+    resolutions.clear()       # the help text lists the menu's games and caps: not part of a solve
+    args: argparse.Namespace = parser.parse_args(["solve", "kuhn5", "-a", "cfr", "-n", "10"])
+    arguments = check_arguments(args)
+    run = solve(arguments.pop("game"), arguments.pop("algorithm"), **arguments)
+    assert resolutions == Counter(normalise=1) and run.settings.spec == catalog.get("kuhn", cards=5)
+
+
+def test_saved_files_are_resolved_once_each(resolutions: Counter[str], tmp_path: Path) -> None:
+    spec = GameSpec(catalog.entry("leduc"), (("suits", True),))
+    run = solve(spec, "cfr", iterations=3)
+    save_run(run, tmp_path / "run.npz")
+    text = export_strategy(run)
+    assert sum(resolutions.values()) == 0
+    loaded = load_run(tmp_path / "run.npz")
+    assert resolutions == Counter(normalise=1) and loaded.settings == run.settings
+    restored = run_from_strategy_json(text)
+    assert resolutions == Counter(normalise=2) and restored.settings == run.settings
+    assert loaded.tree is run.tree is restored.tree                 # compiled once per process
