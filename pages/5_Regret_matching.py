@@ -1,6 +1,8 @@
 """Regret matching in a matrix game: why the average strategy, not the current one, converges."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -8,9 +10,12 @@ import streamlit as st
 from cfrviz import catalog, app as ui
 from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
-from cfrviz.figures.simplex import simplex_figure, strategy_lines_figure
-from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, parse_probabilities, payoff_table
+from cfrviz.app.components import timeline
+from cfrviz.figures.regret_matching import index_of_iteration, linked_point, regret_matching_payload
+from cfrviz.figures.timeline import checked_iteration
+from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, MatrixGame, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, RegretMatchingPath, regret_matching_path
+from cfrviz.tree import build_tree
 from cfrviz.util.text import escape_markdown
 
 view = ui.setup_page(
@@ -97,48 +102,42 @@ path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
                    "simultaneous", start_regret)
 
 
-def on_t_change() -> None:
-    chosen = int(st.session_state["rm_t_widget"])
-    ui.set_page_value("rm_t", 0 if chosen >= iterations else chosen)
-
-
-# The page's own iteration t (0 in the link: the last one); the figures show the paths up to t.
+# The page's own iteration t (0 in the link: the last one). The timeline steps through the run in
+# the browser and tells the page t when the visitor stops; the link keeps it.
 kept_t = int(ui.page_value("rm_t"))
 t = iterations if kept_t == 0 or kept_t > iterations else kept_t
-st.session_state["rm_t_widget"] = t
-if iterations > 1:
-    t = int(st.slider("Iteration t", min_value=1, max_value=iterations, key="rm_t_widget", on_change=on_t_change,
-                      help="Drag to watch the strategies move; the link keeps this t."))
-shown = int(np.searchsorted(path.iterations, t, side="right"))
-shown = max(shown, 1)
 row_eq, column_eq, value = matrix_equilibrium(payoffs)
 
 if opponent is None:
-    targets: list[tuple[np.ndarray | None, str]] = [(row_eq, "equilibrium"), (column_eq, "equilibrium")]
+    targets: list[np.ndarray | None] = [row_eq, column_eq]
+    target_name = "equilibrium"
     st.caption("Exact equilibrium: player 1 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(row_names, row_eq))
                + "; player 2 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(column_names, column_eq))
                + f"; value {value:+.4f} for player 1.")
 else:
     response = best_response_to(payoffs, opponent)
-    targets = [(response, "best response to player 2"), (None, "")]
+    targets, target_name = [response, None], "best response to player 2"
     st.caption("Against a fixed player 2, player 1's average heads for the best response: "
                + escape_markdown(row_names[int(np.argmax(response))]) + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
 
-players = [0] if opponent is not None else [0, 1]
-for player in players:
-    names = row_names if player == 0 else column_names
-    current, average = (path.current_row, path.average_row) if player == 0 else (path.current_column, path.average_column)
-    current, average = current[:shown], average[:shown]
-    target, target_name = targets[player]
-    last = average[-1]
-    st.markdown(f"**Player {player + 1}** after {int(path.iterations[shown - 1]):,} iterations, average strategy: "
-                + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(names, last)))
-    left, right = st.columns(2) if len(names) == 3 else (st.container(), None)
-    if len(names) == 3:
-        with left:
-            st.plotly_chart(simplex_figure(current, average, names, target, target_name, player=player),
-                            width="stretch", key=f"rm_simplex_{player}")
-    with (right if right is not None else left):
-        st.plotly_chart(strategy_lines_figure(path.iterations[:shown], current, average, names, target, player=player,
-                                              target_name=target_name),
-                        width="stretch", key=f"rm_lines_{player}")
+path_key = (tuple(map(tuple, payoffs.tolist())), row_names, tuple(column_names), iterations,
+            None if opponent is None else tuple(opponent.tolist()), update, seed, start_regret)
+shown_index = index_of_iteration(path.iterations, t)
+include = linked_point(path.iterations, t)   # a linked t that is not a frame gets its own
+
+
+def on_t(reported: object) -> None:
+    chosen = checked_iteration(reported, path.iterations)
+    if chosen is not None:
+        ui.set_page_value("rm_t", 0 if chosen >= iterations else chosen)
+
+
+game = MatrixGame(tuple(map(tuple, payoffs.tolist())), tuple(row_names), tuple(column_names), title=preset.title)
+timeline.mount(replace(view, tree=build_tree(game), run=None, t=int(path.iterations[shown_index]), node=None),
+               nodes=[], mode="regret_matching", key="rm_timeline", log=True, events={"t": on_t},
+               extra=timeline.Extra(key=(path_key, include), build=lambda: regret_matching_payload(
+                   path, row_names, column_names, targets, target_name, fixed_opponent=opponent is not None,
+                   include=include)))
+st.caption("Use the timeline's arrow keys, slider or play button to move through the iterations; each player's "
+           "simplex draws the current strategy's path up to t (grey) and the average strategy (in the player's "
+           "colour, its point at t). The link keeps t.")

@@ -5,6 +5,7 @@
     python scripts/bench_browser.py --only Play   # only the cases whose name holds "Play"
     python scripts/bench_browser.py --only Walkthrough   # one page's cases
     python scripts/bench_browser.py --only "Best response"   # only the cases whose name has this
+    python scripts/bench_browser.py --only "Regret matching"
 
 Starts `streamlit run app.py` on a free local port and drives Debian's Chromium through Playwright
 (the helpers in tests/support/). Rows:
@@ -22,6 +23,8 @@ The Walkthrough's rows step through one iteration's trace (its frames are steps,
 its node clicks go to the node's step in the browser, so they cause no rerun.
 Other pages on the same timeline (PAGE_CASES) get the key-step rows and the warm first paint; the
 Best response cases also print how long building both best responses of every frame takes.
+Regret matching (no tree: both players' simplexes and curves) gets the key-step rows and the warm
+first paint, and fails if a key step reruns the script.
 """
 from __future__ import annotations
 
@@ -70,7 +73,7 @@ STEPS = """async ([count, panel]) => {
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     root.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
-    tree.getBoundingClientRect();
+    tree?.getBoundingClientRect();    // pages without a tree (Regret matching) redraw their panel only
     root.querySelector(panel).getBoundingClientRect();
     sync.push(performance.now() - start);
     await new Promise(r => requestAnimationFrame(() => r()));
@@ -280,6 +283,42 @@ def bench_page_steps(browser: Browser, base: str, name: str, path: str, query: s
     }
 
 
+# Regret matching's own settings: rock-paper-scissors self-play, 10,000 iterations (the page's default).
+REGRET_MATCHING = ("Regret matching, RPS self-play, 10,000 iterations", "rm_iters=10000")
+
+
+def bench_regret_matching(browser: Browser, base: str, name: str, query: str, steps: int) -> dict[str, str]:
+    """Key steps on the Regret matching page: both players' simplexes and curves redrawn per step."""
+    context = browser.new_context(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
+    page = context.new_page()
+    url = f"{base}/Regret_matching?{query}"
+
+    def open_simplex() -> float:
+        page.goto(url, timeout=TIMEOUT_MS)
+        page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
+        return float(page.wait_for_function(
+            """() => { const find = (n) => n.querySelector('.rm-simplex .rm-average-dot[cx]') ||
+                  [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+                return find(document) ? performance.now() : null; }""", polling="raf",
+            timeout=TIMEOUT_MS).json_value())
+
+    open_simplex()                              # cold: solves and builds the payload once
+    paint = [open_simplex() for _ in range(3)]
+    page.evaluate(WATCH_RUNS)
+    timings = page.evaluate(STEPS, [steps, ".rm"])
+    reruns = page.evaluate("window.__runs")
+    if reruns:
+        raise SystemExit(f"{name}: key steps reran the script {len(reruns)} times")
+    context.close()
+    ms = "{:.1f} ms".format
+    return {
+        "case": name,
+        "step→redraw median / p95": f"{ms(statistics.median(timings['sync']))} / {ms(percentile(timings['sync'], 0.95))}",
+        "step→next frame median / p95": f"{ms(statistics.median(timings['frame']))} / {ms(percentile(timings['frame'], 0.95))}",
+        "first paint, warm (median of 3)": ms(statistics.median(paint)),
+    }
+
+
 def best_response_build(query: str) -> str:
     """Seconds to build both best responses of every frame for the case's run (whole tree and the page's first part)."""
     import cfrviz
@@ -323,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             for name, path, query in PAGE_CASES:
                 if args.only in name:
                     rows.append(bench_page_steps(browser, url, name, path, query, args.steps))
+            if args.only in REGRET_MATCHING[0]:
+                rows.append(bench_regret_matching(browser, url, *REGRET_MATCHING, args.steps))
         finally:
             browser.close()
     if not rows:

@@ -45,11 +45,13 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
         panels = [(i, a) for i, record in enumerate(tree.infosets) for a in range(len(record.actions))]
     cols = 4 if len(panels) >= 8 else 3
     rows = -(-len(panels) // cols)
-    def who(i: int) -> str:
-        key, player = tree.infosets[i].key, PLAYER_NAMES[tree.infosets[i].player]
-        return player if key == player else f"{key} ({player})"
+    # Two short lines (the set and action, then the player): four panels side by side keep their
+    # titles apart even on a phone's 390 px.
+    def title(i: int, a: int) -> str:
+        key, player, action = tree.infosets[i].key, PLAYER_NAMES[tree.infosets[i].player], tree.infosets[i].actions[a]
+        return f"{player}<br>{action}" if key == player else f"{key} · {action}<br>({player})"
 
-    titles = [f"{who(i)}: P({tree.infosets[i].actions[a]})" for i, a in panels]
+    titles = [title(i, a) for i, a in panels]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.32 / rows + 0.04,
                         horizontal_spacing=0.06)
     x = run.iterations
@@ -85,10 +87,14 @@ def equilibrium_figure(run: Run, t: int) -> go.Figure:
     fig.update_xaxes(type="log" if log_x else "linear", dtick=1 if log_x else None)
     fig.update_xaxes(title_text="iteration", row=rows)
     fig.update_yaxes(range=[-0.03, 1.03])
+    # Probabilities share one scale: numbers on the first column only, so none sits on a neighbour's curve.
+    for c in range(2, cols + 1):
+        fig.update_yaxes(showticklabels=False, col=c)
     fig.update_layout(**base_layout(
-        title=f"Average strategy against {description}", height=150 + 210 * rows,
+        title=f"Average strategy against {description}", height=190 + 210 * rows,
         legend={"orientation": "h", "y": 0.0, "yanchor": "bottom", "x": 0, "yref": "container"},
-        margin={"l": 40, "r": 20, "t": 80, "b": 110}))
+        # Room for a title that wraps on a phone above the first row's two-line panel titles.
+        margin={"l": 40, "r": 20, "t": 120, "b": 110}))
     fig.layout.meta = {"alpha": None if alpha is None else float(alpha)}
     return fig
 

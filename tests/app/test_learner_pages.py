@@ -155,12 +155,17 @@ def test_a_share_link_restores_page_settings_in_a_fresh_session():
 
 
 def test_regret_matching_has_its_own_t_and_says_it_has_its_own_settings():
-    at = start()
+    # Reference: the link's rm_t is the iteration the timeline opens on (the browser's side, which
+    # reports t back, is tests/browser/test_regret_matching_browser.py). 1,203 is recorded (every
+    # iteration is, for 2,000 of them) but is no regular frame, so it gets its own.
+    at = start(rm_t="1203", rm_iters="2000")
     at.switch_page("pages/5_Regret_matching.py").run()
+    assert not at.exception
     assert any("own settings" in i.value for i in at.info)
-    at.slider(key="rm_t_widget").set_value(50).run()
-    assert query(at, "rm_t") == "50"
-    assert any("after 50 iterations" in m.value for m in at.markdown)
+    (element,) = at.get("bidi_component")
+    header, payload = read_component_data(element.proto.bytes)
+    assert header["t"] == 1203 and 1203 in payload["extra"]["frames"]
+    assert query(at, "rm_t") == "1203"
 
 
 def test_an_uploaded_run_gets_a_banner_and_the_sidebar_says_it_is_not_in_use():

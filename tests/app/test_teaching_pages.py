@@ -68,25 +68,33 @@ def test_payoff_table_rejects_bad_cells_with_a_sentence():
     assert best_response_to(np.array(PRESETS["rps"].payoffs, dtype=float), np.array([0.4, 0.3, 0.3])).tolist() == [0, 1, 0]
 
 
+def timeline_data(at: AppTest) -> tuple[dict, dict]:
+    """(header, payload) the page's timeline component is mounted with."""
+    (element,) = at.get("bidi_component")
+    return read_component_data(element.proto.bytes)
+
+
 def test_regret_matching_page_fixed_opponent_and_self_play():
     at = open_page("pages/5_Regret_matching.py")
     # Self-play with expected-value updates is the default: the current strategy circles.
     assert at.radio(key="rm_mode").value == "self" and at.radio(key="rm_update").value == "expected"
-    specs = charts(at)
-    assert len(specs) == 4  # simplex and lines for each player
-    star = [t for spec in specs for t in spec["data"]
-            if t.get("name") == "equilibrium" and t["type"] == "scatterternary"]
-    assert len(star) == 2 and all(abs(v - 1 / 3) < 1e-9 for t in star for v in (t["a"][0], t["b"][0], t["c"][0]))
+    header, payload = timeline_data(at)
+    assert header["mode"] == "regret_matching" and header["t"] == 10_000   # the last iteration by default
+    extra = payload["extra"]
+    # Both players, each with rock-paper-scissors' uniform equilibrium as the target.
+    assert [p["name"] for p in extra["players"]] == ["player 1", "player 2"]
+    assert all(p["target"] == pytest.approx([1 / 3] * 3, abs=1e-4) for p in extra["players"])
+    assert extra["targetName"] == "equilibrium" and extra["frames"][-1] == 10_000
+    # The frames are the page's own solve: the solver's average at the last frame.
+    path = regret_matching_path(np.array(PRESETS["rps"].payoffs, dtype=float), 10_000, every=2,
+                                start_regret=((1, 0, 0), (0, 1, 0)))
+    assert extra["players"][0]["average"][-1] == pytest.approx(path.average_row[-1].tolist(), abs=5e-5)
     at.radio(key="rm_mode").set_value("fixed").run()
     at.radio(key="rm_update").set_value("sampled").run()
     assert not at.exception
-    ternary = [t for spec in charts(at) for t in spec["data"] if t["type"] == "scatterternary"]
-    assert ternary, "three actions get a simplex plot"
+    (player,) = timeline_data(at)[1]["extra"]["players"]
     # The tutorial trainer's opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
-    target = next(t for t in ternary if t["name"] == "best response to player 2")
-    assert (target["a"], target["b"], target["c"]) == ([0.0], [1.0], [0.0])
-    average = next(t for t in ternary if t["name"] == "last average")
-    assert average["b"][0] > 0.9
+    assert player["target"] == [0.0, 1.0, 0.0] and player["average"][-1][1] > 0.9
     at.text_input(key="rm_opponent_3").set_value("0.5, 0.6, 0.1").run()
     # Errors are escaped markdown; on screen the backslashes vanish.
     assert [e.value.replace("\\", "") for e in at.error] == [

@@ -905,17 +905,31 @@ class Timeline {
     this.chartCells = [];
     if (this.frames.length < 1) return;
     const card = (title) => { const c = el("div", { class: "tl-card" }, box); el("h5", {}, c, title); return c; };
-    const chart = (c, lines, logY, label) => {
-      const W = Math.min(520, Math.max(260, Math.floor(this.width / 2) - 40)), H = 110, x0 = 6, w = W - 12;
-      const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": label }, c);
+    // A chart over the frames with labelled axes: the value range (and its unit) on the left, the
+    // first and last iteration and "iteration t" below; a cursor at t that draw() moves.
+    const chart = (c, lines, logY, label, yTitle) => {
+      const W = Math.min(520, Math.max(260, Math.floor(this.width / 2) - 40)), plotH = 110, top = 26, H = top + plotH + 44;
       const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
       const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
+      const tick = (v) => logY ? sci(10 ** v) : fmt(v, 3);
+      const x0 = Math.ceil(Math.max(this.measure(tick(lo)), this.measure(tick(hi)))) + 8, w = W - x0 - 10;
+      const Y = (y) => top + plotH - (y - lo) / (hi - lo) * plotH;
+      const svg = el("svg:svg", { width: W, height: H, role: "img", class: "tl-chart", "aria-label": `${label}: ${yTitle} against iteration t` }, c);
+      el("svg:line", { x1: x0, x2: x0, y1: top, y2: top + plotH, stroke: "#aaa" }, svg);
+      el("svg:line", { x1: x0, x2: x0 + w, y1: top + plotH, y2: top + plotH, stroke: "#aaa" }, svg);
+      el("svg:text", { x: x0 - 6, y: Y(hi) + 10, "text-anchor": "end" }, svg, tick(hi));
+      el("svg:text", { x: x0 - 6, y: Y(lo), "text-anchor": "end" }, svg, tick(lo));
+      el("svg:text", { x: x0, y: top + plotH + 18, "text-anchor": "start" }, svg, thousands(this.frames[0]));
+      el("svg:text", { x: x0 + w, y: top + plotH + 18, "text-anchor": "end" }, svg, thousands(this.frames[this.frames.length - 1]));
+      el("svg:text", { x: x0 + w / 2, y: H - 4, "text-anchor": "middle", class: "tl-axis-title" }, svg,
+         this.log ? "iteration t (log scale)" : "iteration t");
+      el("svg:text", { x: 0, y: 15, "text-anchor": "start", class: "tl-axis-title" }, svg, yTitle);   // the y axis, above it
       ys.forEach((v, j) => {
-        const pts = v.map((y, f) => `${(x0 + this.axis(this.frames[f]) * w).toFixed(1)},${(H - 6 - (y - lo) / (hi - lo) * (H - 12)).toFixed(1)}`);
+        const pts = v.map((y, f) => `${(x0 + this.axis(this.frames[f]) * w).toFixed(1)},${Y(y).toFixed(1)}`);
         el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: lines[j][1], "stroke-width": 2,
                              "stroke-dasharray": lines[j][2] || "none" }, svg);
       });
-      this.cursors.push({ line: el("svg:line", { y1: 0, y2: H, stroke: "#E69F00", "stroke-width": 2 }, svg), x0, w });
+      this.cursors.push({ line: el("svg:line", { y1: top, y2: top + plotH, stroke: "#E69F00", "stroke-width": 2 }, svg), x0, w });
     };
     const metric = (c, text, testid) => {
       const m = el("div", { class: "tl-metric", "data-testid": testid }, c);
@@ -951,13 +965,13 @@ class Timeline {
         (b.currentExploitability ? ` · ${sci(b.currentExploitability[this.f])} current` : ""), "timeline-exploitability");
       const lines = [[b.exploitability, "#0072B2"]];
       if (b.currentExploitability) lines.push([b.currentExploitability, "#D55E00", "5 4"]);
-      chart(c, lines, true, "exploitability over the iterations");
+      chart(c, lines, true, "exploitability over the iterations", "exploitability, chips/hand (log scale)");
       if (b.currentExploitability) el("div", { class: "tl-note" }, c, "solid: average strategy · dashed: current strategy (last iterate)");
     }
     if (b.expectedValue && this.mode === "charts") {
       const c = card("Running mean of player 1's value (chips/hand)");
       metric(c, () => fmt(b.expectedValue[this.f]), "timeline-value");
-      chart(c, [[b.expectedValue, "#0072B2"]], false, "running mean value");
+      chart(c, [[b.expectedValue, "#0072B2"]], false, "running mean value", "player 1's value, chips/hand");
     }
   }
 

@@ -17,6 +17,7 @@ import streamlit as st
 
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
+    BROWSER_VALUES,
     EDGE_WIDTHS,
     MODES,
     build_payload,
@@ -157,8 +158,10 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
 
     `extra` adds a page mode's own data to the payload. `events` maps a name the mode's JavaScript
     sets with `setStateValue(name, value)` to a callback given that value (check it: it comes
-    from the browser). `state` (small, JSON-ready) goes in every header, for what a mode shows
-    that changes between reruns without changing the payload (e.g. the hand being played).
+    from the browser). A mode whose time axis is its own (no `view.run`) names "t" there to hear
+    the iteration the visitor stopped at. `state` (small, JSON-ready) goes in every header, for
+    what a mode shows that changes between reruns without changing the payload (e.g. the hand
+    being played).
     """
     from cfrviz import app as ui
 
@@ -190,17 +193,26 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     # Typed Any: the renderer's keyword arguments are typed one by one, the on_*_change ones loosely.
     mode_events: dict[str, Any] = {f"on_{name}_change": _event(key, name, callback)
                                    for name, callback in (events or {}).items()}
+    callbacks: dict[str, Any] = {
+        "on_t_change": lambda: _on_t(key, iterations, ui.T_KEY),
+        "on_node_change": lambda: _on_node(key, tree, ui.NODE_KEY),
+        "on_wholeSet_change": lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"),
+        "on_kind_change": lambda: _on_kind(key, kind_key),
+        # A mode whose time axis is not a run's (no `view.run`) hears t itself, through `events`.
+        **mode_events,
+    }
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
-               on_t_change=lambda: _on_t(key, iterations, ui.T_KEY),
-               on_node_change=lambda: _on_node(key, tree, ui.NODE_KEY),
-               on_wholeSet_change=lambda: _on_node(key, tree, ui.NODE_KEY, "wholeSet"),
-               on_kind_change=lambda: _on_kind(key, kind_key),
-               **mode_events)
+               **callbacks)
     return chosen
 
 
 def _event(key: str, name: str, callback: Callable[[Any], None]) -> Callable[[], None]:
-    return lambda: callback((st.session_state.get(key) or {}).get(name))
+    def heard() -> None:
+        value = (st.session_state.get(key) or {}).get(name)
+        callback(value)
+        if name in BROWSER_VALUES:   # the browser shows it already: the next header need not resend it
+            _shown(key, **{name: value})
+    return heard
 
 
 def frames_of(run: Run) -> np.ndarray:
