@@ -6,12 +6,10 @@ matching (expected-value self-play from an equilibrium stays there).
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 
 from cfrviz.catalog import compile_game
-from cfrviz.figures.simplex import simplex_figure
 from cfrviz.figures.walkthrough import shown_nodes
 from cfrviz.games import CHANCE
 from cfrviz.solvers.matrix import regret_matching_path
@@ -42,15 +40,6 @@ def test_kuhn_walkthroughs_stay_whole():
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="cfr",
                             updates="simultaneous", iteration=1, deal=None, rng=np.random.default_rng([0, 1]))
     assert shown_nodes(trace, trace.steps[5]) == list(range(tree.num_nodes))
-
-
-def test_simplex_corners_are_named_without_tick_numbers():
-    path = regret_matching_path(RPS, 20)
-    spec = json.loads(simplex_figure(path.current_row, path.average_row, ("rock", "paper", "scissors"),
-                                     None).to_json())
-    ternary = spec["layout"]["ternary"]
-    for axis, name in (("aaxis", "rock"), ("baxis", "paper"), ("caxis", "scissors")):
-        assert ternary[axis]["showticklabels"] is False and name in ternary[axis]["title"]["text"]
 
 
 def test_expected_value_self_play_moves_only_when_started_away_from_equilibrium():
