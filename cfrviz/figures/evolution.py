@@ -40,8 +40,8 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     rows = len(infosets)
     titles = []
     for i in infosets:
-        titles += [f"{infoset_title(run, i)}: cumulative regret (chips)",
-                   f"{infoset_title(run, i)}: strategy"]
+        # Two short lines each: side by side on a phone, one-line titles ran into each other.
+        titles += [f"{infoset_title(run, i)}<br>cumulative regret", f"{infoset_title(run, i)}<br>strategy"]
     fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, vertical_spacing=min(0.16, 0.45 / rows),
                         horizontal_spacing=0.14)  # room for the right column's axis title
     x = run.iterations
@@ -71,6 +71,7 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     log_x = len(x) > 1 and x[-1] / x[0] >= 20
     fig.update_xaxes(type="log" if log_x else "linear", dtick=1 if log_x else None)
     fig.update_xaxes(title_text="iteration", row=rows)
+    fig.update_annotations(font_size=14)
     fig.update_layout(**base_layout(height=130 + height_per_row * rows,
                                     legend={"orientation": "h", "y": 0.0, "yanchor": "bottom", "x": 0,
                                             "yref": "container"},
@@ -212,7 +213,9 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
         colour_title = "probability"
     fig = go.Figure(go.Heatmap(
         z=z, x=columns, y=[groups, labels], zmin=0.0, zmax=1.0, colorscale="Viridis",
-        colorbar={"title": {"text": colour_title}, "len": 320, "lenmode": "pixels", "y": 1.0, "yanchor": "top"},
+        # The bar's title reads up its right side: above the bar it ran into the top tick's label.
+        colorbar={"title": {"text": colour_title.replace("<br>", " "), "side": "right"}, "len": 320,
+                  "lenmode": "pixels", "y": 1.0, "yanchor": "top"},
         hovertemplate="%{y}<br>iteration %{x:,}<br>p = %{z:.3f}<extra></extra>"))
     if t is not None:
         fig.add_vline(x=float(max(t, 1)), line={"color": "white", "width": 2, "dash": "dot"})

@@ -908,7 +908,11 @@ class Timeline {
     // A chart over the frames with labelled axes: the value range (and its unit) on the left, the
     // first and last iteration and "iteration t" below; a cursor at t that draw() moves.
     const chart = (c, lines, logY, label, yTitle) => {
-      const W = Math.min(520, Math.max(260, Math.floor(this.width / 2) - 40)), plotH = 110, top = 26, H = top + plotH + 44;
+      // As wide as the card's grid cell allows (a wide screen packs more, narrower, cells).
+      const style = getComputedStyle(c);
+      const inner = c.clientWidth - parseFloat(style.paddingLeft || 0) - parseFloat(style.paddingRight || 0);
+      const fit = inner > 0 ? Math.floor(inner) : Math.floor(this.width / 2) - 40;
+      const W = Math.min(520, Math.max(260, fit)), plotH = 110, top = 26, H = top + plotH + 44;
       const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
       const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
       const tick = (v) => logY ? sci(10 ** v) : fmt(v, 3);
