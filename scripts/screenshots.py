@@ -22,6 +22,8 @@ from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, RENDER_TIME
 from tests.support.server import streamlit_server  # noqa: E402
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+# Pages whose settings fill the first screen: their shot starts at the timeline.
+AT_THE_TIMELINE = {"regret_matching", "walkthrough", "best_response", "play"}
 
 # (file name, URL path, query[, viewport]): each link shows the page doing something worth seeing.
 SHOTS = (
@@ -32,11 +34,14 @@ SHOTS = (
                                      "t": "40", "node": "17"}, {"width": 1920, "height": 1080}),
     ("game_tree_leduc", "Game_tree", {"game": "leduc", "algo": "cfr+", "iters": "2000", "updates": "alternating",
                                       "t": "200", "node": "18"}),
+    ("game_tree_locked", "Game_tree", {"game": "kuhn", "algo": "cfr+", "iters": "2000", "updates": "alternating",
+                                       "lock": "J=0,1", "node": "1"}),
     ("evolution", "Evolution", {"game": "kuhn", "algo": "cfr", "iters": "1000", "updates": "simultaneous"}),
     ("convergence", "Convergence", {"game": "kuhn", "algo": "cfr+", "iters": "5000", "updates": "alternating"}),
     ("compare", "Compare", {"game": "kuhn", "algo": "cfr", "iters": "2000", "updates": "alternating"}),
     ("regret_matching", "Regret_matching", {"game": "rps", "algo": "rm", "iters": "2000", "seed": "1"}),
-    ("walkthrough", "Walkthrough", {"game": "kuhn", "algo": "cfr", "iters": "10", "updates": "simultaneous"}),
+    ("walkthrough", "Walkthrough", {"game": "kuhn", "algo": "cfr", "iters": "10", "updates": "simultaneous",
+                                    "walk_step": "8"}),
     ("best_response", "Best_response", {"game": "kuhn", "algo": "cfr", "iters": "300", "updates": "simultaneous",
                                         "t": "30"}),
     ("play", "Play", {"game": "kuhn", "algo": "cfr+", "iters": "2000", "updates": "alternating"}),
@@ -86,6 +91,9 @@ def take(browser: Browser, url: str, name: str, path: str, query: dict[str, str]
     page.wait_for_function(
         "() => document.getAnimations().every(a => a.playState !== 'running' || "
         "a.effect?.getComputedTiming().iterations === Infinity)", timeout=RENDER_TIMEOUT_MS)
+    if name in AT_THE_TIMELINE:
+        page.locator(".tl-bar").first.scroll_into_view_if_needed()
+        page.locator(".tl-bar").first.evaluate("(bar) => bar.scrollIntoView({block: 'start'})")
     errors = page.locator('[data-testid="stException"]')
     if errors.count():
         print(f"{name}: the page shows an exception: {errors.first.inner_text()[:300]}", file=sys.stderr)
