@@ -16,7 +16,7 @@ import pytest
 from numba import njit
 
 import cfrviz
-from cfrviz.analysis import best_responses
+from cfrviz.analysis import _batched_judging, best_responses
 from cfrviz.app.links import DEFAULT_CHOICE
 from cfrviz.catalog import compile_game
 from cfrviz.solvers import _cfr_kernel, _interpreted
@@ -130,7 +130,7 @@ def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, 
     second = np.ascontiguousarray(profiles[6:])
     packed = best_responses._packed(tree)
     arrays = (packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
-    np.testing.assert_array_equal(best_responses._nash_conv_pairs_batched(*arrays),
+    np.testing.assert_array_equal(_batched_judging._nash_conv_pairs_batched(*arrays),
                                   best_responses._nash_conv_pairs(*arrays))
 
 
