@@ -50,6 +50,8 @@ CASES = (
 )
 # Other pages drawn by the timeline: (name, page path, query); measured by key steps.
 PAGE_CASES = (
+    ("Evolution, Kuhn, 1,000 iterations", "Evolution", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
+    ("Convergence, Kuhn, 1,000 iterations", "Convergence", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
     ("Best response, Kuhn, 1,000 iterations", "Best_response", "game=kuhn&algo=cfr&iters=1000&updates=simultaneous"),
     ("Best response, Leduc part, 20,000 iterations", "Best_response",
      "game=leduc&algo=cfr&iters=20000&updates=simultaneous"),
@@ -268,7 +270,9 @@ def bench_page_steps(browser: Browser, base: str, name: str, path: str, query: s
     open_tree(page, url)
     paint = [open_tree(page, url) for _ in range(3)]
     page.evaluate(WATCH_RUNS)
-    timings = page.evaluate(STEPS, [steps, ".tl-inspector"])
+    # The page's panel beside its drawing: the inspector, or the charts of a page without a tree.
+    panel = ".tl-inspector" if page.locator(".tl-inspector").count() else ".tl-charts"
+    timings = page.evaluate(STEPS, [steps, panel])
     runs = len(page.evaluate("window.__runs"))
     context.close()
     ms = "{:.1f} ms".format
