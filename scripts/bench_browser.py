@@ -101,11 +101,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def open_tree(page: Page, url: str) -> float:
-    """Go to a timeline page; return ms from navigation start until the tree is drawn."""
+    """Go to a timeline page; return ms from navigation start until its tree (or charts) are drawn."""
     page.goto(url, timeout=TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=TIMEOUT_MS)
     return float(page.wait_for_function(
-        """() => { const find = (n) => n.querySelector('.tl-tree svg line') ||
+        """() => { const find = (n) => n.querySelector(':is(.tl-tree, .tl-charts) svg line') ||
               [...n.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
             return find(document) ? performance.now() : null; }""", polling="raf", timeout=TIMEOUT_MS).json_value())
 
