@@ -8,32 +8,22 @@ bot's probabilities are its average strategy at t), and Kuhn's rules (antes 1, b
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import cfrviz
 from cfrviz import app as ui
-from cfrviz.figures.timeline import read_component_data
+from tests.support.apptest import mounted, open_page
 
-APP = str(Path(__file__).parents[2] / "app.py")
 KUHN = {"game": "kuhn", "algo": "cfr", "iters": "200", "updates": "simultaneous"}
 
 
 def open_play(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in {**KUHN, **query}.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/8_Play.py").run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("8_Play.py", {**KUHN, **query})
 
 
-def component(at: AppTest) -> tuple[dict, dict]:
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)
+component = mounted
 
 
 def test_the_timeline_is_in_play_mode_with_the_values_of_every_frame() -> None:

@@ -8,28 +8,15 @@ Kuhn (1 chance + 24 visits + 24 returns + 30 terminals + the end of the pass = 8
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.figures.timeline import read_component_data
+from tests.support.apptest import mounted, open_page
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def open_walkthrough(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/6_Walkthrough.py").run()
-    assert not at.exception, at.exception
-    return at
-
-
-def mounted(at: AppTest) -> tuple[dict, dict]:
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)
+    return open_page("6_Walkthrough.py", query)
 
 
 def test_the_whole_hand_worked_trace_goes_to_the_browser_once():
