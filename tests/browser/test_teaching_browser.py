@@ -28,12 +28,13 @@ def test_play_one_hand(page, app_url):
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     # Keep taking the passive action (check or fold) until the hand is over; at most two decisions.
-    for _ in range(2):
-        passive = page.get_by_role("button", name=re.compile("^(Check|Fold)$"))
-        if passive.count() == 0:
+    # Each decision is counted on the page ("over k decisions"), so a step waits for its own rerun,
+    # not for text an earlier run already showed.
+    for k in (1, 2):
+        if page.get_by_role("button", name="Deal the next hand").count():
             break
-        passive.first.click()
-        page.get_by_text(re.compile("Betting so far: .*(check|fold)")).first.wait_for(state="visible")
+        page.get_by_role("button", name=re.compile("^(Check|Fold)$")).first.click()
+        page.get_by_text(re.compile(rf"over {k} decisions?\b")).first.wait_for(state="visible")
         wait_for_app(page)
     page.get_by_text(re.compile("the bot held")).first.wait_for(state="visible")
     wait_for_app(page, "Hands played")
