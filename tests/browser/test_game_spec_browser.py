@@ -53,7 +53,8 @@ def test_a_linked_game_travels_to_the_sidebar_the_link_and_the_saved_run(new_con
     assert {k: v for k, v in share_link(page).items() if k in LINK} == {**LINK, "game": "kuhn6"}
 
     with page.expect_download(timeout=WAIT_MS) as download:
-        page.get_by_role("button", name="Download run (.npz)").click()
+        # The button prepares the file on the server first (it shows a spinner meanwhile).
+        page.get_by_role("button", name="Download run (.npz)").click(timeout=WAIT_MS)
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
     run = load_run(saved)

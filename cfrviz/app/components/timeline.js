@@ -907,11 +907,12 @@ class Timeline {
     const card = (title) => { const c = el("div", { class: "tl-card" }, box); el("h5", {}, c, title); return c; };
     // A chart over the frames with labelled axes: the value range (and its unit) on the left, the
     // first and last iteration and "iteration t" below; a cursor at t that draw() moves.
-    const chart = (c, lines, logY, label, yTitle) => {
+    // Charts are drawn once every card is in the grid: only then does a card have its final width.
+    const pending = [];
+    const chart = (c, ...args) => { const holder = el("div", {}, c); pending.push(() => drawChart(holder, ...args)); };
+    const drawChart = (c, lines, logY, label, yTitle) => {
       // As wide as the card's grid cell allows (a wide screen packs more, narrower, cells).
-      const style = getComputedStyle(c);
-      const inner = c.clientWidth - parseFloat(style.paddingLeft || 0) - parseFloat(style.paddingRight || 0);
-      const fit = inner > 0 ? Math.floor(inner) : Math.floor(this.width / 2) - 40;
+      const fit = c.clientWidth > 0 ? Math.floor(c.clientWidth) : Math.floor(this.width / 2) - 40;
       const W = Math.min(520, Math.max(260, fit)), plotH = 110, top = 26, H = top + plotH + 44;
       const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
       const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
@@ -977,6 +978,7 @@ class Timeline {
       metric(c, () => fmt(b.expectedValue[this.f]), "timeline-value");
       chart(c, [[b.expectedValue, "#0072B2"]], false, "running mean value", "player 1's value, chips/hand");
     }
+    for (const draw of pending) draw();
   }
 
   drawCharts() { for (const cell of this.chartCells || []) cell(); }
