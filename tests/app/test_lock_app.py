@@ -12,15 +12,13 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from cfrviz.app.locks import LOCK_WIDGET
+from tests.support import apptest
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
 
 def open_link(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
+    return apptest.open_link(query, timeout=60)
 
 
 def param(at: AppTest, name: str) -> str | None:

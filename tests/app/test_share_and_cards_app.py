@@ -7,7 +7,6 @@ smaller defects list); the query a link carries is `st.query_params`, the addres
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import networkx as nx
@@ -17,15 +16,12 @@ from streamlit.testing.v1 import AppTest
 import cfrviz
 from cfrviz.figures.evolution import grouped_rows
 from cfrviz.figures.timeline import build_payload, graphml_bytes, read_component_data
+from tests.support.apptest import open_link
 
-APP = str(Path(__file__).parents[2] / "app.py")
 
 
 def start(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
+    return open_link(query, timeout=120)
 
 
 def address_bar(at: AppTest) -> dict[str, str]:

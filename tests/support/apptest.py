@@ -11,12 +11,17 @@ from cfrviz.figures.timeline import read_component_data
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
-def open_page(page_file: str, query: dict[str, str], timeout: float = 120) -> AppTest:
-    """The app opened with `query` as its link, switched to `pages/<page_file>`, with no exception."""
+def open_link(query: dict[str, str], timeout: float = 120) -> AppTest:
+    """The app (its Home page) opened with `query` as its link, after its first run."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     for key, value in query.items():
         at.query_params[key] = value
-    at.run()
+    return at.run()
+
+
+def open_page(page_file: str, query: dict[str, str], timeout: float = 120) -> AppTest:
+    """The app opened with `query` as its link, switched to `pages/<page_file>`, with no exception."""
+    at = open_link(query, timeout)
     at.switch_page(f"pages/{page_file}").run()
     assert not at.exception, at.exception
     return at
