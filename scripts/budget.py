@@ -294,29 +294,55 @@ def solve_costs(link: str, repeats: int, iterations: int | None) -> dict[str, An
             seconds[algorithm].append(cpu)
     medians = {a: statistics.median(times) for a, times in seconds.items()}
     worst = max(medians, key=lambda a: medians[a])
+    from cfrviz.runner import planned_schedule
+
     return {"game": link, "title": game.label, "histories": tree.num_nodes, "sets": tree.num_infosets,
-            "cap": game.app_iteration_cap, "iterations": cap, "medians": medians, "worst": worst,
-            "seconds": medians[worst], "us_per_iteration": medians[worst] / cap * 1e6}
+            "cap": game.app_iteration_cap, "iterations": cap, "snapshots": len(planned_schedule(tree, cap)),
+            "medians": medians, "worst": worst, "seconds": medians[worst], "us_per_iteration": medians[worst] / cap * 1e6}
+
+
+def fit_cost(rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """The two constants of `cfrviz.util.cost` fitted to the slowest algorithm's CPU seconds of each row:
+    seconds / N = T * per_iteration + S * per_snapshot, non-negative least squares on relative error."""
+    import numpy as np
+    from scipy.optimize import nnls
+
+    terms = np.array([[r["iterations"], r["snapshots"]] for r in rows], dtype=float)
+    measured = np.array([r["seconds"] / r["histories"] for r in rows])
+    weights = 1.0 / measured
+    (per_iteration, per_snapshot), _ = nnls(terms * weights[:, None], measured * weights)
+    return float(per_iteration), float(per_snapshot)
 
 
 def print_caps(links: list[str], repeats: int, iterations: int | None) -> None:
     """The README's table of the largest games: size, worst algorithm's cost per iteration and at the cap."""
+    from cfrviz.util import cost
+
     print("| game | histories | information sets | slowest algorithm | µs per iteration (solve() end to end) "
-          "| app cap | CPU s at the cap (median) |")
-    print("|---|---:|---:|---|---:|---:|---:|")
+          "| app cap | snapshots | CPU s at the cap (median) | estimated (`cfrviz.util.cost`) |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    rows = []
     for link in links:
         command = [sys.executable, __file__, "--caps-scenario", link, "--repeats", str(repeats)]
         if iterations is not None:
             command += ["--iterations", str(iterations)]
         result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
         if result.returncode != 0:
-            print(f"| {link} | not offered: {result.stderr.strip().splitlines()[-1][:160]} | | | | | |", flush=True)
+            print(f"| {link} | not offered: {result.stderr.strip().splitlines()[-1][:160]} | | | | | | | |", flush=True)
             continue
         row = json.loads(result.stdout.strip().splitlines()[-1])
+        rows.append(row)
         others = ", ".join(f"{a} {s:.2f}" for a, s in sorted(row["medians"].items(), key=lambda kv: -kv[1]))
+        estimate = cost.solve_seconds(row["histories"], row["iterations"])
         print(f"| {row['title']} | {row['histories']:,} | {row['sets']:,} | {row['worst']} | "
-              f"{row['us_per_iteration']:,.1f} | {row['cap']:,} | {row['seconds']:.2f} |", flush=True)
+              f"{row['us_per_iteration']:,.1f} | {row['cap']:,} | {row['snapshots']:,} | {row['seconds']:.2f} | "
+              f"{estimate:.2f} |", flush=True)
         print(f"<!-- {link} at {row['iterations']:,} iterations, median CPU s: {others} -->", file=sys.stderr)
+    if len(rows) >= 2:
+        per_iteration, per_snapshot = fit_cost(rows)
+        print(f"\nFitted to these rows: NODE_ITERATION_SECONDS = {per_iteration * 1e9:.1f}e-9, "
+              f"NODE_SNAPSHOT_SECONDS = {per_snapshot * 1e9:.1f}e-9 (in use: {cost.NODE_ITERATION_SECONDS * 1e9:.1f}e-9, "
+              f"{cost.NODE_SNAPSHOT_SECONDS * 1e9:.1f}e-9).")
 
 
 def _openspiel_installed() -> bool:

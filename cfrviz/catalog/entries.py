@@ -16,6 +16,7 @@ from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game
 from cfrviz.games import kuhn, leduc
 from cfrviz.games.kuhn import MAX_CARDS
+from cfrviz.util import cost
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.catalog.parameters import Parameter, frozen_parameter
@@ -30,15 +31,9 @@ MATRIX_ONLY_ALGORITHMS = (Algorithm.REGRET_MATCHING,)
 #: Longest game string a link or the CLI may carry (an OpenSpiel string, a bundled .efg name).
 MAX_LINK_LENGTH = 200
 
-# App iteration caps: node visits per solve, so one click costs about a second of CPU whatever the
-# game. Measured with `python scripts/budget.py --caps` (whole `cfrviz.solve` calls, snapshots and
-# their exploitability included, CPU time, medians of 3, every algorithm; 2026-11-24, load 15 to 34
-# on the shared 2 cores): the slowest algorithm took 0.90 s on Leduc at 20,000 iterations (20,000 x
-# 1,936 nodes, vanilla CFR), 2.37 s on 13-card Kuhn at 100,000 and 2.70 s on suit-dealt Leduc at 20,000,
-# so Kuhn and Leduc follow this budget too (3-card Kuhn and Leduc keep 100,000 and 20,000; 13-card
-# Kuhn gets 20,000, suit-dealt Leduc 2,000, as OpenSpiel's same 9,457-history tree already did).
-# The CLI's is Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
-_APP_NODE_BUDGET = 40_000_000
+# App iteration caps follow the estimated CPU time of a solve (`cfrviz.util.cost`), so one click costs
+# about `CLICK_SECONDS` whatever the game; the README's "largest games" table is the measurement.
+# CLI caps are node visits: Leduc's 1,000,000 CLI iterations (minutes of CPU at the cap; see the README).
 _CLI_NODE_BUDGET = 2_000_000_000
 _WALKTHROUGH_NODE_BUDGET = 1_000_000
 #: Trees with more nodes than this are too big for a step-by-step walkthrough.
@@ -214,7 +209,7 @@ class GameSpec:
         """Most iterations one solve may ask for on the shared app server."""
         if self.entry.app_iteration_cap is not None:
             return self.entry.app_iteration_cap
-        return _budget_cap(_APP_NODE_BUDGET, self.tree().num_nodes, 100, 100_000)
+        return cost.iteration_cap(self.tree().num_nodes, cost.CLICK_SECONDS, 100, 100_000)
 
     @property
     def cli_iteration_cap(self) -> int:
@@ -373,7 +368,7 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
           parameters=(Parameter("cards", "Cards in the deck", "int", 3, 3, MAX_CARDS,
                                 "Kuhn poker is played with 3 cards (J, Q, K); more cards make a bigger game."),),
           link_parameter="cards",
-          # The app's cap follows the tree's size (see _APP_NODE_BUDGET); the CLI's is a hundred
+          # The app's cap follows the tree's estimated solve time (`cfrviz.util.cost`); the CLI's is a hundred
           # times 3-card Kuhn's app cap.
           cli_iteration_cap=10_000_000,
           known_value=kuhn.VALUE, alpha_family=True, parts_by="private card",
@@ -381,7 +376,7 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in (
     Entry("leduc", "Leduc poker", _leduc, _recognise_leduc,
           parameters=(Parameter("suits", "Deal suits", "bool", False,
                                 help="Deal the six cards one by one instead of by rank (same game, bigger tree)."),),
-          # The app's cap follows the tree's size (see _APP_NODE_BUDGET): 20,000 by rank, 2,000 by suit.
+          # The app's cap follows the tree's estimated solve time (`cfrviz.util.cost`), by rank and by suit.
           cli_iteration_cap=1_000_000,
           known_value=leduc.VALUE, parts_by="private card", same_game=("suits",),
           description="Southey et al. (2005): six cards, two betting rounds, one public card."),

@@ -3,7 +3,8 @@
 The record and its formats are re-exported here."""
 from __future__ import annotations
 
-from cfrviz.run.record import (DENSE_SNAPSHOTS, MAX_DEFAULT_SNAPSHOTS, MAX_RECORDED_ITERATIONS, MAX_RECORDED_SEED,
+from cfrviz.util.memory import MAX_DEFAULT_SNAPSHOTS
+from cfrviz.run.record import (DENSE_SNAPSHOTS, MAX_RECORDED_ITERATIONS, MAX_RECORDED_SEED,
                                MAX_SETTINGS_BYTES, PROBABILITY_TOLERANCE, REQUIRED_RUN_ARRAYS, RUN_ARRAYS, Run,
                                RunSettings, check_strategy, frozen_value, snapshot_count, snapshot_schedule)
 from cfrviz.run.npz import RUN_FORMAT, RUN_FORMAT_VERSION, load_run, run_from_arrays, save_run

@@ -16,6 +16,7 @@ import numpy as np
 
 from cfrviz.catalog import CarriesGameSpec, GameSpec, frozen_parameter
 from cfrviz.games.efg import MAX_EFG_BYTES
+from cfrviz.util.memory import MAX_DEFAULT_SNAPSHOTS
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.util.vocabulary import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme
 from cfrviz.util.text import quoted
@@ -24,8 +25,6 @@ from cfrviz.tree.locks import Locks
 
 #: Snapshots taken by the default schedule: every iteration up to this one, then log-spaced.
 DENSE_SNAPSHOTS = 1_000
-#: Most snapshots the default schedule takes (fewer where the memory budget holds fewer: `cfrviz.util.memory`).
-MAX_DEFAULT_SNAPSHOTS = 2_000
 #: How far a stored probability may stray from summing to 1.
 PROBABILITY_TOLERANCE = 1e-6
 

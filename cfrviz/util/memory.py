@@ -25,13 +25,15 @@ import math
 import os
 from dataclasses import dataclass
 
-__all__ = ["BUDGET_VARIABLE", "DEFAULT_BUDGET_BYTES", "MAX_NODE_ACTION_CELLS", "MIN_SNAPSHOTS", "SolvePlan",
+__all__ = ["BUDGET_VARIABLE", "DEFAULT_BUDGET_BYTES", "MAX_DEFAULT_SNAPSHOTS", "MAX_NODE_ACTION_CELLS", "MIN_SNAPSHOTS", "SolvePlan",
            "budget_bytes", "check_tree_size", "shown_bytes", "solve_plan"]
 
 #: Bytes one solve may plan for its arrays unless CFRVIZ_MEMORY_MB says otherwise.
 DEFAULT_BUDGET_BYTES = 200_000_000
 #: The environment variable that sets the budget, in megabytes.
 BUDGET_VARIABLE = "CFRVIZ_MEMORY_MB"
+#: Most snapshots the default schedule takes (fewer where the budget holds fewer: `SolvePlan.most_snapshots`).
+MAX_DEFAULT_SNAPSHOTS = 2_000
 #: Fewest snapshots every accepted tree must be able to keep within the budget.
 MIN_SNAPSHOTS = 20
 #: Most numbers in one [N, A] array (histories x most actions): 32 MB of float64.
