@@ -16,7 +16,7 @@ from cfrviz.games import KuhnPoker, LeducPoker, MatrixGame, rock_paper_scissors
 from cfrviz.games.base import Game
 from cfrviz.games import kuhn, leduc
 from cfrviz.games.kuhn import MAX_CARDS
-from cfrviz.util import cost
+from cfrviz.util import cost, memory
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.catalog.parameters import Parameter, frozen_parameter
@@ -209,7 +209,10 @@ class GameSpec:
         """Most iterations one solve may ask for on the shared app server."""
         if self.entry.app_iteration_cap is not None:
             return self.entry.app_iteration_cap
-        return cost.iteration_cap(self.tree().num_nodes, cost.CLICK_SECONDS, 100, 100_000)
+        tree = self.tree()
+        most = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions).most_snapshots(
+            memory.budget_bytes())
+        return cost.iteration_cap(tree.num_nodes, cost.CLICK_SECONDS, 100, 100_000, most)
 
     @property
     def cli_iteration_cap(self) -> int:

@@ -6,7 +6,8 @@ judged by another walk (the exploitability of its average and current strategy).
 
     seconds(N, T) = N * (T * NODE_ITERATION_SECONDS + snapshots(T) * NODE_SNAPSHOT_SECONDS)
 
-with snapshots(T) the default schedule's count, at most `MAX_DEFAULT_SNAPSHOTS`. Both constants are
+with snapshots(T) the default schedule's count: min(T, most), where most is `MAX_DEFAULT_SNAPSHOTS` or
+fewer when the memory budget holds fewer (`cfrviz.util.memory.SolvePlan.most_snapshots`). Both constants are
 measured, not guessed: `python scripts/budget.py --caps` solves the largest games with every
 algorithm, fits them to the slowest algorithm's CPU time, and prints the fit beside the measured
 cost at each game's cap. Sampling MCCFR touches a fraction of the tree per iteration and costs
@@ -33,9 +34,10 @@ NODE_SNAPSHOT_SECONDS = 18e-9
 _NICE = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 
-def solve_seconds(nodes: int, iterations: int) -> float:
-    """Estimated CPU seconds of a default solve of a tree of `nodes` histories for `iterations`."""
-    snapshots = min(iterations, MAX_DEFAULT_SNAPSHOTS)
+def solve_seconds(nodes: int, iterations: int, most: int = MAX_DEFAULT_SNAPSHOTS) -> float:
+    """Estimated CPU seconds of a default solve of a tree of `nodes` histories for `iterations`, keeping
+    at most `most` snapshots."""
+    snapshots = min(iterations, most, MAX_DEFAULT_SNAPSHOTS)
     return nodes * (iterations * NODE_ITERATION_SECONDS + snapshots * NODE_SNAPSHOT_SECONDS)
 
 
@@ -50,13 +52,15 @@ def nice_below(value: float) -> int:
     return int(max(m * power for m in _NICE if m * power <= value))
 
 
-def iteration_cap(nodes: int, seconds: float, low: int, high: int) -> int:
-    """Most iterations (a round number, within [low, high]) whose estimated solve fits in `seconds`."""
+def iteration_cap(nodes: int, seconds: float, low: int, high: int, most: int = MAX_DEFAULT_SNAPSHOTS) -> int:
+    """Most iterations (a round number, within [low, high]) whose estimated solve, keeping at most `most`
+    snapshots, fits in `seconds`."""
     nodes = max(int(nodes), 1)
+    most = max(min(int(most), MAX_DEFAULT_SNAPSHOTS), 1)
     per_iteration = nodes * NODE_ITERATION_SECONDS
-    # Solve seconds(N, T) = seconds for T: past MAX_DEFAULT_SNAPSHOTS the snapshot term is fixed.
-    fixed = nodes * MAX_DEFAULT_SNAPSHOTS * NODE_SNAPSHOT_SECONDS
+    # Solve seconds(N, T) = seconds for T: past `most` iterations the snapshot term is fixed.
+    fixed = nodes * most * NODE_SNAPSHOT_SECONDS
     raw = (seconds - fixed) / per_iteration
-    if raw < MAX_DEFAULT_SNAPSHOTS:
+    if raw < most:
         raw = seconds / (per_iteration + nodes * NODE_SNAPSHOT_SECONDS)
     return int(min(max(nice_below(raw), low), high))

@@ -8,15 +8,15 @@ from __future__ import annotations
 import pytest
 
 from cfrviz import catalog
-from cfrviz.util import cost
+from cfrviz.util import cost, memory
 from cfrviz.util.memory import MAX_DEFAULT_SNAPSHOTS
 
 ROUND = [m * 10**k for k in range(7) for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)]
 
 
-def by_hand(nodes: int, iterations: int) -> float:
+def by_hand(nodes: int, iterations: int, most: int = 2_000) -> float:
     return nodes * (iterations * cost.NODE_ITERATION_SECONDS
-                    + min(iterations, 2_000) * cost.NODE_SNAPSHOT_SECONDS)
+                    + min(iterations, most, 2_000) * cost.NODE_SNAPSHOT_SECONDS)
 
 
 def test_nice_below_rounds_down_to_the_listed_round_numbers() -> None:
@@ -44,8 +44,19 @@ def test_the_caps_clamp_to_their_bounds() -> None:
     assert cost.iteration_cap(10**9, cost.CLICK_SECONDS, 100, 100_000) == 100
 
 
+@pytest.mark.parametrize("most", [20, 150, 1_999, 2_000, 5_000])
+def test_fewer_snapshots_allow_more_iterations(most: int) -> None:
+    nodes = 51_181      # liar's dice with one 5-sided die
+    cap = cost.iteration_cap(nodes, cost.CLICK_SECONDS, 100, 100_000, most)
+    assert by_hand(nodes, cap, most) <= cost.CLICK_SECONDS < by_hand(nodes, int(min(r for r in ROUND if r > cap)), most)
+    assert cap >= cost.iteration_cap(nodes, cost.CLICK_SECONDS, 100, 100_000)
+
+
 def test_catalog_games_take_their_cap_from_the_cost_of_their_tree() -> None:
     for game in (catalog.lookup("kuhn13"), catalog.lookup("leduc"), catalog.get("leduc", suits=True)):
-        nodes = game.tree().num_nodes
-        assert game.app_iteration_cap == cost.iteration_cap(nodes, cost.CLICK_SECONDS, 100, 100_000)
-        assert by_hand(nodes, game.app_iteration_cap) <= cost.CLICK_SECONDS
+        tree = game.tree()
+        most = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions).most_snapshots(
+            memory.budget_bytes())
+        assert most >= 2_000 or tree.num_nodes > 5_000     # the small trees keep the full default schedule
+        assert game.app_iteration_cap == cost.iteration_cap(tree.num_nodes, cost.CLICK_SECONDS, 100, 100_000, most)
+        assert by_hand(tree.num_nodes, game.app_iteration_cap, most) <= cost.CLICK_SECONDS
