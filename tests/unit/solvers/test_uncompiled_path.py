@@ -129,9 +129,12 @@ def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, 
     first = np.ascontiguousarray(profiles[:6])
     second = np.ascontiguousarray(profiles[6:])
     packed = best_responses._packed(tree)
-    arrays = (packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
-    np.testing.assert_array_equal(_batched_judging._nash_conv_pairs_batched(*arrays),
-                                  best_responses._nash_conv_pairs(*arrays))
+    arrays = (packed.nodes, packed.chance_probability, packed.chance_reach, packed.payoff, packed.judging,
+              packed.inner_levels, first, second)
+    batched_reach, compiled_reach = np.empty(first.shape[:2]), np.empty(first.shape[:2])
+    np.testing.assert_array_equal(_batched_judging._nash_conv_pairs_batched(*arrays, batched_reach),
+                                  best_responses._nash_conv_pairs(*arrays, compiled_reach))
+    np.testing.assert_array_equal(batched_reach, compiled_reach)
 
 
 @njit(cache=False)
