@@ -17,9 +17,10 @@ _INNER, _OPPONENT_SLOT, _PARENT_SLOT, _SET_ORDER = 0, 1, 2, 3
 def _nash_conv_pairs_batched(nodes: np.ndarray, chance_probability: np.ndarray, chance_reach: np.ndarray,
                              payoff: np.ndarray, judging: np.ndarray, inner_levels: np.ndarray,
                              first_profiles: np.ndarray, second_profiles: np.ndarray,
-                             own_reach: np.ndarray) -> np.ndarray:
+                             own_reach: np.ndarray, block: int = 0) -> np.ndarray:
     """`_nash_conv_pairs` in NumPy, for small trees while that kernel compiles: NashConv [T, 2], and
-    own_reach [T, I] of the second profiles filled in.
+    own_reach [T, I] of the second profiles filled in. `block` (`_nash_conv_blocks`' snapshots per walk)
+    is accepted and unused: this walk takes all T at once.
 
     The same walk as the kernel, set by set and node by node in the same order, but each number is a
     vector over the T profiles ([T] per entry): every element sees the kernel's operations in the
