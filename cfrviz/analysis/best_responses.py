@@ -39,8 +39,8 @@ _TWO = np.uint64(2)
 #: Snapshots judged in one walk by `_nash_conv_pairs`: more amortise the tree's arrays over more
 #: profiles; past 16 it measured no faster on Leduc.
 _BLOCK = 16
-#: Most bytes of `_nash_conv_pairs`' per-history values (32 per history and snapshot of a block);
-#: a tree too big for blocks of 4 is judged one snapshot at a time by `_nash_conv_pairs_unblocked` instead.
+#: Most bytes of `_nash_conv_pairs`' work arrays (32 per history and 48 per set and action, per snapshot
+#: of a block); a tree too big for blocks of 4 is judged one snapshot at a time by `_nash_conv_pairs_unblocked`.
 _BLOCK_BYTES = 16 * 2**20
 
 
@@ -609,7 +609,8 @@ def _judged_pairs(tree: GameTree, first: np.ndarray, second: np.ndarray) -> tupl
     arrays = (packed.nodes, packed.chance_probability, packed.chance_reach, packed.payoff, packed.judging,
               packed.inner_levels, first, second, own_reach)
     visits = 2 * first.shape[0] * tree.num_nodes
-    block = min(_BLOCK, first.shape[0], _BLOCK_BYTES // (32 * tree.num_nodes))
+    # Per snapshot of a block: values [N, 2] of two profiles, and profile, reach and action value [I * A] of two.
+    block = min(_BLOCK, first.shape[0], _BLOCK_BYTES // (32 * tree.num_nodes + 48 * tree.legal.size))
     # While the warm-up compiles the kernel, a small call runs in NumPy instead: the same numbers.
     if block >= 4:
         both = 0.5 * pick(_nash_conv_pairs, visits, _nash_conv_pairs_batched)(*arrays, block)
