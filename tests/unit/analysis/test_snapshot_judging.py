@@ -250,3 +250,34 @@ def test_shapes_are_checked_in_one_sentence() -> None:
         judge_snapshots(kuhn, stack, stack[:2])
     with pytest.raises(ValueError, match=r"\[T, I, A\]"):
         judge_snapshots(kuhn, stack[0], stack[0])
+
+
+def _forgetful_tree() -> GameTree:
+    """Player 1 picks L or R, player 2 answers, then player 1 moves again without remembering L or R
+    (one set over both histories): no perfect recall, so no single own reach per set."""
+    from cfrviz.games import PLAYER_1, PLAYER_2, InformationSet
+    from cfrviz.games.explicit import ExplicitGame
+
+    sets = (InformationSet("first", PLAYER_1, None, None, (), ("L", "R")),
+            InformationSet("answer", PLAYER_2, None, None, (), ("x", "y")),
+            InformationSet("again", PLAYER_1, None, None, (), ("u", "d")))
+    # node: 0 root, 1-2 player 2 after L/R, 3-6 player 1 again, 7-14 terminals
+    actor = (PLAYER_1, PLAYER_2, PLAYER_2) + (PLAYER_1,) * 4 + (TERMINAL,) * 8
+    children = ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14)) + ((),) * 8
+    labels = ((("L", "R"), ("x", "y"), ("x", "y")) + (("u", "d"),) * 4 + ((),) * 8)
+    infoset = (0, 1, 1, 2, 2, 2, 2) + (-1,) * 8
+    payoff = (0.0,) * 7 + (1.0, -1.0, 2.0, 0.0, -2.0, 1.0, 0.5, -0.5)
+    game = ExplicitGame("forgetful", "A forgetful game", actor, children, labels, ((),) * 15, infoset, sets,
+                        payoff, tuple(f"n{k}" for k in range(15)))
+    return build_tree(game)
+
+
+def test_without_perfect_recall_pairs_fall_back_and_the_recorder_refuses_in_one_sentence() -> None:
+    # Reference: one-profile judging (`exploitability_many`), which walks reach per history.
+    tree = _forgetful_tree()
+    profiles = _profiles(tree, 5, 3)
+    first, second = exploitability_pairs(tree, profiles, profiles[::-1].copy())
+    np.testing.assert_array_equal(first, exploitability_many(tree, profiles))
+    np.testing.assert_array_equal(second, exploitability_many(tree, profiles[::-1].copy()))
+    with pytest.raises(ValueError, match="lacks perfect recall"):
+        judge_snapshots(tree, profiles, profiles)
