@@ -4,7 +4,8 @@ Every solver is driven through `Solver.advance`: the compiled families record th
 snapshots inside the kernel, any other solver steps `iterate` and is copied at each
 snapshot. Solver time is measured per chunk of iterations; the
 exploitability of every snapshot, of the average and of the current strategy, is computed
-afterwards in one batched call that walks the tree once for both.
+afterwards in one batched call that walks the tree once for both and also gives each
+information set's own reach under the current strategy.
 """
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.util import memory
 from cfrviz.analysis import expected_value as profile_value
-from cfrviz.analysis import exploitability_pairs
+from cfrviz.analysis.best_responses import judge_snapshots
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, solver_class, update_schemes
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
-from cfrviz.solvers.base import check_updates, own_reach_probability
+from cfrviz.solvers.base import check_updates
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.tree.locks import Locks
 
@@ -131,8 +132,8 @@ def solve_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | Non
     recorded = _record(solver, schedule, progress)
     average = recorded["average_strategy"]
     # The last iterate too: what predictive methods are studied for (Farina, Kroer and Sandholm 2021).
-    # Both profiles of every snapshot are judged in one walk of the tree.
-    recorded["exploitability"], recorded["current_exploitability"] = exploitability_pairs(
+    # Both profiles of every snapshot are judged in one walk of the tree, which also yields own reach.
+    recorded["exploitability"], recorded["current_exploitability"], recorded["reach"] = judge_snapshots(
         tree, average, recorded["current_strategy"])
     final_value = profile_value(tree, average[-1])
     if progress is not None:
@@ -216,8 +217,6 @@ def _record(solver: Solver, schedule: np.ndarray,
         if progress is not None and end_index < t - 1:
             progress(float(schedule[end_index]) / total)
     out["seconds"] = seconds
-    # Derived, not recorded: the same for every solver, and a probability by construction.
-    out["reach"] = own_reach_probability(tree, out["current_strategy"])
     return out
 
 

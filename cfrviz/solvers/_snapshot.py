@@ -2,7 +2,8 @@
 
 The outputs are the runner's preallocated arrays: [T, I, A] for regret, current and
 average strategy and [T] for value, running mean and nodes touched. Own reach is not
-written here: the runner derives it from the current strategy (`own_reach_probability`).
+written here: the runner reads it off the walk that judges the snapshots
+(`cfrviz.analysis.best_responses.judge_snapshots`).
 Indices are uint64, as in the kernels that call these (see `_kernel_tree`): no negative-index
 checks.
 """

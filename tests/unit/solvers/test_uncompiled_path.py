@@ -114,8 +114,8 @@ def test_the_default_first_solve_is_served_without_the_compiler(compiling: Picks
 
 @pytest.mark.parametrize(("game", "params"), [("kuhn", {}), ("leduc", {}), ("rps", {}), ("efg:myerson_card_game", {})])
 def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, params: dict[str, Any]) -> None:
-    # Reference: the compiled `_nash_conv_pairs` on the same profiles (random behaviour strategies,
-    # some pure, so ties between best actions are exercised too).
+    # Reference: the compiled `_nash_conv_pairs` (4 snapshots a walk) and `_nash_conv_pairs_unblocked` on the
+    # same profiles (random behaviour strategies, some pure, so ties between best actions are exercised too).
     tree = compile_game(game, **params)
     rng = np.random.default_rng(7)
     profiles = []
@@ -129,9 +129,14 @@ def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, 
     first = np.ascontiguousarray(profiles[:6])
     second = np.ascontiguousarray(profiles[6:])
     packed = best_responses._packed(tree)
-    arrays = (packed.nodes, packed.chance_probability, packed.payoff, packed.levels, first, second)
-    np.testing.assert_array_equal(_batched_judging._nash_conv_pairs_batched(*arrays),
-                                  best_responses._nash_conv_pairs(*arrays))
+    arrays = (packed.nodes, packed.chance_probability, packed.chance_reach, packed.payoff, packed.judging,
+              packed.inner_levels, first, second)
+    batched_reach, blocked_reach, unblocked_reach = (np.empty(first.shape[:2]) for _ in range(3))
+    batched = _batched_judging._nash_conv_pairs_batched(*arrays, batched_reach)
+    np.testing.assert_array_equal(batched, best_responses._nash_conv_pairs(*arrays, blocked_reach, 4))
+    np.testing.assert_array_equal(batched, best_responses._nash_conv_pairs_unblocked(*arrays, unblocked_reach))
+    np.testing.assert_array_equal(batched_reach, blocked_reach)
+    np.testing.assert_array_equal(batched_reach, unblocked_reach)
 
 
 @njit(cache=False)
