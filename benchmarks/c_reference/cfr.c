@@ -1,17 +1,18 @@
 /* Alternating vanilla CFR (Zinkevich et al. 2007) over cfrviz's flat tree arrays, in plain C.
  *
  * The floor for cfrviz's numba kernel (cfrviz/solvers/_cfr_kernel.py): the same two passes per
- * player in the same order (forward in node order for reach, backward level by level for values
- * and regrets), the same regret matching and average, the same floating-point operations in the
- * same order. benchmarks/speed.py writes a tree's arrays to a file, runs this program and checks
+ * player in the same order over the same nodes (the ones that are not terminal: forward in node
+ * order for reach, backward level by level for values and regrets), the same regret matching and
+ * average, the same floating-point operations in the same order. benchmarks/speed.py writes a tree's arrays to a file, runs this program and checks
  * that its regrets and strategy sums have the same bits as the kernel's.
  *
  *     cfr TREE_FILE ITERATIONS REPEATS
  *
- * TREE_FILE: "CFRVIZT1", then N, I, A and L (uint64), then actor[N] (uint8), infoset[N],
+ * TREE_FILE: "CFRVIZT2", then N, I, A, M and L (uint64), then actor[N] (uint8), infoset[N],
  * first_child[N], num_children[N] (uint64), chance_probability[N], payoff[N] (double),
- * infoset_player[I] (uint8), num_actions[I] (uint64) and level_start[L] (uint64: the first node
- * of each depth, then N), all little-endian. Prints one line per repeat: the CPU seconds of
+ * infoset_player[I] (uint8), num_actions[I] (uint64), decision[M] (uint64: the nodes that are not
+ * terminal, ascending) and decision_start[L] (uint64: where each depth begins in decision, then M),
+ * all little-endian. Prints one line per repeat: the CPU seconds of
  * ITERATIONS iterations (clock_gettime(CLOCK_PROCESS_CPUTIME_ID), reading the file excluded),
  * then the last root value and the sums of cumulative regret and strategy sum, to 17 digits.
  */
@@ -24,12 +25,12 @@
 enum { CHANCE = 2, TERMINAL = 3 };
 
 typedef struct {
-    uint64_t n, i, a, levels;
+    uint64_t n, i, a, m, levels;
     uint8_t *actor;
     uint64_t *infoset, *first_child, *num_children;
     double *chance_probability, *payoff;
     uint8_t *infoset_player;
-    uint64_t *num_actions, *level_start;
+    uint64_t *num_actions, *decision, *decision_start;
 } Tree;
 
 static void *read_array(FILE *f, uint64_t count, size_t size) {
@@ -44,13 +45,13 @@ static void *read_array(FILE *f, uint64_t count, size_t size) {
 static Tree read_tree(const char *path) {
     Tree t;
     char magic[8];
-    uint64_t counts[4];
+    uint64_t counts[5];
     FILE *f = fopen(path, "rb");
-    if (!f || fread(magic, 1, 8, f) != 8 || memcmp(magic, "CFRVIZT1", 8) != 0 || fread(counts, 8, 4, f) != 4) {
+    if (!f || fread(magic, 1, 8, f) != 8 || memcmp(magic, "CFRVIZT2", 8) != 0 || fread(counts, 8, 5, f) != 5) {
         fprintf(stderr, "%s is not a tree file\n", path);
         exit(2);
     }
-    t.n = counts[0]; t.i = counts[1]; t.a = counts[2]; t.levels = counts[3];
+    t.n = counts[0]; t.i = counts[1]; t.a = counts[2]; t.m = counts[3]; t.levels = counts[4];
     t.actor = read_array(f, t.n, 1);
     t.infoset = read_array(f, t.n, 8);
     t.first_child = read_array(f, t.n, 8);
@@ -59,7 +60,8 @@ static Tree read_tree(const char *path) {
     t.payoff = read_array(f, t.n, 8);
     t.infoset_player = read_array(f, t.i, 1);
     t.num_actions = read_array(f, t.i, 8);
-    t.level_start = read_array(f, t.levels, 8);
+    t.decision = read_array(f, t.m, 8);
+    t.decision_start = read_array(f, t.levels, 8);
     fclose(f);
     return t;
 }
@@ -69,9 +71,9 @@ static double traverse(const Tree *t, int player, const double *strategy, double
                        double *reach, double *value) {
     const uint64_t A = t->a;
     reach[0] = reach[1] = reach[2] = 1.0;
-    for (uint64_t n = 0; n < t->n; n++) {
+    for (uint64_t j = 0; j < t->m; j++) {
+        uint64_t n = t->decision[j];
         uint8_t who = t->actor[n];
-        if (who == TERMINAL) continue;
         uint64_t first = t->first_child[n], k = t->num_children[n];
         double r0 = reach[3 * n], r1 = reach[3 * n + 1], rc = reach[3 * n + 2];
         if (who == CHANCE) {
@@ -94,9 +96,9 @@ static double traverse(const Tree *t, int player, const double *strategy, double
         }
     }
     for (uint64_t level = t->levels - 1; level-- > 0;) {
-        for (uint64_t n = t->level_start[level]; n < t->level_start[level + 1]; n++) {
+        for (uint64_t j = t->decision_start[level]; j < t->decision_start[level + 1]; j++) {
+            uint64_t n = t->decision[j];
             uint8_t who = t->actor[n];
-            if (who == TERMINAL) continue;
             uint64_t c = t->first_child[n], k = t->num_children[n];
             double v = 0.0;
             if (who == CHANCE) {
