@@ -46,7 +46,8 @@ def build(directory: Path) -> Path | None:
 def write_tree(tree: GameTree, path: Path) -> None:
     """The tree's arrays in cfr.c's format (see its header), little-endian."""
     arrays = kernel_tree(tree)
-    decision, decision_start = _decision_levels(arrays.actor, _level_starts(arrays.parent))
+    _, decision, decision_start = _decision_levels(arrays.actor, arrays.chance_probability, arrays.first_child,
+                                                   arrays.num_children, _level_starts(arrays.parent))
     with path.open("wb") as out:
         out.write(b"CFRVIZT2")
         np.array([tree.num_nodes, tree.num_infosets, tree.max_actions, len(decision), len(decision_start)],

@@ -22,11 +22,13 @@
 #include <string.h>
 #include <time.h>
 
-enum { CHANCE = 2, TERMINAL = 3 };
+/* kind[n] is actor[n], but UNIFORM_CHANCE for a chance node whose outcomes are equally likely
+ * (found once when the tree is read, as the kernel finds it once per call). */
+enum { CHANCE = 2, TERMINAL = 3, UNIFORM_CHANCE = 4 };
 
 typedef struct {
     uint64_t n, i, a, m, levels;
-    uint8_t *actor;
+    uint8_t *actor, *kind;
     uint64_t *infoset, *first_child, *num_children;
     double *chance_probability, *payoff;
     uint8_t *infoset_player;
@@ -63,6 +65,16 @@ static Tree read_tree(const char *path) {
     t.decision = read_array(f, t.m, 8);
     t.decision_start = read_array(f, t.levels, 8);
     fclose(f);
+    t.kind = malloc(t.n + 1);
+    for (uint64_t n = 0; n < t.n; n++) {
+        t.kind[n] = t.actor[n];
+        if (t.actor[n] != CHANCE) continue;
+        int uniform = 1;
+        uint64_t c = t.first_child[n];
+        for (uint64_t a = 1; a < t.num_children[n]; a++)
+            if (t.chance_probability[c + a] != t.chance_probability[c]) uniform = 0;
+        if (uniform) t.kind[n] = UNIFORM_CHANCE;
+    }
     return t;
 }
 
@@ -73,10 +85,10 @@ static double traverse(const Tree *t, int player, const double *strategy, double
     reach[0] = reach[1] = reach[2] = 1.0;
     for (uint64_t j = 0; j < t->m; j++) {
         uint64_t n = t->decision[j];
-        uint8_t who = t->actor[n];
+        uint8_t who = t->kind[n];
         uint64_t first = t->first_child[n], k = t->num_children[n];
         double r0 = reach[3 * n], r1 = reach[3 * n + 1], rc = reach[3 * n + 2];
-        if (who == CHANCE) {
+        if (who >= CHANCE) {
             for (uint64_t a = 0; a < k; a++) {
                 uint64_t c = first + a;
                 reach[3 * c] = r0; reach[3 * c + 1] = r1; reach[3 * c + 2] = rc * t->chance_probability[c];
@@ -98,19 +110,16 @@ static double traverse(const Tree *t, int player, const double *strategy, double
     for (uint64_t level = t->levels - 1; level-- > 0;) {
         for (uint64_t j = t->decision_start[level]; j < t->decision_start[level + 1]; j++) {
             uint64_t n = t->decision[j];
-            uint8_t who = t->actor[n];
+            uint8_t who = t->kind[n];
             uint64_t c = t->first_child[n], k = t->num_children[n];
             double v = 0.0;
+            if (who == UNIFORM_CHANCE) {
+                for (uint64_t a = 0; a < k; a++) v += value[c + a];
+                value[n] = v / (double)k;
+                continue;
+            }
             if (who == CHANCE) {
-                int uniform = 1;
-                for (uint64_t a = 1; a < k; a++)
-                    if (t->chance_probability[c + a] != t->chance_probability[c]) uniform = 0;
-                if (uniform) {
-                    for (uint64_t a = 0; a < k; a++) v += value[c + a];
-                    v /= (double)k;
-                } else {
-                    for (uint64_t a = 0; a < k; a++) v += t->chance_probability[c + a] * value[c + a];
-                }
+                for (uint64_t a = 0; a < k; a++) v += t->chance_probability[c + a] * value[c + a];
                 value[n] = v;
                 continue;
             }

@@ -28,6 +28,8 @@ from cfrviz.solvers.vocabulary import AverageWeight, RegretMode
 
 CHANCE = 2
 TERMINAL = 3
+#: A chance node whose outcomes are equally likely (in `_decision_levels`' kind [N], not in the tree).
+UNIFORM_CHANCE = 4
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 
@@ -42,15 +44,16 @@ AVERAGE_LINEAR = int(AverageWeight.LINEAR)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _traverse(player, actor, infoset, chance_probability, first_child, num_children, strategy, regret,
+def _traverse(player, kind, infoset, chance_probability, first_child, num_children, strategy, regret,
               own_reach, reach, value, decision, decision_start):
     """One full pass; updates regrets of `player` (or of both when player < 0).
 
     Regrets are added to `regret` [I, A]: the cumulative regret, or for predictive variants
     the instantaneous-regret array (zeroed before the pass). reach [N, 3] (player 1,
     player 2, chance) and value [N] are scratch, except that value must already hold
-    payoff at terminals. decision [M] and decision_start [D + 1] (`_decision_levels`): the
-    nodes that are not terminal, ascending, and where each depth begins among them.
+    payoff at terminals. kind [N], decision [M] and decision_start [D + 1] (`_decision_levels`):
+    each node's actor with equally likely chance marked, the nodes that are not terminal,
+    ascending, and where each depth begins among them.
     Adds each updated information set's own reach, summed over its histories, to own_reach
     [I]: the weight of its strategy in the average (Run.reach is the probability itself,
     derived later). Returns player 1's root value.
@@ -65,13 +68,13 @@ def _traverse(player, actor, infoset, chance_probability, first_child, num_child
     # parent's children and strategy row are read contiguously.
     for j in range(decision.shape[0]):
         n = decision[j]
-        who = actor[n]
+        who = kind[n]
         first = first_child[n]
         k = num_children[n]
         r0 = reach[n, 0]
         r1 = reach[n, 1]
         rc = reach[n, 2]
-        if who == CHANCE:
+        if who >= CHANCE:
             for a in range(k):
                 c = first + a
                 reach[c, 0] = r0
@@ -99,22 +102,18 @@ def _traverse(player, actor, infoset, chance_probability, first_child, num_child
         level -= ONE
         for j in range(decision_start[level], decision_start[level + ONE]):
             n = decision[j]
-            who = actor[n]
+            who = kind[n]
             c = first_child[n]
             k = num_children[n]
             v = 0.0
+            if who == UNIFORM_CHANCE:   # equally likely outcomes: one division, as a plain average
+                for a in range(k):
+                    v += value[c + a]
+                value[n] = v / k
+                continue
             if who == CHANCE:
-                uniform = True
-                for a in range(ONE, k):
-                    if chance_probability[c + a] != chance_probability[c]:
-                        uniform = False
-                if uniform:     # equally likely outcomes: one division, as a plain average
-                    for a in range(k):
-                        v += value[c + a]
-                    v /= k
-                else:
-                    for a in range(k):
-                        v += chance_probability[c + a] * value[c + a]
+                for a in range(k):
+                    v += chance_probability[c + a] * value[c + a]
                 value[n] = v
                 continue
             i = infoset[n]
@@ -138,9 +137,11 @@ def _traverse(player, actor, infoset, chance_probability, first_child, num_child
 
 
 @njit(cache=True, error_model="numpy")
-def _decision_levels(actor, level_start):
-    """(decision [M], decision_start [D + 1]), both uint64: the ids of the M nodes that are not
-    terminal, ascending, and the index in `decision` where each depth begins, then M.
+def _decision_levels(actor, chance_probability, first_child, num_children, level_start):
+    """(kind [N] uint8, decision [M] uint64, decision_start [D + 1] uint64): each node's actor, but
+    UNIFORM_CHANCE for a chance node whose outcomes all have the same probability (found once
+    here rather than in every pass); the ids of the M nodes that are not terminal, ascending;
+    and the index in `decision` where each depth begins, then M.
 
     The passes walk these alone. Terminals need no work in a pass, and a test for them at
     every node was a branch the processor often guessed wrong (more than half of Leduc's
@@ -151,6 +152,17 @@ def _decision_levels(actor, level_start):
     for n in range(n_nodes):
         if actor[n] != TERMINAL:
             count += ONE
+    kind = np.empty(n_nodes, dtype=np.uint8)
+    for n in range(n_nodes):
+        kind[n] = actor[n]
+        if actor[n] == CHANCE:
+            c = first_child[n]
+            uniform = True
+            for a in range(ONE, num_children[n]):
+                if chance_probability[c + a] != chance_probability[c]:
+                    uniform = False
+            if uniform:
+                kind[n] = UNIFORM_CHANCE
     decision = np.empty(count, dtype=np.uint64)
     decision_start = np.empty(level_start.shape[0], dtype=np.uint64)
     j = ZERO
@@ -161,7 +173,7 @@ def _decision_levels(actor, level_start):
                 decision[j] = n
                 j += ONE
     decision_start[level_start.shape[0] - 1] = j
-    return decision, decision_start
+    return kind, decision, decision_start
 
 
 @njit(cache=True, error_model="numpy")
@@ -260,7 +272,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
-    decision, decision_start = _decision_levels(actor, _level_starts(parent))
+    kind, decision, decision_start = _decision_levels(actor, chance_probability, first_child, num_children,
+                                                      _level_starts(parent))
     # Terminal values never change: write them once here, not in every pass.
     for h in range(n_nodes):
         if actor[h] == TERMINAL:
@@ -282,7 +295,7 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
                     if player < 0 or infoset_player[i] == player:
                         for a in range(instant.shape[1]):
                             instant[i, a] = 0.0
-            root = _traverse(player, actor, infoset, chance_probability, first_child, num_children, strategy,
+            root = _traverse(player, kind, infoset, chance_probability, first_child, num_children, strategy,
                              pass_regret, own_reach, reach, value, decision, decision_start)
             if player <= 0:
                 last_value = root
