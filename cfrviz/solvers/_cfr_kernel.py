@@ -23,13 +23,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfrviz.solvers._kernel_tree import UNIFORM_CHANCE
 from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
 from cfrviz.solvers.vocabulary import AverageWeight, RegretMode
 
 CHANCE = 2
 TERMINAL = 3
-#: A chance node whose outcomes are equally likely (in `_decision_levels`' kind [N], not in the tree).
-UNIFORM_CHANCE = 4
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 
@@ -51,7 +50,7 @@ def _traverse(player, kind, infoset, chance_probability, first_child, num_childr
     Regrets are added to `regret` [I, A]: the cumulative regret, or for predictive variants
     the instantaneous-regret array (zeroed before the pass). reach [N, 3] (player 1,
     player 2, chance) and value [N] are scratch, except that value must already hold
-    payoff at terminals. kind [N], decision [M] and decision_start [D + 1] (`_decision_levels`):
+    payoff at terminals. kind [N], decision [M] and decision_start [D + 1] (`KernelTree`):
     each node's actor with equally likely chance marked, the nodes that are not terminal,
     ascending, and where each depth begins among them.
     Adds each updated information set's own reach, summed over its histories, to own_reach
@@ -136,64 +135,6 @@ def _traverse(player, kind, infoset, chance_probability, first_child, num_childr
     return value[0]
 
 
-@njit(cache=True, error_model="numpy")
-def _decision_levels(actor, chance_probability, first_child, num_children, level_start):
-    """(kind [N] uint8, decision [M] uint64, decision_start [D + 1] uint64): each node's actor, but
-    UNIFORM_CHANCE for a chance node whose outcomes all have the same probability (found once
-    here rather than in every pass); the ids of the M nodes that are not terminal, ascending;
-    and the index in `decision` where each depth begins, then M.
-
-    The passes walk these alone. Terminals need no work in a pass, and a test for them at
-    every node was a branch the processor often guessed wrong (more than half of Leduc's
-    nodes are terminal, spread through the depths); the order of the remaining nodes, and so
-    of every floating-point operation, is unchanged."""
-    n_nodes = np.uint64(actor.shape[0])
-    count = ZERO
-    for n in range(n_nodes):
-        if actor[n] != TERMINAL:
-            count += ONE
-    kind = np.empty(n_nodes, dtype=np.uint8)
-    for n in range(n_nodes):
-        kind[n] = actor[n]
-        if actor[n] == CHANCE:
-            c = first_child[n]
-            uniform = True
-            for a in range(ONE, num_children[n]):
-                if chance_probability[c + a] != chance_probability[c]:
-                    uniform = False
-            if uniform:
-                kind[n] = UNIFORM_CHANCE
-    decision = np.empty(count, dtype=np.uint64)
-    decision_start = np.empty(level_start.shape[0], dtype=np.uint64)
-    j = ZERO
-    for level in range(np.uint64(level_start.shape[0] - 1)):
-        decision_start[level] = j
-        for n in range(level_start[level], level_start[level + ONE]):
-            if actor[n] != TERMINAL:
-                decision[j] = n
-                j += ONE
-    decision_start[level_start.shape[0] - 1] = j
-    return kind, decision, decision_start
-
-
-@njit(cache=True, error_model="numpy")
-def _level_starts(parent):
-    """[D + 1] uint64: the first node id of each depth, then N (nodes are numbered breadth first)."""
-    n_nodes = np.uint64(parent.shape[0])
-    depth = np.empty(n_nodes, dtype=np.uint64)
-    depth[0] = ZERO
-    for n in range(ONE, n_nodes):
-        depth[n] = depth[parent[n]] + ONE
-    deepest = depth[n_nodes - ONE]
-    starts = np.empty(deepest + np.uint64(2), dtype=np.uint64)
-    node = n_nodes
-    while node > ZERO:
-        node -= ONE
-        starts[depth[node]] = node
-    starts[deepest + ONE] = n_nodes
-    return starts
-
-
 @njit(cache=True, error_model="numpy", inline="always")
 def _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive, strategy_sum,
                    strategy, played, own_reach, regret_mode, alpha, beta, offset, average_mode, gamma):
@@ -257,13 +198,16 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
 
 @njit(cache=True, error_model="numpy")
 def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
-                   action_index, infoset_player, num_actions,
+                   action_index, infoset_player, num_actions, kind, decision, decision_start,
                    regret, instant, strategy_sum, strategy, played, own_reach, reach, value,
                    t0, n, alternating, regret_mode, predictive, alpha, beta, offset, average_mode, gamma,
                    value_sum, nodes_touched,
                    schedule, s0, out_regret, out_current, out_average,
                    out_value, out_expected, out_nodes):
     """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
+
+    The tree's arrays, then kind [N], decision [M] and decision_start [D + 1]
+    (`_kernel_tree.KernelTree`: the passes walk the M nodes that are not terminal, depth by depth).
 
     regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
     instant [I, A] each player's instantaneous regret of their last pass (predictive
@@ -272,8 +216,6 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
-    kind, decision, decision_start = _decision_levels(actor, chance_probability, first_child, num_children,
-                                                      _level_starts(parent))
     # Terminal values never change: write them once here, not in every pass.
     for h in range(n_nodes):
         if actor[h] == TERMINAL:

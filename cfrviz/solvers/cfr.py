@@ -55,7 +55,7 @@ class FullTraversalCFR(Solver):
         self._tree_arrays = (
             arrays.parent, arrays.actor, arrays.infoset, arrays.chance_probability, arrays.payoff,
             arrays.first_child, arrays.num_children, arrays.action_index, arrays.infoset_player,
-            arrays.num_actions,
+            arrays.num_actions, arrays.kind, arrays.decision, arrays.decision_start,
         )
         self._no_outputs = kernel.empty_outputs(tree.num_infosets, tree.max_actions)
         self._no_schedule = np.zeros(0, dtype=np.int64)
