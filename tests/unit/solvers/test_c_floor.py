@@ -13,6 +13,8 @@ import pytest
 
 from benchmarks import c_reference
 from cfrviz.catalog import compile_game
+from cfrviz.tree import GameTree
+from cfrviz.tree.locks import Locks, restrict
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +25,17 @@ def floor_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return binary
 
 
-@pytest.mark.parametrize(("game", "params", "iterations"),
-                         [("kuhn", {}, 300), ("leduc", {}, 60), ("kuhn", {"cards": 5}, 100)])
-def test_the_c_loop_reaches_the_kernels_bits(floor_binary: Path, tmp_path: Path, game: str,
-                                             params: dict[str, int], iterations: int) -> None:
-    tree = compile_game(game, **params)
+def _locked(locks: str) -> GameTree:
+    return restrict(compile_game("kuhn"), Locks.parse(locks)).tree
+
+
+@pytest.mark.parametrize(("tree", "iterations"),
+                         [(compile_game("kuhn"), 300), (compile_game("leduc"), 60), (compile_game("kuhn", cards=5), 100),
+                          # chance nodes whose outcomes are not equally likely, one of them never
+                          (_locked("J=1/4,3/4"), 300), (_locked("Q=0,1"), 300)],
+                         ids=["kuhn", "leduc", "kuhn5", "kuhn-J-locked", "kuhn-Q-locked-pure"])
+def test_the_c_loop_reaches_the_kernels_bits(floor_binary: Path, tmp_path: Path, tree: GameTree,
+                                             iterations: int) -> None:
     tree_file = tmp_path / "tree.bin"
     c_reference.write_tree(tree, tree_file)
     ran = c_reference.run(floor_binary, tree_file, iterations, repeats=2)
