@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cfrviz.solvers._kernel_tree import UNIFORM_CHANCE
+from cfrviz.solvers._kernel_tree import NONE, UNIFORM_CHANCE
 from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
 from cfrviz.solvers.vocabulary import AverageWeight, RegretMode
 
@@ -135,6 +135,134 @@ def _traverse(player, kind, infoset, chance_probability, first_child, num_childr
     return value[0]
 
 
+@njit(cache=True, error_model="numpy")
+def _pruned_pass(player, kind, infoset, chance_probability, first_child, num_children, strategy, regret,
+                 own_reach, reach, value, levels, live, live_start, infoset_player, own_parent, own_action,
+                 histories, sequence_reach):
+    """`_traverse` for one player (player >= 0) over the nodes their counterfactual reach can reach.
+
+    A node below an edge of probability exactly 0 taken by the opponent or chance has
+    counterfactual reach exactly 0: every regret update below it is 0 * x, and its value enters
+    its parent's sum times that exact 0. Such subtrees are skipped in both passes (their values
+    stay as they were, finite). The forward pass lists the live nodes that are not terminal,
+    depth by depth, in live [M] (ids ascending within a depth, as `decision`) and live_start
+    [D + 1]; the backward pass walks that list. Same bits as `_traverse` when a sum that
+    skips can hold no -0.0 (see `run_iterations`).
+
+    Own reach does not depend on the opponent, and with perfect recall every history of an
+    information set has the same one, a product of the player's own probabilities along their
+    sequence: sequence_reach [I] computes it set by set, parents first (own_parent [I], NONE at
+    a player's first sets, and own_action [I]), with the path's multiplications in the path's
+    order, and own_reach [I] adds it once per history (histories [I]), as `_traverse` would.
+    """
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    live[0] = ZERO
+    live_start[0] = ZERO
+    live_start[1] = ONE
+    count = ONE
+    for level in range(levels - ONE):
+        for j in range(live_start[level], live_start[level + ONE]):
+            n = live[j]
+            who = kind[n]
+            first = first_child[n]
+            k = num_children[n]
+            r0 = reach[n, 0]
+            r1 = reach[n, 1]
+            rc = reach[n, 2]
+            # The child is listed unless it is terminal or its edge cuts the player's counterfactual
+            # reach; written always and counted only then, so no branch depends on it.
+            if who >= CHANCE:
+                for a in range(k):
+                    c = first + a
+                    p = chance_probability[c]
+                    reach[c, 0] = r0
+                    reach[c, 1] = r1
+                    reach[c, 2] = rc * p
+                    live[count] = c
+                    count += np.uint64((kind[c] != TERMINAL) & (p != 0.0))
+            elif who == player:
+                i = infoset[n]
+                for a in range(k):
+                    c = first + a
+                    s = strategy[i, a]
+                    if who == 0:
+                        reach[c, 0] = r0 * s
+                        reach[c, 1] = r1
+                    else:
+                        reach[c, 0] = r0
+                        reach[c, 1] = r1 * s
+                    reach[c, 2] = rc
+                    live[count] = c
+                    count += np.uint64(kind[c] != TERMINAL)
+            elif who == 0:
+                i = infoset[n]
+                for a in range(k):
+                    c = first + a
+                    s = strategy[i, a]
+                    reach[c, 0] = r0 * s
+                    reach[c, 1] = r1
+                    reach[c, 2] = rc
+                    live[count] = c
+                    count += np.uint64((kind[c] != TERMINAL) & (s != 0.0))
+            else:
+                i = infoset[n]
+                for a in range(k):
+                    c = first + a
+                    s = strategy[i, a]
+                    reach[c, 0] = r0
+                    reach[c, 1] = r1 * s
+                    reach[c, 2] = rc
+                    live[count] = c
+                    count += np.uint64((kind[c] != TERMINAL) & (s != 0.0))
+        live_start[level + np.uint64(2)] = count
+    level = levels
+    while level > ZERO:
+        level -= ONE
+        for j in range(live_start[level], live_start[level + ONE]):
+            n = live[j]
+            who = kind[n]
+            c = first_child[n]
+            k = num_children[n]
+            v = 0.0
+            if who == UNIFORM_CHANCE:
+                for a in range(k):
+                    v += value[c + a]
+                value[n] = v / k
+                continue
+            if who == CHANCE:
+                for a in range(k):
+                    v += chance_probability[c + a] * value[c + a]
+                value[n] = v
+                continue
+            i = infoset[n]
+            for a in range(k):
+                v += strategy[i, a] * value[c + a]
+            value[n] = v
+            if who != player:
+                continue
+            if who == 0:
+                counterfactual = reach[n, 1] * reach[n, 2]
+                for a in range(k):
+                    regret[i, a] += counterfactual * (value[c + a] - v)
+            else:
+                counterfactual = reach[n, 0] * reach[n, 2]
+                for a in range(k):
+                    regret[i, a] += counterfactual * (v - value[c + a])
+    for i in range(infoset_player.shape[0]):
+        if infoset_player[i] != player:
+            continue
+        above = own_parent[i]
+        x = 1.0 if above == NONE else sequence_reach[above] * strategy[above, own_action[i]]
+        sequence_reach[i] = x
+        total = 0.0
+        for _ in range(histories[i]):
+            total += x
+        own_reach[i] = total
+    return value[0]
+
+
 @njit(cache=True, error_model="numpy", inline="always")
 def _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive, strategy_sum,
                    strategy, played, own_reach, regret_mode, alpha, beta, offset, average_mode, gamma):
@@ -199,6 +327,7 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
 @njit(cache=True, error_model="numpy")
 def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
                    action_index, infoset_player, num_actions, kind, decision, decision_start,
+                   own_parent, own_action, histories, prunable,
                    regret, instant, strategy_sum, strategy, played, own_reach, reach, value,
                    t0, n, alternating, regret_mode, predictive, alpha, beta, offset, average_mode, gamma,
                    value_sum, nodes_touched,
@@ -216,10 +345,24 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     (last_value, value_sum, nodes_touched, next snapshot index).
     """
     n_nodes = parent.shape[0]
-    # Terminal values never change: write them once here, not in every pass.
+    # Terminal values never change: write them once here, not in every pass. Elsewhere a finite
+    # number, since a pruned child's value (left as it was) enters its parent's sum times 0.
     for h in range(n_nodes):
-        if actor[h] == TERMINAL:
-            value[h] = payoff[h]
+        value[h] = payoff[h] if actor[h] == TERMINAL else 0.0
+    # Skipping an update of 0 * x leaves the same bits unless the sum holds -0.0 (x + -0.0 is x
+    # for every other x; a sum that starts at +0.0 never becomes -0.0, as a round-to-nearest sum
+    # is -0.0 only when both terms are). Cumulative regret starts at +0.0 and is only added to,
+    # or clipped to +0.0 (CFR+, DCFR+); predictive variants add to an instantaneous regret zeroed
+    # to +0.0 before each pass. DCFR's discount can underflow a negative regret to -0.0, after
+    # which 0 * x gives +0.0 or -0.0 by the sign of x, so DCFR and linear CFR could not be pruned.
+    # Pruning pays where many actions have probability exactly 0: vanilla CFR, whose regret
+    # matching zeroes about half of them on Leduc (CFR+ and its kin zero fewer, and measured no
+    # faster), with alternating updates (simultaneous ones need a node only one player can skip).
+    prune = prunable and alternating and regret_mode == REGRET_PLAIN and not predictive
+    levels = np.uint64(decision_start.shape[0] - 1)
+    live = np.empty(decision.shape[0], dtype=np.uint64)
+    live_start = np.empty(decision_start.shape[0], dtype=np.uint64)
+    sequence_reach = np.empty(infoset_player.shape[0])
     last_value = 0.0
     s = s0
     # Chosen once, outside the loop: a choice between arrays inside it costs reference counting
@@ -237,8 +380,13 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
                     if player < 0 or infoset_player[i] == player:
                         for a in range(instant.shape[1]):
                             instant[i, a] = 0.0
-            root = _traverse(player, kind, infoset, chance_probability, first_child, num_children, strategy,
-                             pass_regret, own_reach, reach, value, decision, decision_start)
+            if prune:
+                root = _pruned_pass(player, kind, infoset, chance_probability, first_child, num_children,
+                                    strategy, pass_regret, own_reach, reach, value, levels, live, live_start,
+                                    infoset_player, own_parent, own_action, histories, sequence_reach)
+            else:
+                root = _traverse(player, kind, infoset, chance_probability, first_child, num_children, strategy,
+                                 pass_regret, own_reach, reach, value, decision, decision_start)
             if player <= 0:
                 last_value = root
             _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive,

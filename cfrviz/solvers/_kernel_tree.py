@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cfrviz.solvers.base import _own_levels
 from cfrviz.tree import GameTree
 from cfrviz.games.base import CHANCE, TERMINAL
 
@@ -41,6 +42,11 @@ class KernelTree:
     `decision`, then M). Terminals need no work in a pass, and a test for them at every node
     was a branch the processor often guessed wrong: more than half of Leduc's nodes are
     terminal, spread through the depths.
+
+    Each information set's own sequence, for pruned passes: own_parent [I] uint64 (the set where
+    its player last acted before it, NONE if none) and own_action [I] uint64 (the action taken
+    there), and histories [I] uint64 (how many histories it has). prunable: the game has perfect
+    recall and every set's parent has a smaller id, so own reach can be computed set by set.
     """
 
     parent: np.ndarray
@@ -56,6 +62,10 @@ class KernelTree:
     kind: np.ndarray
     decision: np.ndarray
     decision_start: np.ndarray
+    own_parent: np.ndarray
+    own_action: np.ndarray
+    histories: np.ndarray
+    prunable: bool
 
 
 _KERNEL_TREES: weakref.WeakKeyDictionary[GameTree, KernelTree] = weakref.WeakKeyDictionary()
@@ -91,6 +101,24 @@ def _decision_levels(tree: GameTree) -> tuple[np.ndarray, np.ndarray]:
     return decision.astype(np.uint64), decision_start.astype(np.uint64)
 
 
+def _own_sequences(tree: GameTree) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(own_parent [I], own_action [I], prunable): see KernelTree."""
+    parent = np.full(tree.num_infosets, NONE, dtype=np.uint64)
+    action = np.zeros(tree.num_infosets, dtype=np.uint64)
+    try:
+        levels = _own_levels(tree)
+    except ValueError:                      # no perfect recall: sets have no single parent
+        return parent, action, False
+    width = max(tree.max_actions, 1)
+    for sets, parent_sets, slots in levels:
+        has = parent_sets >= 0
+        parent[sets[has]] = parent_sets[has].astype(np.uint64)
+        action[sets[has]] = (slots[has] - parent_sets[has] * width).astype(np.uint64)
+    ids = np.arange(tree.num_infosets, dtype=np.uint64)
+    ordered = bool(np.all((parent == NONE) | (parent < ids)))
+    return parent, action, ordered
+
+
 def _frozen(array: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
     copy = np.ascontiguousarray(array, dtype=dtype).copy()
     copy.setflags(write=False)
@@ -103,6 +131,7 @@ def kernel_tree(tree: GameTree) -> KernelTree:
         cached = _KERNEL_TREES.get(tree)
         if cached is None:
             decision, decision_start = _decision_levels(tree)
+            own_parent, own_action, prunable = _own_sequences(tree)
             cached = KernelTree(
                 parent=_frozen(_unsigned(tree.parent), np.uint64),
                 actor=_frozen(tree.actor, np.uint8),
@@ -117,6 +146,10 @@ def kernel_tree(tree: GameTree) -> KernelTree:
                 kind=_frozen(_kind(tree), np.uint8),
                 decision=_frozen(decision, np.uint64),
                 decision_start=_frozen(decision_start, np.uint64),
+                own_parent=_frozen(own_parent, np.uint64),
+                own_action=_frozen(own_action, np.uint64),
+                histories=_frozen(np.diff(tree.infoset_node_start), np.uint64),
+                prunable=prunable,
             )
             _KERNEL_TREES[tree] = cached
     return cached

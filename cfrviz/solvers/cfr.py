@@ -56,6 +56,7 @@ class FullTraversalCFR(Solver):
             arrays.parent, arrays.actor, arrays.infoset, arrays.chance_probability, arrays.payoff,
             arrays.first_child, arrays.num_children, arrays.action_index, arrays.infoset_player,
             arrays.num_actions, arrays.kind, arrays.decision, arrays.decision_start,
+            arrays.own_parent, arrays.own_action, arrays.histories, arrays.prunable,
         )
         self._no_outputs = kernel.empty_outputs(tree.num_infosets, tree.max_actions)
         self._no_schedule = np.zeros(0, dtype=np.int64)
