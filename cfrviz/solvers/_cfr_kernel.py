@@ -145,7 +145,7 @@ def _pruned_pass(player, kind, infoset, chance_probability, first_child, num_chi
     counterfactual reach exactly 0: every regret update below it is 0 * x, and its value enters
     its parent's sum times that exact 0. Such subtrees are skipped in both passes (their values
     stay as they were, finite). The forward pass lists the live nodes that are not terminal,
-    depth by depth, in live [M] (ids ascending within a depth, as `decision`) and live_start
+    depth by depth, in live [N] (ids ascending within a depth, as `decision`) and live_start
     [D + 1]; the backward pass walks that list. Same bits as `_traverse` when a sum that
     skips can hold no -0.0 (see `run_iterations`).
 
@@ -360,7 +360,8 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     # faster), with alternating updates (simultaneous ones need a node only one player can skip).
     prune = prunable and alternating and regret_mode == REGRET_PLAIN and not predictive
     levels = np.uint64(decision_start.shape[0] - 1)
-    live = np.empty(decision.shape[0], dtype=np.uint64)
+    # Every child is written before it is counted, so the list needs room past the last one counted.
+    live = np.empty(n_nodes, dtype=np.uint64)
     live_start = np.empty(decision_start.shape[0], dtype=np.uint64)
     sequence_reach = np.empty(infoset_player.shape[0])
     last_value = 0.0
