@@ -83,6 +83,40 @@ static Tree read_tree(const char *path) {
     return t;
 }
 
+/* Node n's value from its children's, and at `player`'s node its regret update (the backward
+ * step of both passes); returns 1 when it updated regrets. */
+static inline int back_up(const Tree *t, uint64_t n, int player, const double *strategy, double *regret,
+                          const double *reach, double *value) {
+    const uint64_t A = t->a;
+    uint8_t who = t->kind[n];
+    uint64_t c = t->first_child[n], k = t->num_children[n];
+    double v = 0.0;
+    if (who == UNIFORM_CHANCE) {
+        for (uint64_t a = 0; a < k; a++) v += value[c + a];
+        value[n] = v / (double)k;
+        return 0;
+    }
+    if (who == CHANCE) {
+        for (uint64_t a = 0; a < k; a++) v += t->chance_probability[c + a] * value[c + a];
+        value[n] = v;
+        return 0;
+    }
+    uint64_t i = t->infoset[n];
+    const double *row = strategy + i * A;
+    for (uint64_t a = 0; a < k; a++) v += row[a] * value[c + a];
+    value[n] = v;
+    if (who != player) return 0;
+    double *r = regret + i * A;
+    if (who == 0) {
+        double counterfactual = reach[3 * n + 1] * reach[3 * n + 2];
+        for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (value[c + a] - v);
+    } else {
+        double counterfactual = reach[3 * n] * reach[3 * n + 2];
+        for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (v - value[c + a]);
+    }
+    return 1;
+}
+
 /* One pass updating `player`'s regrets; returns player 1's root value. reach is [N][3]. */
 static double traverse(const Tree *t, int player, const double *strategy, double *regret, double *own_reach,
                        double *reach, double *value) {
@@ -115,34 +149,8 @@ static double traverse(const Tree *t, int player, const double *strategy, double
     for (uint64_t level = t->levels - 1; level-- > 0;) {
         for (uint64_t j = t->decision_start[level]; j < t->decision_start[level + 1]; j++) {
             uint64_t n = t->decision[j];
-            uint8_t who = t->kind[n];
-            uint64_t c = t->first_child[n], k = t->num_children[n];
-            double v = 0.0;
-            if (who == UNIFORM_CHANCE) {
-                for (uint64_t a = 0; a < k; a++) v += value[c + a];
-                value[n] = v / (double)k;
-                continue;
-            }
-            if (who == CHANCE) {
-                for (uint64_t a = 0; a < k; a++) v += t->chance_probability[c + a] * value[c + a];
-                value[n] = v;
-                continue;
-            }
-            uint64_t i = t->infoset[n];
-            const double *row = strategy + i * A;
-            for (uint64_t a = 0; a < k; a++) v += row[a] * value[c + a];
-            value[n] = v;
-            if (who != player) continue;
-            double *r = regret + i * A;
-            if (who == 0) {
-                double counterfactual = reach[3 * n + 1] * reach[3 * n + 2];
-                own_reach[i] += reach[3 * n];
-                for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (value[c + a] - v);
-            } else {
-                double counterfactual = reach[3 * n] * reach[3 * n + 2];
-                own_reach[i] += reach[3 * n + 1];
-                for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (v - value[c + a]);
-            }
+            if (back_up(t, n, player, strategy, regret, reach, value))
+                own_reach[t->infoset[n]] += reach[3 * n + t->kind[n]];
         }
     }
     return value[0];
@@ -211,33 +219,7 @@ static double traverse_pruned(const Tree *t, int player, const double *strategy,
     }
     for (uint64_t level = L; level-- > 0;) {
         for (uint64_t j = live_start[level]; j < live_start[level + 1]; j++) {
-            uint64_t n = live[j];
-            uint8_t who = t->kind[n];
-            uint64_t c = t->first_child[n], k = t->num_children[n];
-            double v = 0.0;
-            if (who == UNIFORM_CHANCE) {
-                for (uint64_t a = 0; a < k; a++) v += value[c + a];
-                value[n] = v / (double)k;
-                continue;
-            }
-            if (who == CHANCE) {
-                for (uint64_t a = 0; a < k; a++) v += t->chance_probability[c + a] * value[c + a];
-                value[n] = v;
-                continue;
-            }
-            uint64_t i = t->infoset[n];
-            const double *row = strategy + i * A;
-            for (uint64_t a = 0; a < k; a++) v += row[a] * value[c + a];
-            value[n] = v;
-            if (who != player) continue;
-            double *r = regret + i * A;
-            if (who == 0) {
-                double counterfactual = reach[3 * n + 1] * reach[3 * n + 2];
-                for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (value[c + a] - v);
-            } else {
-                double counterfactual = reach[3 * n] * reach[3 * n + 2];
-                for (uint64_t a = 0; a < k; a++) r[a] += counterfactual * (v - value[c + a]);
-            }
+            back_up(t, live[j], player, strategy, regret, reach, value);
         }
     }
     for (uint64_t i = 0; i < t->i; i++) {
