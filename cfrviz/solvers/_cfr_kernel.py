@@ -12,6 +12,10 @@ Predictive variants (PCFR+, PDCFR+) keep this iteration's instantaneous regret r
 from the cumulative regret, because the next strategy is regret matching on R^t + r^t
 (the last instantaneous regret is the prediction of the next one).
 
+Vanilla CFR's alternating passes skip the subtrees below an opponent or chance edge of
+probability exactly 0 (`_pruned_pass`), with the same bits: about half of Leduc's histories
+in a pass once regret matching has zeroed actions.
+
 Node and information-set indices are uint64 (`_kernel_tree.KernelTree`), and so are the loop
 variables that index with them: numba checks every signed index for a negative value, and
 mixing signed with unsigned gives a signed result, so constants are `ZERO`/`ONE`, never `0`/`1`.
@@ -338,7 +342,9 @@ def run_iterations(parent, actor, infoset, chance_probability, payoff, first_chi
     """Run iterations t0+1 .. t0+n; write a snapshot at every iteration listed in schedule[s0:].
 
     The tree's arrays, then kind [N], decision [M] and decision_start [D + 1]
-    (`_kernel_tree.KernelTree`: the passes walk the M nodes that are not terminal, depth by depth).
+    (`_kernel_tree.KernelTree`: the passes walk the M nodes that are not terminal, depth by depth),
+    own_parent, own_action and histories [I], and prunable: whether vanilla CFR's alternating
+    passes may skip what a zero-probability edge cuts off (`_pruned_pass`; the same bits).
 
     regret, strategy_sum, played [I, A]; strategy [I, A] is the next strategy to play;
     instant [I, A] each player's instantaneous regret of their last pass (predictive

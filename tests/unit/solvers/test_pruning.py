@@ -10,8 +10,6 @@ at every history of a set (perfect recall), added once per history either way.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -24,11 +22,8 @@ from cfrviz.tree.locks import Locks, restrict
 
 def _solver(tree: GameTree, prune: bool) -> VanillaCFR:
     solver = VanillaCFR(tree, updates="alternating")
-    arrays = kernel_tree(tree)
-    assert arrays.prunable
-    if not prune:
-        unpruned = dataclasses.replace(arrays, prunable=False)
-        solver._tree_arrays = solver._tree_arrays[:-1] + (unpruned.prunable,)
+    assert kernel_tree(tree).prunable and solver._prunable
+    solver._prunable = prune
     return solver
 
 
