@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from cfrviz.solvers._cfr_kernel import _level_starts
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.cfr import VanillaCFR
 from cfrviz.tree import GameTree
@@ -46,14 +45,17 @@ def build(directory: Path) -> Path | None:
 def write_tree(tree: GameTree, path: Path) -> None:
     """The tree's arrays in cfr.c's format (see its header), little-endian."""
     arrays = kernel_tree(tree)
-    levels = _level_starts(arrays.parent)
     with path.open("wb") as out:
-        out.write(b"CFRVIZT1")
-        np.array([tree.num_nodes, tree.num_infosets, tree.max_actions, len(levels)], dtype="<u8").tofile(out)
+        out.write(b"CFRVIZT3")
+        np.array([tree.num_nodes, tree.num_infosets, tree.max_actions, len(arrays.decision),
+                  len(arrays.decision_start), int(arrays.prunable)],
+                 dtype="<u8").tofile(out)
         for array, dtype in ((arrays.actor, "u1"), (arrays.infoset, "<u8"), (arrays.first_child, "<u8"),
                              (arrays.num_children, "<u8"), (arrays.chance_probability, "<f8"),
                              (arrays.payoff, "<f8"), (arrays.infoset_player, "u1"),
-                             (arrays.num_actions, "<u8"), (levels, "<u8")):
+                             (arrays.num_actions, "<u8"), (arrays.decision, "<u8"),
+                             (arrays.decision_start, "<u8"), (arrays.own_parent, "<u8"),
+                             (arrays.own_action, "<u8"), (arrays.histories, "<u8")):
             np.ascontiguousarray(array, dtype=dtype).tofile(out)
 
 

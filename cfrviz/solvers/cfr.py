@@ -55,8 +55,10 @@ class FullTraversalCFR(Solver):
         self._tree_arrays = (
             arrays.parent, arrays.actor, arrays.infoset, arrays.chance_probability, arrays.payoff,
             arrays.first_child, arrays.num_children, arrays.action_index, arrays.infoset_player,
-            arrays.num_actions,
+            arrays.num_actions, arrays.kind, arrays.decision, arrays.decision_start,
+            arrays.own_parent, arrays.own_action, arrays.histories,
         )
+        self._prunable = arrays.prunable
         self._no_outputs = kernel.empty_outputs(tree.num_infosets, tree.max_actions)
         self._no_schedule = np.zeros(0, dtype=np.int64)
 
@@ -77,8 +79,10 @@ class FullTraversalCFR(Solver):
         passes = 2 if self.updates == UpdateScheme.ALTERNATING else 1
         # While the warm-up compiles the kernel, a small call runs its source interpreted: same numbers.
         run_iterations = pick(kernel.run_iterations, self.tree.num_nodes * passes * n)
+        # Pruning gives the same bits; interpreted, its bookkeeping costs more than it saves.
+        prune = self._prunable and run_iterations is kernel.run_iterations
         last_value, value_sum, nodes, s = run_iterations(
-            *self._tree_arrays,
+            *self._tree_arrays, prune,
             self.cumulative_regret, self.instantaneous_regret, self.strategy_sum, self._next,
             self.current_strategy, self._reach_weight, self._reach, self._value,
             self.iterations, int(n), self.updates == UpdateScheme.ALTERNATING, int(self.regret_mode), bool(self.predictive),
