@@ -25,10 +25,11 @@ __all__ = ["CLICK_SECONDS", "NODE_ITERATION_SECONDS", "NODE_SNAPSHOT_SECONDS", "
 #: CPU seconds one click of the shared app may cost: the largest solve it may ask for.
 CLICK_SECONDS = 1.0
 #: CPU seconds per history per iteration of the slowest full-traversal algorithm, and per history
-#: per judged snapshot (`scripts/budget.py --caps`, fitted over the largest games; see the README's
-#: "largest games" table for the run).
-NODE_ITERATION_SECONDS = 20e-9
-NODE_SNAPSHOT_SECONDS = 18e-9
+#: per judged snapshot: `scripts/budget.py --caps` on 2026-11-24 (09:38 UTC, load 2.3 to 6), fitted
+#: over the five largest games and scaled so that none costs more than its estimate (the README's
+#: "largest games" table).
+NODE_ITERATION_SECONDS = 17.9e-9
+NODE_SNAPSHOT_SECONDS = 12.6e-9
 
 #: Round numbers a cap is rounded down to, times a power of ten.
 _NICE = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)

@@ -298,7 +298,7 @@ def test_control_malformed_efg_upload_is_a_sentence(hosted: Served, new_context,
 
 
 def test_control_a_solve_at_the_cap_leaves_home_to_the_second_visitor(hosted: Served, new_context) -> None:
-    # Leduc at its 20,000-iteration cap with PCFR+ (about a second of CPU, README's per-click table).
+    # Leduc at 20,000 iterations with PCFR+ (near its cap of 25,000: under a second of CPU, README's per-click table).
     first = new_context().new_page()
     first.goto(hosted.url + "/Evolution?game=leduc&algo=pcfr%2B&iters=20000&updates=alternating",
                wait_until="commit", timeout=CASE_BOUND_MS)

@@ -223,7 +223,7 @@ def test_one_comparison_is_bounded_in_tree_node_visits() -> None:
     entries, _ = plan(every, ["simultaneous", "alternating"], 20_000, 20_000, fixed_seeds(2))
     with pytest.raises(ValueError, match="million tree nodes.*algorithms[.]"):
         check_work(entries, 1936, 9)
-    # The sidebar's run is timed too: Leduc's at its 20,000-iteration cap with 9 timed solves is
+    # The sidebar's run is timed too: Leduc's at 20,000 iterations with 9 timed solves is
     # 20,000 x 2 x 1,976 x 10 = 790 million visits alone.
     with pytest.raises(ValueError, match="leave out the sidebar's run"):
         check_work([Entry("cfr", "alternating", 20_000, sidebar=True)], 1936, 9)
