@@ -869,7 +869,8 @@ class Timeline {
     if (!svg) return;
     svg.replaceChildren();
     this.expCursor = null;
-    if (!e || this.frames.length < 2 || this.mode === "charts") { svg.style.display = "none"; return; }
+    // The chart modes draw exploitability in full: no small copy in the bar.
+    if (!e || this.frames.length < 2 || this.mode === "charts" || this.mode === "exploitability") { svg.style.display = "none"; return; }
     const vals = e.map((v) => Math.log10(Math.max(v, 1e-12)));
     const lo = Math.min(...vals), hi = Math.max(...vals) + 1e-9;
     const pts = vals.map((v, f) => `${(4 + this.axis(this.frames[f]) * 162).toFixed(1)},${(26 - (v - lo) / (hi - lo) * 22).toFixed(1)}`);
@@ -1310,6 +1311,8 @@ const MODES = {
   tree: { build: (tl) => tl.buildTree(), draw: (tl) => tl.drawTree(), inspector: true, kind: "edge width: " },
   sets: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: "strategy: " },
   charts: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: null },
+  // Home's one chart: the exploitability card of "charts" alone.
+  exploitability: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: null },
 };
 
 function holdFocus(root, key) {
