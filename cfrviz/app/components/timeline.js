@@ -914,7 +914,9 @@ class Timeline {
     const drawChart = (c, lines, logY, label, yTitle) => {
       // As wide as the card's grid cell allows (a wide screen packs more, narrower, cells).
       const fit = c.clientWidth > 0 ? Math.floor(c.clientWidth) : Math.floor(this.width / 2) - 40;
-      const W = Math.min(520, Math.max(260, fit)), plotH = 110, top = 26, H = top + plotH + 44;
+      // Home's lone chart may fill a wide card; a grid of charts keeps them small.
+      const lone = this.mode === "exploitability";
+      const W = Math.min(lone ? 900 : 520, Math.max(260, fit)), plotH = lone ? 150 : 110, top = 26, H = top + plotH + 44;
       const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
       const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
       const tick = (v) => logY ? sci(10 ** v) : fmt(v, 3);
