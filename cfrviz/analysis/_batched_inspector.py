@@ -73,7 +73,8 @@ def _frames_batched(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
                     action_value[n, a] = value[c] if who == 0 else -value[c]
             value[n] = v
         sign = 1.0 if p == 0 else -1.0
-        for n in np.flatnonzero(actor == p):
+        for node in np.flatnonzero(actor == p).tolist():
+            n = int(node)
             i = int(infoset[n])
             counterfactual = reach[n, 1 - p] * reach[n, 2]
             m = int(column[n])
