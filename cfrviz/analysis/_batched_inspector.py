@@ -47,14 +47,13 @@ def _frames_batched(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
             who = int(actor[n])
             if who == TERMINAL:
                 continue
-            i = int(infoset[n])
-            for a in range(int(num_children[n])):
-                c = int(first_child[n]) + a
-                reach[c] = reach[n]
-                if who == CHANCE:
-                    reach[c, 2] *= chance_probability[c]
-                else:
-                    reach[c, who] *= strategy[i, a]
+            # All children at once: each entry is still the kernel's one product, parent's reach times p.
+            children = slice(int(first_child[n]), int(first_child[n]) + int(num_children[n]))
+            reach[children] = reach[n]
+            if who == CHANCE:
+                reach[children, 2] *= chance_probability[children, None]
+            else:
+                reach[children, who] *= strategy[int(infoset[n]), :int(num_children[n])]
         value = np.empty((n_nodes, frames))
         action_value = np.zeros((n_nodes, width, frames))
         for n in range(n_nodes - 1, -1, -1):
