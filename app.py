@@ -4,8 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.app.components import timeline
 from cfrviz.app.locks import LOCK_STEP
-from cfrviz.figures.convergence import exploitability_figure
 
 view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)
 
@@ -41,6 +41,7 @@ st.caption(f"{view.tree.game.title} · {ui.ALGORITHMS[view.settings.algorithm].t
            "the sidebar: the pages that follow it show the same run; the ones with their own settings say so "
            "at their top.")
 if view.run is not None:
-    st.plotly_chart(exploitability_figure(view.run, view.t, title=(
-        f"Exploitability of the average strategy: {view.run.exploitability[-1]:.2e} chips per hand "
-        f"after {int(view.run.iterations[-1]):,} iterations")), key="landing_exploitability")
+    st.markdown(f"**Exploitability of the average strategy: {view.run.exploitability[-1]:.2e} chips per hand "
+                f"after {int(view.run.iterations[-1]):,} iterations**")
+    # The app's timeline, drawn in the browser without plotly: the first chart a visitor sees.
+    timeline.mount(view, nodes=[], mode="exploitability", key="landing_timeline", log=True)

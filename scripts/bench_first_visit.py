@@ -3,7 +3,8 @@
 For each case a new `streamlit run app.py` starts on a free port with its own numba cache folder,
 and one headless Chromium visit to a page measures, from `page.goto`:
   - text:  the page's title is visible (the layout and text are drawn),
-  - solve: the page's first chart is drawn (the default 1,000-iteration Kuhn solve is shown).
+  - solve: the page's first chart is drawn, plotly's or the timeline's (the default 1,000-iteration
+    Kuhn solve is shown).
 
 Cases: "cold cache" (an empty numba cache: every kernel compiles in this process), "warm cache"
 (the cache filled beforehand by `python -m cfrviz.app.warmup`, as a deploy does at build time), both
@@ -36,6 +37,9 @@ sys.path.insert(0, str(ROOT))
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.support.server import free_port, wait_healthy  # noqa: E402
 
+# A page's first chart: plotly's, or the timeline's own drawing (a chart, or the tree), which
+# Playwright's CSS finds inside the component's shadow root.
+FIRST_CHART = ".js-plotly-plot svg.main-svg, .tl svg.tl-chart, .tl-tree svg"
 PAGES = {"/": "counterfactual regret minimization, visible", "/Convergence": "Convergence",
          "/Evolution": "Evolution", "/Game_tree": "Game tree"}
 
@@ -63,8 +67,7 @@ def visit(page_path: str, cache_dir: str, browser: Browser, serve: bool = False)
         page.goto(f"http://127.0.0.1:{port}{page_path}")
         page.get_by_text(PAGES[page_path], exact=False).first.wait_for(state="visible", timeout=120_000)
         text = time.perf_counter() - start
-        page.locator(".js-plotly-plot, [data-testid='stCustomComponentV1'], svg.main-svg").first.wait_for(
-            state="visible", timeout=180_000)
+        page.locator(FIRST_CHART).first.wait_for(state="visible", timeout=180_000)
         solve = time.perf_counter() - start
         page.close()
         return text, solve

@@ -33,8 +33,10 @@ from numba import njit
 # The one reach and value pass, shared with best response and exploitability.
 from cfrviz.util import memory
 from cfrviz.analysis.best_responses import _packed, _profile_values, _reach_pass
+from cfrviz.analysis._batched_inspector import _frames_batched
 from cfrviz.run import Run
 from cfrviz.solvers import UpdateScheme, solver_class
+from cfrviz.solvers._interpreted import pick
 from cfrviz.solvers.base import regret_matching
 
 __all__ = ["MAX_FRAME_VALUES", "frame_numbers", "update_profiles"]
@@ -105,8 +107,9 @@ def _infoset_cfv(run: Run, indices: np.ndarray, profiles: np.ndarray, known: np.
     scratch = np.empty((len(indices), 0)), np.empty((len(indices), 0, width))
     infoset_cfv = np.zeros((len(indices), tree.num_infosets, width))
     packed = _packed(tree)
-    _frames_kernel(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
-                   known, False, nothing, scratch[0], scratch[0], scratch[1], scratch[0], infoset_cfv)
+    frames_pass = pick(_frames_kernel, 2 * len(indices) * tree.num_nodes, _frames_batched)   # NumPy while it compiles
+    frames_pass(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
+                known, False, nothing, scratch[0], scratch[0], scratch[1], scratch[0], infoset_cfv)
     return infoset_cfv
 
 
@@ -225,9 +228,11 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         part = slice(lo, min(lo + chunk, frames))
         profiles, recorded[part] = update_profiles(run, indices[part])
         summed = np.zeros((part.stop - lo, tree.num_infosets, width))
-        _frames_kernel(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
-                       recorded[part], run.settings.updates != UpdateScheme.ALTERNATING, column,
-                       own[part], opponent[part], history_cfv[part], history_value[part], summed)
+        # Batched in NumPy while the warm-up compiles the kernel (small trees only): the same bits.
+        frames_pass = pick(_frames_kernel, 2 * (part.stop - lo) * tree.num_nodes, _frames_batched)
+        frames_pass(packed.nodes, packed.chance_probability, packed.payoff, np.ascontiguousarray(profiles),
+                    recorded[part], run.settings.updates != UpdateScheme.ALTERNATING, column,
+                    own[part], opponent[part], history_cfv[part], history_value[part], summed)
         del profiles
         infoset_cfv[part] = summed[:, picked]
         instant[part] = _instant_regret(infoset_cfv[part], run.current_strategy[indices[part, None], picked])

@@ -17,8 +17,6 @@ Session-state keys that tests and pages may use:
 """
 from __future__ import annotations
 
-import pandas  # noqa: F401  (fully imported before any session: plotly reads a half-imported pandas under concurrent sessions)
-
 from cfrviz.app.links import MAX_SEED, Choice, iteration_cap, page_setting
 from cfrviz.app.page import LEARNING_PATH, PAGES, setup_page, solve_view, solved_run
 from cfrviz.app.sessions import start_session_reaper

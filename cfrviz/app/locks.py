@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pandas
 import streamlit as st
 
 from cfrviz.analysis.locks import full_exploitability, lock_effect, restricted_equilibrium
@@ -128,6 +127,8 @@ def locked_vs_unlocked(tree: GameTree, locked: Run, unlocked: Run, locks: Locks)
             st.markdown(f"Player {player + 1}'s strategy did not move.")
     names = [r.actions for r in tree.infosets]
     order = sorted(range(tree.num_infosets), key=lambda i: (-effect.change[i], effect.keys[i]))
+    import pandas       # only for this table: the pages that never show it need not load it
+
     table = pandas.DataFrame({
         "set": [("🔒 " if effect.locked[i] else "") + effect.keys[i] for i in order],
         "player": [int(effect.player[i]) + 1 for i in order],

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from cfrviz import app as ui
 
-    ui.start_warmup()
+    ui.start_warmup(after_first_drawing=False)
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]

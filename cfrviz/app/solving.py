@@ -19,19 +19,33 @@ from cfrviz.tree.locks import Locks
 _WARM = threading.Event()
 _WARM_LOCK = threading.Lock()
 _warm_thread: threading.Thread | None = None
+# Set once a page has sent its first drawing. On a 2-core machine the compiling child slowed the
+# first visitor's page even at a lower priority (the default Kuhn solve took 0.7-0.8 s instead of
+# 0.3-0.4 s, measured side by side), and that page needs no compiled kernel: small solves run
+# interpreted. So a server started by `streamlit run` compiles once the first page is out.
+_FIRST_DRAWING = threading.Event()
+#: Longest wait, seconds, for a first page's drawing before compiling anyway (a page without one).
+FIRST_DRAWING_WAIT = 8.0
 
 
-def start_warmup() -> None:
+def start_warmup(*, after_first_drawing: bool = True) -> None:
     """Start compiling the kernels in the background, once per process (thread-safe).
 
-    Every page calls it; `python -m cfrviz.app.serve` calls it before the server takes visitors."""
+    Every page calls it, and the compile then waits for the first page's drawing
+    (`first_drawing_sent`, at most `FIRST_DRAWING_WAIT` seconds); `python -m cfrviz.app.serve`
+    calls it with `after_first_drawing=False` before the server takes visitors."""
     global _warm_thread
     with _WARM_LOCK:
         if _warm_thread is not None:
             return
-        _warm_thread = threading.Thread(target=_warm, name="cfrviz-warmup", daemon=True)
+        _warm_thread = threading.Thread(target=_warm, args=(after_first_drawing,), name="cfrviz-warmup", daemon=True)
         expect_background_compile()     # small solves run interpreted from now on, not once the thread runs
         _warm_thread.start()
+
+
+def first_drawing_sent() -> None:
+    """Say that a page has sent its first drawing: the warm-up may start compiling now."""
+    _FIRST_DRAWING.set()
 
 
 def wait_until_warm(timeout: float | None = None) -> bool:
@@ -44,10 +58,12 @@ def is_warm() -> bool:
     return _WARM.is_set()
 
 
-def _warm() -> None:
+def _warm(after_first_drawing: bool) -> None:
     from cfrviz.app.warmup import warm_up
 
     try:
+        if after_first_drawing:
+            _FIRST_DRAWING.wait(FIRST_DRAWING_WAIT)
         warm_up()
     finally:
         _WARM.set()

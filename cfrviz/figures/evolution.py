@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pandas'] without importing it)
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pandas'] without importing it)
 import plotly.graph_objects as go
 
 from cfrviz.figures._style import base_layout

@@ -162,6 +162,11 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
     """The inspector's numbers at each snapshot in `snapshots`, for the histories `nodes` and the
     information sets `sets` (all by default), from `cfrviz.analysis.inspector.frame_numbers`: summed over
     a set, this iteration's regret is what vanilla CFR added to the cumulative regret."""
+    if nodes is not None and sets is not None and not len(nodes) and not len(sets):
+        # A drawing without histories or sets (the charts): no walk over the tree at all.
+        frames, width = len(snapshots), run.tree.max_actions
+        return FrameNumbers(np.empty((frames, 0)), np.empty((frames, 0)), np.empty((frames, 0, width)),
+                            np.empty((frames, 0, width)), np.empty((frames, 0, width)), NUMBERS_SOURCE)
     numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes, sets=sets)
     return FrameNumbers(numbers["own_reach"], numbers["opponent_chance_reach"], numbers["history_cfv"],
                         numbers["infoset_cfv"], numbers["instant_regret"], NUMBERS_SOURCE)
@@ -418,7 +423,7 @@ def checked_node(value: object, tree: GameTree) -> int | None:
 EDGE_WIDTHS = ("average", "current")
 #: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js, and
 #: the pages' own modes in components/modes/*.js).
-MODES = ("tree", "charts", "sets", "walkthrough", "best_response", "regret_matching", "play")
+MODES = ("tree", "charts", "exploitability", "sets", "walkthrough", "best_response", "regret_matching", "play")
 #: Header values the browser changes itself and reports back.
 BROWSER_VALUES = ("t", "node", "kind")
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
+import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pandas'] without importing it)
 import plotly.graph_objects as go
 
 from cfrviz.tree import parts as tree_parts

@@ -33,11 +33,18 @@ def timeline(at: AppTest) -> tuple[dict, dict]:
 
 
 def test_landing_page_shows_the_headline_chart_and_links():
-    # Reference: the brief's landing page: exploitability over iterations and links to every page.
+    # Reference: the brief's landing page: exploitability over iterations and links to every page;
+    # the numbers are the default run's own (the same solve in this process, compiled).
     at = start()
     assert not at.exception
-    (figure,) = charts(at)
-    assert figure["layout"]["xaxis"]["type"] == "log" and "Exploitability" in figure["layout"]["title"]["text"]
+    assert not charts(at)                     # no plotly on Home: its chart is the timeline's
+    header, payload = timeline(at)
+    assert header["mode"] == "exploitability" and header["log"] is True
+    run = ui.cached_solve("kuhn", (), "cfr", 1000, "simultaneous", 0)
+    assert payload["frames"][-1] == 1000 and payload["nodes"]["id"] == [] and payload["sets"] == []
+    assert payload["exploitability"][-1] == round(float(run.exploitability[-1]), 8)
+    title = f"Exploitability of the average strategy: {run.exploitability[-1]:.2e} chips per hand after 1,000 iterations"
+    assert any(title in markdown.value for markdown in at.markdown)
     assert len(at.get("page_link")) >= len(PAGES)
 
 

@@ -3,7 +3,8 @@
 being compiled, with the compiled kernels' numbers.
 
 Reference: the same default solve run in this test's process with the compiled kernels; its final
-exploitability, as the chart's title prints it (three significant digits), must be what the page shows.
+exploitability, as the chart's title and its card print it (three significant digits), must be what
+the page shows. Home's chart is the browser timeline's own drawing, so it needs no plotly.
 """
 from __future__ import annotations
 
@@ -44,12 +45,18 @@ def test_first_visit_with_an_empty_numba_cache_shows_the_solve_while_compiling(
     with streamlit_server() as (url, process):
         page = new_context().new_page()
         page.goto(url, timeout=RENDER_TIMEOUT_MS)
-        title = page.locator("text.gtitle", has_text="Exploitability of the average strategy")
+        title = page.get_by_text("Exploitability of the average strategy")
         title.first.wait_for(state="visible", timeout=FIRST_RUN_MS)
+        # Home's chart is the timeline's own SVG (no plotly), in the component's shadow root.
+        chart = page.locator(".tl svg.tl-chart")
+        chart.first.wait_for(state="visible", timeout=FIRST_RUN_MS)
         # Shown before the kernels were ready: the warm-up's child is still compiling them.
         compiling = warm_up_children(process.pid)
         shown = title.first.text_content() or ""
         assert f"{reference.exploitability[-1]:.2e} chips per hand" in shown, shown
         assert compiling, "the kernels were compiled before the first solve was shown"
+        # The chart's card reads the shown frame's (t = the last iteration) exploitability from the payload.
+        metric = page.locator('[data-testid="timeline-exploitability"]').first.text_content() or ""
+        assert metric.startswith(f"{reference.exploitability[-1]:.2e} average"), metric
         errors = page.locator('[data-testid="stException"]')
         assert errors.count() == 0, errors.first.inner_text()[:600]

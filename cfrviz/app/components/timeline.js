@@ -869,7 +869,8 @@ class Timeline {
     if (!svg) return;
     svg.replaceChildren();
     this.expCursor = null;
-    if (!e || this.frames.length < 2 || this.mode === "charts") { svg.style.display = "none"; return; }
+    // The chart modes draw exploitability in full: no small copy in the bar.
+    if (!e || this.frames.length < 2 || this.mode === "charts" || this.mode === "exploitability") { svg.style.display = "none"; return; }
     const vals = e.map((v) => Math.log10(Math.max(v, 1e-12)));
     const lo = Math.min(...vals), hi = Math.max(...vals) + 1e-9;
     const pts = vals.map((v, f) => `${(4 + this.axis(this.frames[f]) * 162).toFixed(1)},${(26 - (v - lo) / (hi - lo) * 22).toFixed(1)}`);
@@ -913,7 +914,9 @@ class Timeline {
     const drawChart = (c, lines, logY, label, yTitle) => {
       // As wide as the card's grid cell allows (a wide screen packs more, narrower, cells).
       const fit = c.clientWidth > 0 ? Math.floor(c.clientWidth) : Math.floor(this.width / 2) - 40;
-      const W = Math.min(520, Math.max(260, fit)), plotH = 110, top = 26, H = top + plotH + 44;
+      // Home's lone chart may fill a wide card; a grid of charts keeps them small.
+      const lone = this.mode === "exploitability";
+      const W = Math.min(lone ? 900 : 520, Math.max(260, fit)), plotH = lone ? 150 : 110, top = 26, H = top + plotH + 44;
       const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
       const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
       const tick = (v) => logY ? sci(10 ** v) : fmt(v, 3);
@@ -1310,6 +1313,8 @@ const MODES = {
   tree: { build: (tl) => tl.buildTree(), draw: (tl) => tl.drawTree(), inspector: true, kind: "edge width: " },
   sets: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: "strategy: " },
   charts: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: null },
+  // Home's one chart: the exploitability card of "charts" alone.
+  exploitability: { build: (tl) => tl.buildCharts(), draw: (tl) => tl.drawCharts(), inspector: false, kind: null },
 };
 
 function holdFocus(root, key) {

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from cfrviz.app.solving import first_drawing_sent
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
     BROWSER_VALUES,
@@ -203,6 +204,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     }
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                **callbacks)
+    first_drawing_sent()      # the compiling warm-up waited for this (cfrviz.app.solving)
     return chosen
 
 

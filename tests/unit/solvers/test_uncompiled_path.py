@@ -16,7 +16,7 @@ import pytest
 from numba import njit
 
 import cfrviz
-from cfrviz.analysis import _batched_judging, best_responses
+from cfrviz.analysis import _batched_inspector, _batched_judging, best_responses, inspector
 from cfrviz.app.links import DEFAULT_CHOICE
 from cfrviz.catalog import compile_game
 from cfrviz.solvers import _cfr_kernel, _interpreted
@@ -58,7 +58,7 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[Picks]:
         return chosen
 
     monkeypatch.setattr(_interpreted, "is_compiled", lambda kernel: False)
-    for module in (cfrviz.solvers.cfr, best_responses):
+    for module in (cfrviz.solvers.cfr, best_responses, inspector):
         monkeypatch.setattr(module, "pick", counting_pick)
     yield picks
     release.set()
@@ -137,6 +137,49 @@ def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, 
     np.testing.assert_array_equal(batched, best_responses._nash_conv_pairs_unblocked(*arrays, unblocked_reach))
     np.testing.assert_array_equal(batched_reach, blocked_reach)
     np.testing.assert_array_equal(batched_reach, unblocked_reach)
+
+
+@pytest.mark.parametrize(("game", "algorithm", "updates"), [
+    ("kuhn", "cfr", "simultaneous"), ("kuhn", "pcfr+", "alternating"), ("leduc", "cfr+", "alternating"),
+    ("efg:myerson_card_game", "dcfr", "simultaneous")])
+def test_inspector_numbers_in_numpy_equal_the_compiled_kernels(compiling: Picks, game: str, algorithm: str,
+                                                               updates: str) -> None:
+    # Reference: `frame_numbers` with the compiled `_frames_kernel` on the same run (every frame,
+    # every history and set). pcfr+ with alternating updates also takes the predictive path that
+    # re-derives player 1's updated strategy.
+    run = cfrviz.solve(game, algorithm, iterations=40, updates=updates)
+    batched = inspector.frame_numbers(run, np.arange(run.num_snapshots))
+    assert "_frames_kernel" in compiling.instead and "_frames_kernel" not in compiling.compiled
+    with _interpreted.background_compile():      # this thread is now the compiler: the compiled kernel
+        compiled = inspector.frame_numbers(run, np.arange(run.num_snapshots))
+    for name, array in compiled.items():
+        np.testing.assert_array_equal(batched[name], array, err_msg=name)
+
+
+def test_batched_inspector_walk_equals_the_kernel_on_random_profiles() -> None:
+    # Reference: the compiled `_frames_kernel` on the same random profiles, some frames unknown for
+    # player 2 (NaN profiles, as `update_profiles` leaves them), columns for every other history.
+    tree = compile_game("leduc")
+    rng = np.random.default_rng(11)
+    raw = rng.random((9, 2) + tree.legal.shape) * tree.legal
+    profiles = np.ascontiguousarray(raw / raw.sum(axis=3, keepdims=True))
+    known = np.ones((9, 2), dtype=bool)
+    known[::4, 1] = False
+    profiles[::4, 1] = np.nan
+    column = np.full(tree.num_nodes, -1, dtype=np.int64)
+    column[::2] = np.arange(len(column[::2]))
+    packed = best_responses._packed(tree)
+    outputs = []
+    for walk in (inspector._frames_kernel, _batched_inspector._frames_batched):
+        for same_profile in (False, True):
+            m = len(column[::2])
+            out = (np.full((9, m), np.nan), np.full((9, m), np.nan), np.full((9, m, tree.max_actions), np.nan),
+                   np.full((9, m), np.nan), np.zeros((9, tree.num_infosets, tree.max_actions)))
+            walk(packed.nodes, packed.chance_probability, packed.payoff, profiles, known, same_profile, column, *out)
+            outputs.append(out)
+    for compiled, batched in zip(outputs[:2], outputs[2:]):
+        for expected, got in zip(compiled, batched):
+            np.testing.assert_array_equal(got, expected)
 
 
 @njit(cache=False)
