@@ -66,7 +66,7 @@ def test_fresh_server_deep_link_shows_the_apps_navigation_and_text_before_the_so
         home.goto(f"{url}/?iters=1200", timeout=RENDER_TIMEOUT_MS)
         home.get_by_text("Start here").first.wait_for(state="visible", timeout=3 * RENDER_TIMEOUT_MS)
         solving = home.get_by_text("Solving Kuhn poker")
-        chart = home.locator('[data-testid="stPlotlyChart"] .main-svg')
+        chart = home.locator(".tl svg.tl-chart")     # Home's exploitability chart, drawn by the timeline
         assert solving.count() == 1 or chart.count() == 0, "the text waited for the solve"
         chart.first.wait_for(state="visible", timeout=6 * RENDER_TIMEOUT_MS)
 
