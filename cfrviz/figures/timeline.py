@@ -179,16 +179,13 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
 def _rounded(array: np.ndarray, digits: int = 4) -> Any:
     """Nested lists of floats rounded for the wire; NaN becomes None (JSON has no NaN)."""
     values = np.round(np.asarray(array, dtype=float), digits)
-    listed = values.tolist()
-    if not np.isnan(values).any():
-        return listed
-
-    def clean(x: Any) -> Any:
-        if isinstance(x, list):
-            return [clean(y) for y in x]
-        return None if isinstance(x, float) and math.isnan(x) else x
-
-    return clean(listed)
+    missing = np.isnan(values)
+    if not missing.any():
+        return values.tolist()
+    # Python floats and None in one object array: a tenth of the time of a walk over the lists.
+    listed = values.astype(object)
+    listed[missing] = None
+    return listed.tolist()
 
 
 def grouped_sets(tree: GameTree) -> list[int]:
