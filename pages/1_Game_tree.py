@@ -12,7 +12,7 @@ import streamlit as st
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
-from cfrviz.figures.tree import ROUND_ONE, is_drawn_whole
+from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import lock_editor, locked_vs_unlocked
 

@@ -4,14 +4,6 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.figures.convergence import (
-    STRATEGY_CHOICES,
-    equilibrium_figure,
-    equilibrium_reference,
-    exploitability_figure,
-    game_value,
-    value_figure,
-)
 from cfrviz.app.components import timeline
 
 view = ui.setup_page("Convergence")
@@ -19,6 +11,18 @@ run = ui.solved_run(view)
 
 # The app's one timeline: its cards follow t in the browser; the metrics and charts below on release.
 timeline.mount(view, nodes=[], mode="charts", key="convergence_timeline", log=True)
+
+# Plotly's figure code and pandas load only once the timeline has been sent (about half a second on
+# a first visit to a fresh server).
+from cfrviz.figures.convergence import (  # noqa: E402
+    STRATEGY_CHOICES,
+    equilibrium_figure,
+    equilibrium_reference,
+    exploitability_figure,
+    game_value,
+    value_figure,
+)
+
 m1, m2, m3 = st.columns(3)
 m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e}",
           help="(best-response value against player 2 + best-response value against player 1) / 2, "

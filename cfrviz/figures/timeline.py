@@ -179,16 +179,13 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
 def _rounded(array: np.ndarray, digits: int = 4) -> Any:
     """Nested lists of floats rounded for the wire; NaN becomes None (JSON has no NaN)."""
     values = np.round(np.asarray(array, dtype=float), digits)
-    listed = values.tolist()
-    if not np.isnan(values).any():
-        return listed
-
-    def clean(x: Any) -> Any:
-        if isinstance(x, list):
-            return [clean(y) for y in x]
-        return None if isinstance(x, float) and math.isnan(x) else x
-
-    return clean(listed)
+    missing = np.isnan(values)
+    if not missing.any():
+        return values.tolist()
+    # Python floats and None in one object array: a tenth of the time of a walk over the lists.
+    listed = values.astype(object)
+    listed[missing] = None
+    return listed.tolist()
 
 
 def grouped_sets(tree: GameTree) -> list[int]:
@@ -221,31 +218,42 @@ def graphml_bytes(tree: GameTree, nodes: Sequence[int] | None = None) -> bytes:
     return out.getvalue()
 
 
+def _drawn_graph(tree: GameTree, drawn: list[int], local: dict[int, int], set_ids: list[int]
+                 ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]], list[list[int]]]:
+    """The edges of `tree.to_networkx(drawn)`, read from the tree's arrays (networkx costs a first
+    visit about half a second to import): tree edges as (local parent, local child, child's history
+    id), sorted; same-information-set links [L] as local pairs, sorted; and the links' connected
+    components, sorted lists sorted. A set's drawn histories are joined left to right, and a
+    history is in one set, so each component is one set's drawn histories (two or more)."""
+    chains = [[local[int(m)] for m in tree.nodes_of(i) if int(m) in local] for i in set_ids]
+    links = sorted((a, b) for chain in chains for a, b in zip(chain[:-1], chain[1:], strict=True))
+    # As in a DiGraph, a link between a history and its child replaces the tree edge between them.
+    linked = set(links)
+    tree_edges = sorted((local[int(tree.parent[n])], local[n], n) for n in drawn
+                        if n > 0 and int(tree.parent[n]) in local and (local[int(tree.parent[n])], local[n]) not in linked)
+    groups = sorted(sorted(chain) for chain in chains if len(chain) > 1)
+    return tree_edges, links, groups
+
+
 def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None = None, *,
                   arrangements: Sequence[int] = (0,), include: int | None = None,
                   max_frames: int = MAX_FRAMES, extra: Any = None) -> dict[str, Any]:
     """Everything the browser needs for one drawn part (`nodes`, default the whole tree).
 
-    What is drawn is the graph `tree.to_networkx(nodes)`: node arrays [M] are in the order of
-    its sorted node ids (local indices); `edges` [E] are its tree edges and `links` its
+    What is drawn is the graph `tree.to_networkx(nodes)`, read from the arrays: node arrays [M]
+    are in the order of its sorted node ids (local indices); `edges` [E] are its tree edges and `links` its
     same-information-set edges, `groups` the connected components of the links; `set` indexes
     `sets`, the drawn information sets. Frame arrays are [F, ...] over `frames` (iterations).
     `extra` (JSON-ready) is a page mode's own data, passed through as "extra". A set the run
     locks carries its lock ("lock": probabilities in action order; null when it is free).
     """
-    import networkx as nx
-
-    graph = tree.to_networkx(nodes)
-    drawn = sorted(int(n) for n in graph.nodes)
+    drawn = list(range(tree.num_nodes)) if nodes is None else sorted({int(n) for n in nodes})
     local = {n: k for k, n in enumerate(drawn)}
-    attributes = [graph.nodes[n] for n in drawn]
-    actor = [int(a["actor"]) for a in attributes]
-    set_ids = sorted({int(a["infoset"]) for a in attributes if a["infoset"] >= 0})
+    actor = [int(tree.actor[n]) for n in drawn]
+    set_ids = sorted({int(tree.infoset[n]) for n in drawn if tree.infoset[n] >= 0})
     set_local = {i: k for k, i in enumerate(set_ids)}
     layouts = [tree_layout(tree, drawn, by) for by in arrangements] if drawn else []
-    tree_edges = sorted((local[u], local[v], e) for u, v, e in graph.edges(data=True) if e["kind"] == "action")
-    links = sorted((local[u], local[v]) for u, v, e in graph.edges(data=True) if e["kind"] == "information_set")
-    groups = sorted(sorted(c) for c in nx.connected_components(nx.Graph(links)))
+    tree_edges, links, groups = _drawn_graph(tree, drawn, local, set_ids)
     locks = run.settings.locks if run is not None else None
     payload: dict[str, Any] = {
         "version": PAYLOAD_VERSION,
@@ -256,20 +264,21 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "nodes": {
             "id": drawn,
             "actor": actor,
-            "set": [set_local.get(int(a["infoset"]), -1) for a in attributes],
-            "label": [str(a["label"]) for a in attributes],
-            "payoff": [float(a["payoff"]) if actor[k] == TERMINAL else None for k, a in enumerate(attributes)],
+            "set": [set_local.get(int(tree.infoset[n]), -1) for n in drawn],
+            "label": [str(tree.node_label[n]) for n in drawn],
+            "payoff": [float(tree.payoff[n]) if actor[k] == TERMINAL else None for k, n in enumerate(drawn)],
         },
         # Tree edges (local indices) with the action's name, its index and letter (poker actions
         # as letters, deals as dealt), and a chance outcome's probability.
         "edges": {
             "parent": [u for u, _, _ in tree_edges],
             "child": [v for _, v, _ in tree_edges],
-            "name": [str(e["label"]) for _, _, e in tree_edges],
-            "action": [int(e["action"]) for _, _, e in tree_edges],
-            "letter": [str(e["label"]) if actor[u] == CHANCE else ACTION_LETTERS.get(e["label"], e["label"])
-                       for u, _, e in tree_edges],
-            "chance": [round(float(e["probability"]), 6) if actor[u] == CHANCE else None for u, _, e in tree_edges],
+            "name": [str(tree.edge_label[n]) for _, _, n in tree_edges],
+            "action": [int(tree.action_index[n]) for _, _, n in tree_edges],
+            "letter": [str(tree.edge_label[n]) if actor[u] == CHANCE else
+                       ACTION_LETTERS.get(tree.edge_label[n], tree.edge_label[n]) for u, _, n in tree_edges],
+            "chance": [round(float(tree.chance_probability[n]), 6) if actor[u] == CHANCE else None
+                       for u, _, n in tree_edges],
         },
         # Same-information-set links, and their connected components: one shaded group each.
         "links": [list(link) for link in links],

@@ -14,6 +14,8 @@ import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pa
 import plotly.graph_objects as go
 
 from cfrviz.tree import parts as tree_parts
+# Re-exported: other pages still ask this module; the tree page asks `drawn`, which loads no plotly.
+from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole as is_drawn_whole
 from cfrviz.figures._style import ACTOR_STYLE, HIGHLIGHT, INFOSET_LINK, PLAYER_NAMES, base_layout
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.base import ACTION_LETTERS
@@ -21,17 +23,8 @@ from cfrviz.analysis.inspector import frame_numbers
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 
-# Trees with more leaves than this are drawn in parts (one private card of player 1 at a time).
-MAX_DRAWN_LEAVES = 40
-
-
 # ---------------------------------------------------------------------------------------------
 # Which nodes to draw
-
-
-def is_drawn_whole(tree: GameTree) -> bool:
-    """Whether the whole tree fits on screen (3-card Kuhn, matrix games)."""
-    return tree.num_terminals <= MAX_DRAWN_LEAVES
 
 
 def deal_cards(tree: GameTree) -> tuple[str, ...]:
@@ -352,9 +345,6 @@ def part_of_node(tree: GameTree, node: int) -> tuple[str | None, str | None, str
         return None, None, None
     part = tree_parts.part_of(tree, node, "player1")
     return part.card, part.line, part.public
-
-
-ROUND_ONE = "round 1"
 
 
 def choose_part(tree: GameTree, node: int | None, private: str | None, line: str | None,

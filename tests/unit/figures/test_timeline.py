@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 from itertools import pairwise
+from pathlib import Path
 
 import networkx as nx
 
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
+from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.tree import parts as tree_parts
 from cfrviz.figures.timeline import (
     MAX_FRAMES,
@@ -189,20 +191,42 @@ def payload_parts(payload: dict) -> tuple[set[tuple[int, int, str]], set[tuple[i
     return edges, links
 
 
-@pytest.mark.parametrize("game", ["kuhn", "leduc"])
-def test_the_payloads_edges_and_links_are_the_graphs(game: str) -> None:
-    # Reference: GameTree.to_networkx is the model of the drawing; Kuhn's tree has 54 edges and
-    # 12 two-history sets (so 12 links), Leduc's first-round part "player 1 holds Q" is drawn.
+def drawn_parts() -> list[tuple[str, list[int] | None]]:
+    """(game, nodes) cases: whole trees, parts by either player's card, a round-2 part, a part
+    below a node of a game without cards, and an empty drawing (the charts' timeline)."""
+    leduc = cfrviz.compile_game("leduc")
+    round_two = tree_parts.Part("player2", card="K", line=tree_parts.lines(leduc, "player2", "K")[0],
+                                public=tree_parts.public_cards(leduc, "player2", "K",
+                                                               tree_parts.lines(leduc, "player2", "K")[0])[0])
+    bundled = cfrviz.compile_game("efg:matching_pennies")
+    below = tree_parts.parts(bundled, "subtree")[-1]
+    return [("kuhn", None), ("rps", None), ("efg:matching_pennies", None),
+            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part("player1", card="Q")).tolist()),
+            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part("player2", card="J")).tolist()),
+            ("leduc", tree_parts.part_nodes(leduc, round_two).tolist()),
+            ("efg:matching_pennies", tree_parts.part_nodes(bundled, below).tolist()),
+            ("kuhn", [])]
+
+
+@pytest.mark.parametrize(("game", "nodes"), drawn_parts())
+def test_the_payloads_edges_and_links_are_the_graphs(game: str, nodes: list[int] | None) -> None:
+    # Reference: GameTree.to_networkx is the model of the drawing (the payload reads the same
+    # graph off the arrays); Kuhn's tree has 54 edges and 12 two-history sets (so 12 links).
     tree = cfrviz.compile_game(game)
-    nodes = None if game == "kuhn" else tree_parts.part_nodes(tree, tree_parts.Part("player1", card="Q")).tolist()
     payload = build_payload(tree, None, nodes)
     graph = tree.to_networkx(nodes)
     assert payload["nodes"]["id"] == sorted(graph.nodes)
     assert payload_parts(payload) == graph_parts(graph)
-    if game == "kuhn":
+    if game == "kuhn" and nodes is None:
         assert len(payload_parts(payload)[0]) == 54 and len(payload["links"]) == 12
+    # Edges in the graph's sorted order, with its action index and chance probability.
+    ids, e = payload["nodes"]["id"], payload["edges"]
+    action_edges = sorted((u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "action")
+    assert [(ids[p], ids[c]) for p, c in zip(e["parent"], e["child"], strict=True)] == action_edges
+    assert e["action"] == [graph.edges[u, v]["action"] for u, v in action_edges]
+    assert e["chance"] == [round(graph.edges[u, v]["probability"], 6) if graph.nodes[u]["actor"] == CHANCE else None
+                           for u, v in action_edges]
     # The shaded groups are the connected components of the links: each set's drawn histories.
-    ids = payload["nodes"]["id"]
     groups = {frozenset(ids[k] for k in g) for g in payload["groups"]}
     assert groups == {frozenset(c) for c in nx.connected_components(nx.Graph(list(graph_parts(graph)[1])))}
     drawn = set(ids)
@@ -215,6 +239,36 @@ def test_the_payloads_edges_and_links_are_the_graphs(game: str) -> None:
     for k, n in enumerate(ids):
         assert payload["nodes"]["label"][k] == graph.nodes[n]["label"]
         assert payload["nodes"]["actor"][k] == graph.nodes[n]["actor"]
+        if graph.nodes[n]["actor"] == TERMINAL:
+            assert payload["nodes"]["payoff"][k] == graph.nodes[n]["payoff"]
+
+
+def test_the_wire_rounds_and_turns_nan_into_null() -> None:
+    # Hand computation: 4 places by default, NaN has no JSON form and goes as null, shapes kept.
+    from cfrviz.figures.timeline import _rounded
+
+    assert _rounded(np.array([[1 / 3, np.nan], [-2 / 3, 0.5]])) == [[0.3333, None], [-0.6667, 0.5]]
+    assert _rounded(np.array([1 / 7, 2.0]), 2) == [0.14, 2.0]
+    assert _rounded(np.full((2, 0, 3), np.nan)) == [[], []]
+    assert json.dumps(_rounded(np.array([np.nan, 1e-9]))) == "[null, 0.0]"
+
+
+def test_the_payload_and_the_drawn_part_load_no_networkx_pandas_or_plotly() -> None:
+    # Reference: the payload is lists built from the tree's arrays; a fresh interpreter shows what
+    # building Kuhn's (a first visit to Game tree) imports.
+    import subprocess
+    import sys
+
+    child = ("import sys, cfrviz\n"
+             "from cfrviz.figures.drawn import is_drawn_whole\n"
+             "from cfrviz.figures.timeline import build_payload\n"
+             "run = cfrviz.solve('kuhn', 'cfr', 100)\n"
+             "assert is_drawn_whole(run.tree) and build_payload(run.tree, run)['frames']\n"
+             "print([m for m in ('networkx', 'pandas', 'plotly') if m in sys.modules])\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).parents[3])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_part_joins_the_drawn_histories_of_a_set_even_with_one_left_out() -> None:
