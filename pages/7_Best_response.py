@@ -16,7 +16,7 @@ from cfrviz.app.components import timeline
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
 from cfrviz.figures.best_response_frames import best_response_frames, checked_exploiter, frames_with
-from cfrviz.figures.tree import is_drawn_whole
+from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.tree import parts as tree_parts
 
 view = ui.setup_page("Best response and exploitability", page="best_response")

@@ -15,7 +15,7 @@ from cfrviz import app as ui
 from cfrviz import catalog
 from cfrviz.app.components import timeline
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
-from cfrviz.figures.tree import is_drawn_whole
+from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.teaching import play
 from cfrviz.tree import parts as tree_parts

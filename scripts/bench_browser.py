@@ -327,7 +327,7 @@ def best_response_build(query: str) -> str:
     """Seconds to build both best responses of every frame for the case's run (whole tree and the page's first part)."""
     import cfrviz
     from cfrviz.figures.best_response_frames import best_response_frames, frames_with
-    from cfrviz.figures.tree import is_drawn_whole
+    from cfrviz.figures.drawn import is_drawn_whole
     from cfrviz.tree import parts as tree_parts
 
     settings = dict(pair.split("=") for pair in query.split("&"))

@@ -93,7 +93,7 @@ def main() -> None:
         for case in args.cases or ("cold cache", "warm cache", "warm cache + serve"):
             texts, solves, loads = [], [], []
             for _ in range(args.runs):
-                with tempfile.TemporaryDirectory(prefix="cfrviz_numba_") as cache_dir:
+                with tempfile.TemporaryDirectory(prefix="cfrviz_numba_", ignore_cleanup_errors=True) as cache_dir:
                     if case.startswith("warm cache"):
                         subprocess.run([sys.executable, "-m", "cfrviz.app.warmup"], cwd=ROOT, check=True,
                                        env={**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT)},
