@@ -5,7 +5,8 @@
 
 Every time is CPU time of this process (`time.process_time`; the C program reads its own
 CLOCK_PROCESS_CPUTIME_ID around its loop), the median of the repeats, and the implementations
-take turns inside each repeat so that a busy machine slows them alike. Per game and algorithm:
+take turns inside each repeat (each repeat starting with the next one) so that a busy machine
+slows them alike. Per game and algorithm:
 
 - OpenSpiel C++: `pyspiel.CFRSolver` / `CFRPlusSolver` on the same tree (Leduc:
   `leduc_poker(suit_isomorphism=True)`, which has cfrviz's merged Leduc tree; suited Leduc:
@@ -129,22 +130,35 @@ def measure_game(game: Game, repeats: int, spiel: Any, leg: Any, floor: Path | N
                      f"regret sum and strategy sum bit for bit after 300 iterations.")
     for algorithm, updates, _ in ALGORITHMS:                     # compile or load numba's cache first
         cfrviz.solve(game.name, algorithm, iterations=2, updates=updates, **game.params)
-    for _ in range(repeats):
+    for repeat in range(repeats):
         for algorithm, updates, peer in ALGORITHMS:
-            cls = solver_class(algorithm)
-            solver = cls(tree, updates=updates)
             record = times[(algorithm, updates)]
-            record.kernel.append(_cpu_seconds(partial(solver.iterate, iterations)) / iterations)
-            record.solve.append(_cpu_seconds(partial(cfrviz.solve, game.name, algorithm, iterations=iterations,
-                                                     updates=updates, **game.params)) / iterations)
-            if spiel is not None and peer is not None:
-                seconds = openspiel_cfr_seconds(spiel, game.openspiel, peer, game.peer_iterations, [], CLOCK)
-                record.openspiel.append(seconds / game.peer_iterations)
             # LiteEFG's CFR graph updates both players at once; its other graphs alternate.
             liteefg_scheme = "simultaneous" if algorithm == "cfr" else "alternating"
-            if leg is not None and spiel is not None and algorithm in LITEEFG_GRAPHS and updates == liteefg_scheme:
-                seconds, _ = liteefg_seconds(leg, spiel, game.openspiel, algorithm, game.peer_iterations, CLOCK)
-                record.liteefg.append(seconds / game.peer_iterations)
+
+            def time_kernel() -> None:
+                solver = solver_class(algorithm)(tree, updates=updates)
+                record.kernel.append(_cpu_seconds(partial(solver.iterate, iterations)) / iterations)
+
+            def time_solve() -> None:
+                record.solve.append(_cpu_seconds(partial(cfrviz.solve, game.name, algorithm, iterations=iterations,
+                                                         updates=updates, **game.params)) / iterations)
+
+            def time_openspiel() -> None:
+                if spiel is not None and peer is not None:
+                    seconds = openspiel_cfr_seconds(spiel, game.openspiel, peer, game.peer_iterations, [], CLOCK)
+                    record.openspiel.append(seconds / game.peer_iterations)
+
+            def time_liteefg() -> None:
+                if leg is not None and spiel is not None and algorithm in LITEEFG_GRAPHS and updates == liteefg_scheme:
+                    seconds, _ = liteefg_seconds(leg, spiel, game.openspiel, algorithm, game.peer_iterations, CLOCK)
+                    record.liteefg.append(seconds / game.peer_iterations)
+
+            # Each repeat starts with another implementation, so that none is always timed right after
+            # the same one (whose memory traffic leaves the caches cold for the next).
+            order = [time_kernel, time_solve, time_openspiel, time_liteefg]
+            for measure in order[repeat % 4:] + order[:repeat % 4]:
+                measure()
         if floor is not None:
             floor_times.append(c_reference.run(floor, tree_file, iterations)[0].seconds / iterations)
     floor_us = _us(floor_times)
