@@ -88,12 +88,20 @@ def test_a_crash_in_openspiel_is_one_sentence_and_the_caller_lives(game_string: 
 def test_the_memory_cap_ends_in_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     # Measured: kuhn_poker peaks at 44 MB of address space in the child, liars_dice with 5 sides at 54 MB,
     # so a 48 MB cap takes the first and refuses the second.
+    # Where the cap is met is not fixed: mostly in Python (MemoryError: the memory sentence), but now and
+    # then inside OpenSpiel's C++, which then dies of SIGSEGV or SIGABRT with nothing on standard error
+    # (measured: 6 of 40 children run 4 at a time; 1 of 3 full test runs). Either way: one sentence
+    # naming the game, no traceback.
     monkeypatch.setattr(openspiel, "CHILD_MEMORY_MB", 48)
     assert load_openspiel("kuhn_poker").num_nodes == 58
     with pytest.raises(ValueError) as caught:
         load_openspiel("liars_dice(numdice=1,dice_sides=5)")
-    assert str(caught.value) == ("Loading 'liars_dice(numdice=1,dice_sides=5)' needed more than 48 MB of memory, "
-                                 "the limit for one OpenSpiel game here; choose smaller parameters.")
+    game = "'liars_dice(numdice=1,dice_sides=5)'"
+    assert str(caught.value) in (
+        f"Loading {game} needed more than 48 MB of memory, the limit for one OpenSpiel game here; choose smaller "
+        "parameters.",
+        f"OpenSpiel crashed (SIGSEGV) while loading {game}, so that game cannot be used.",
+        f"OpenSpiel crashed (SIGABRT) while loading {game}, so that game cannot be used."), str(caught.value)
 
 
 def test_a_game_that_allocates_without_bound_meets_the_default_memory_cap() -> None:
