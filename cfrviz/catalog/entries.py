@@ -6,7 +6,6 @@ once per process) and
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -280,10 +279,7 @@ class CarriesGameSpec:
 
 def _budget_cap(budget: int, nodes: int, low: int, high: int) -> int:
     """budget / nodes rounded down to 1, 2 or 5 times a power of ten, within [low, high]."""
-    raw = max(budget // max(nodes, 1), 1)
-    power = 10 ** int(math.log10(raw))
-    nice = max(m * power for m in (1, 2, 5) if m * power <= raw)
-    return int(min(max(nice, low), high))
+    return int(min(max(cost.nice_below(max(budget // max(nodes, 1), 1), (1, 2, 5)), low), high))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,15 +42,16 @@ def solve_seconds(nodes: int, iterations: int, most: int = MAX_DEFAULT_SNAPSHOTS
     return nodes * (iterations * NODE_ITERATION_SECONDS + snapshots * NODE_SNAPSHOT_SECONDS)
 
 
-def nice_below(value: float) -> int:
-    """The largest of 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten that is at most `value` (>= 1).
+def nice_below(value: float, steps: tuple[float, ...] = _NICE) -> int:
+    """The largest of `steps` (by default 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8; each at most 1 must be 1) times a
+    power of ten that is at most `value` (>= 1).
 
-    >>> nice_below(34_567), nice_below(3_999), nice_below(1)
-    (30000, 3000, 1)
+    >>> nice_below(34_567), nice_below(3_999), nice_below(1), nice_below(34_567, (1, 2, 5))
+    (30000, 3000, 1, 20000)
     """
     value = max(float(value), 1.0)
     power = 10 ** math.floor(math.log10(value))
-    return int(max(m * power for m in _NICE if m * power <= value))
+    return int(max(m * power for m in steps if m * power <= value))
 
 
 def iteration_cap(nodes: int, seconds: float, low: int, high: int, most: int = MAX_DEFAULT_SNAPSHOTS) -> int:
