@@ -226,3 +226,26 @@ def test_a_solve_whose_caller_left_stops_at_its_next_report() -> None:
     finally:
         gone.set()
         pool.shutdown()
+
+
+def test_sampling_solves_at_once_in_the_pool_give_the_numbers_they_give_alone() -> None:
+    # Reference: each sampling solve owns its numpy Generator (seeded PCG64), so two solves running
+    # at the same time without the GIL draw exactly the numbers each draws alone.
+    import numpy as np
+
+    import cfrviz
+
+    def solve(algorithm: str, seed: int) -> np.ndarray:
+        run = cfrviz.solve("leduc", algorithm, iterations=3_000, seed=seed)
+        return np.array(run.average_strategy[-1])
+
+    cases = [("external", 1), ("outcome", 2), ("chance", 3), ("external", 4)]
+    alone = [solve(algorithm, seed) for algorithm, seed in cases]
+    pool = SolvePool(workers=2)
+    try:
+        jobs = [pool.submit(lambda report, a=algorithm, s=seed: solve(a, s)) for algorithm, seed in cases]
+        together = [job.result() for job in jobs]
+    finally:
+        pool.shutdown()
+    for case, one, other in zip(cases, alone, together):
+        assert np.array_equal(one, other), case
