@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -18,6 +19,8 @@ from cfrviz.run.cache import RunCache
 from cfrviz.run.pool import SolvePool
 from cfrviz.solvers._interpreted import expect_background_compile
 from cfrviz.tree.locks import Locks
+
+T = TypeVar("T")
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
 # pays for that at start-up, while the first page draws its text; solves meanwhile say so.
@@ -203,12 +206,19 @@ def _solve(settings: RunSettings, progress: Callable[[float], object] | None = N
                         seed=settings.seed, progress=progress, locks=settings.locks)
 
 
-def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> Iterator[Callable[[Callable[[], T]], T]]:
     """The process's solve gate, for solves that are not cached runs (Compare's timed solves):
-    `with ui.one_solve_at_a_time(): ...` holds one of the `CONCURRENT_SOLVES` slots the cached
-    solves take too. `on_wait()` runs first when every slot is taken. The block runs in the
-    caller's thread; the kernels release the interpreter lock, so other sessions still draw."""
-    return shared_runs().solver_slot(on_wait)
+    `with ui.one_solve_at_a_time() as in_pool: in_pool(work)` holds one of the `CONCURRENT_SOLVES`
+    slots the cached solves take too and runs `work()` on the solve pool, waiting for it here.
+    `on_wait()` runs first when every slot is taken."""
+    with shared_runs().solver_slot(on_wait):
+        yield _in_pool
+
+
+def _in_pool(work: Callable[[], T]) -> T:
+    """`work()` on a pool worker, waited for here."""
+    return solve_pool().run(lambda report: work())
 
 
 def shared_run(settings: RunSettings) -> Run:

@@ -95,3 +95,25 @@ def test_a_visitor_who_finds_every_slot_taken_is_told_until_the_solve_is_done(
     kinds = [kind for kind, _, _ in drawn]
     assert kinds == ["info", "info.empty"]              # the message goes once the solve is in
     assert "yours starts when one of them ends" in drawn[0][1]
+
+
+def test_compares_solves_take_a_slot_and_run_on_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: one entry, one timed repeat makes three solves (the run, the warm-up, the timed one;
+    # `cfrviz.teaching.compare.measure_line`), each through the app's gate and on a pool worker.
+    from cfrviz.teaching import compare
+
+    monkeypatch.setattr(solving, "_shared", RunCache(10**9, 4, solving.CONCURRENT_SOLVES))
+    solved_on: list[str] = []
+
+    def recorded(function: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            solved_on.append(threading.current_thread().name)
+            return function(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(compare, "solve", recorded(compare.solve))
+    monkeypatch.setattr(compare, "solver_seconds", recorded(compare.solver_seconds))
+    line = compare.measure_line("kuhn", compare.Entry("cfr+", "alternating", 25), repeats=1,
+                                solver_slot=solving.one_solve_at_a_time)
+    assert len(solved_on) == 3 and all(name.startswith("cfrviz-solve-") for name in solved_on)
+    assert line.exploitability[-1] == cfrviz.solve("kuhn", "cfr+", iterations=25).exploitability[-1]
