@@ -48,7 +48,7 @@ _BLOCK_BYTES = 16 * 2**20
 # Kernels
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.ndarray, reach: np.ndarray) -> None:
     """Fill reach [N, 3]: player 1's, player 2's and chance's reach probability of every node."""
     n_nodes = np.uint64(nodes.shape[1])
@@ -71,7 +71,7 @@ def _reach_pass(nodes: np.ndarray, chance_probability: np.ndarray, strategy: np.
                 reach[c, who] *= strategy[nodes[_INFOSET, n], a]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                     strategy: np.ndarray, reach: np.ndarray, value: np.ndarray, action_value: np.ndarray,
                     best_action: np.ndarray) -> tuple[float, float]:
@@ -132,7 +132,7 @@ def _best_responses(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
     return value[0, 0], value[0, 1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                    strategy: np.ndarray) -> float:
     """NashConv of one profile [I, A]."""
@@ -147,7 +147,7 @@ def _nash_conv_one(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np
     return first + second
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, levels: np.ndarray,
                     strategies: np.ndarray) -> np.ndarray:
     """NashConv [T] of every profile in strategies [T, I, A], reusing one set of work arrays."""
@@ -166,7 +166,7 @@ def _nash_conv_many(nodes: np.ndarray, chance_probability: np.ndarray, payoff: n
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _nash_conv_pairs_unblocked(nodes: np.ndarray, chance_probability: np.ndarray, chance_reach: np.ndarray, payoff: np.ndarray,
                      judging: np.ndarray, inner_levels: np.ndarray, first_profiles: np.ndarray, second_profiles: np.ndarray,
                      own_reach: np.ndarray) -> np.ndarray:
@@ -277,7 +277,7 @@ def _nash_conv_pairs_unblocked(nodes: np.ndarray, chance_probability: np.ndarray
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _nash_conv_pairs(nodes: np.ndarray, chance_probability: np.ndarray, chance_reach: np.ndarray, payoff: np.ndarray,
                       judging: np.ndarray, inner_levels: np.ndarray, first_profiles: np.ndarray,
                       second_profiles: np.ndarray, own_reach: np.ndarray, block: int) -> np.ndarray:
@@ -427,7 +427,7 @@ def _nash_conv_pairs(nodes: np.ndarray, chance_probability: np.ndarray, chance_r
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _profile_values(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, strategy: np.ndarray,
                     value: np.ndarray, action_value: np.ndarray, with_actions: bool) -> None:
     """Player 1's value of every node under `strategy`, bottom up; action_value [N, A] gets the

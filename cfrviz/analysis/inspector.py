@@ -48,7 +48,7 @@ MAX_FRAME_VALUES = 20_000_000
 _WORK_ARRAYS = 10
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _frames_kernel(nodes: np.ndarray, chance_probability: np.ndarray, payoff: np.ndarray, profiles: np.ndarray,
                    known: np.ndarray, same_profile: bool, column: np.ndarray, own_out: np.ndarray,
                    opponent_out: np.ndarray, cfv_out: np.ndarray, value_out: np.ndarray,

@@ -2,8 +2,9 @@
 
 `streamlit run app.py` runs no code until the first visitor arrives, so that visitor pays for
 importing numba and loading (or compiling) every kernel. This entry point imports the app's
-modules and starts `cfrviz.app`'s warm-up thread in the server process first, then hands over to
-Streamlit's own command line in the same process: the page scripts, which run in this process,
+modules and starts `cfrviz.app`'s warm-up thread in the server process first (it loads the kernels,
+then solves the views a first visit gets and pins them in the shared run cache), then hands over
+to Streamlit's own command line in the same process: the page scripts, which run in this process,
 find everything loaded. Options after the command go to `streamlit run` unchanged.
 """
 from __future__ import annotations
@@ -18,10 +19,16 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _report(ui: ModuleType) -> None:
-    """One line on stderr when the kernels are ready (deploy logs; the benchmark waits for it)."""
+    """One line on stderr when the kernels are ready (deploy logs; the benchmark waits for it), and
+    one when the default views are solved."""
+    from cfrviz.app.solving import wait_for_defaults
+
     start = time.perf_counter()
     ui.wait_until_warm()
     print(f"cfrviz: kernels ready {time.perf_counter() - start:.1f} s after start-up", file=sys.stderr, flush=True)
+    wait_for_defaults()
+    print(f"cfrviz: default views solved {time.perf_counter() - start:.1f} s after start-up", file=sys.stderr,
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

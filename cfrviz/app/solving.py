@@ -1,18 +1,26 @@
-"""The solve behind every page: one shared run cache per process, and the kernels' warm-up thread."""
+"""The solve behind every page: one shared run cache and solve pool per process, the kernels'
+warm-up thread, and the first visit's views solved and pinned at server start."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from cfrviz import catalog
 from cfrviz.catalog import GameSpec, Params
 from cfrviz.run import Run, RunSettings
 from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.run.cache import RunCache
+from cfrviz.run.pool import SolvePool
 from cfrviz.solvers._interpreted import expect_background_compile
 from cfrviz.tree.locks import Locks
+
+T = TypeVar("T")
 
 # Kernels compile once per process (or load from numba's on-disk cache). A background thread
 # pays for that at start-up, while the first page draws its text; solves meanwhile say so.
@@ -26,6 +34,8 @@ _warm_thread: threading.Thread | None = None
 _FIRST_DRAWING = threading.Event()
 #: Longest wait, seconds, for a first page's drawing before compiling anyway (a page without one).
 FIRST_DRAWING_WAIT = 8.0
+# Set once the views a first visit gets are solved and pinned in the shared run cache.
+_DEFAULTS = threading.Event()
 
 
 def start_warmup(*, after_first_drawing: bool = True) -> None:
@@ -58,15 +68,45 @@ def is_warm() -> bool:
     return _WARM.is_set()
 
 
+def wait_for_defaults(timeout: float | None = None) -> bool:
+    """Block until the first visit's views are solved and pinned (True) or `timeout` seconds passed."""
+    return _DEFAULTS.wait(timeout)
+
+
 def _warm(after_first_drawing: bool) -> None:
     from cfrviz.app.warmup import warm_up
 
     try:
-        if after_first_drawing:
-            _FIRST_DRAWING.wait(FIRST_DRAWING_WAIT)
-        warm_up()
+        try:
+            if after_first_drawing:
+                _FIRST_DRAWING.wait(FIRST_DRAWING_WAIT)
+            warm_up()
+        finally:
+            _WARM.set()
+        _presolve_defaults()
     finally:
-        _WARM.set()
+        _DEFAULTS.set()
+
+
+def default_settings() -> tuple[RunSettings, ...]:
+    """The solves a first visit of each page asks the shared cache for: the sidebar's default
+    (Home, Game tree, Evolution, Convergence, Best response, Play, and Compare's sidebar line).
+    Regret matching and the Walkthrough solve their own small defaults in their page's cache."""
+    from cfrviz.app.links import DEFAULT_CHOICE
+
+    return (DEFAULT_CHOICE.settings(),)
+
+
+def _presolve_defaults() -> None:
+    """Solve the first visit's views once per server start, in the pool, and pin them: no visitor
+    pays for them and the cache never lets them go."""
+    for settings in default_settings():
+        shared_runs().get(settings, functools.partial(_pooled_solve, settings), pin=True)
+
+
+def _pooled_solve(settings: RunSettings) -> Run:
+    """`_solve(settings)` on a pool worker, waited for here (no progress shown)."""
+    return solve_pool().run(lambda report: _solve(settings))
 
 
 # Solves big enough to show a progress bar: node visits of about half a second of vanilla CFR
@@ -74,19 +114,42 @@ def _warm(after_first_drawing: bool) -> None:
 _PROGRESS_COST = 20_000_000
 
 
+#: Worker threads that run the solves. The kernels release the interpreter lock (`nogil`), so each
+#: worker can keep one core busy while the sessions' threads still draw pages; the host has 2 cores,
+#: and a third solve at once would only slow the other two while holding another run's memory.
+SOLVE_WORKERS = 2
+#: How much lower the workers' CPU priority is than the server's (`nice`): a page's own Python
+#: (a step, a click) goes ahead of a solve when both want a core.
+SOLVE_NICENESS = 10
+
 #: Per-process budget for solved runs shared by every session (README, "Memory and CPU budget"):
-#: the snapshot arrays of at most this many bytes and runs, and this many solves at once.
-#: The compiled kernels hold the GIL, so a second solve at once would only take turns with the
-#: first while holding another run's worth of memory.
+#: the snapshot arrays of at most this many bytes and runs, and this many solves at once (one per
+#: worker; Compare's timed solves take the same slots). The pinned default views come on top.
 RUN_CACHE_BYTES = 100_000_000
 RUN_CACHE_ENTRIES = 24
-CONCURRENT_SOLVES = 1
+CONCURRENT_SOLVES = SOLVE_WORKERS
+
+_SHARED_LOCK = threading.Lock()
+_shared: RunCache | None = None
+_pool: SolvePool | None = None
 
 
-@st.cache_resource(show_spinner=False)
 def shared_runs() -> RunCache:
     """The process's one run cache: every session gets the same read-only `Run` for the same solve."""
-    return RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
+    global _shared
+    with _SHARED_LOCK:
+        if _shared is None:
+            _shared = RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
+        return _shared
+
+
+def solve_pool() -> SolvePool:
+    """The process's solve pool: `SOLVE_WORKERS` threads at `SOLVE_NICENESS`, made on first use."""
+    global _pool
+    with _SHARED_LOCK:
+        if _pool is None:
+            _pool = SolvePool(SOLVE_WORKERS, SOLVE_NICENESS)
+        return _pool
 
 
 def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (),
@@ -108,23 +171,31 @@ def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (
         settings = RunSettings(spec, chosen_algorithm, count, chosen_updates, chosen_seed, locks or Locks())
     chosen = settings
 
+    # Drawn here, in the session's thread; the solve runs on a pool worker and only reports fractions.
+    waiting: list[DeltaGenerator] = []
+
+    def on_wait() -> None:
+        waiting.append(st.info(f"Other visitors' solves are running ({CONCURRENT_SOLVES} at a time); "
+                               "yours starts when one of them ends.", icon=":material/hourglass_top:"))
+
     def solve() -> Run:
-        bar = None
-        if float(chosen.spec.tree().num_nodes) * chosen.iterations >= _PROGRESS_COST:
-            bar = st.progress(0.0, text=f"Solving {chosen.iterations:,} iterations…")
+        if float(chosen.spec.tree().num_nodes) * chosen.iterations < _PROGRESS_COST:
+            return _pooled_solve(chosen)
+        bar = st.progress(0.0, text=f"Solving {chosen.iterations:,} iterations…")
 
         def progress(fraction: float) -> None:
-            if bar is None:
-                return
             fraction = min(max(float(fraction), 0.0), 1.0)
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
-        run = _solve(chosen, progress)
-        if bar is not None:
-            bar.empty()
+        run = solve_pool().run(lambda report: _solve(chosen, report), on_progress=progress)
+        bar.empty()
         return run
 
-    return shared_runs().get(chosen, solve)
+    try:
+        return shared_runs().get(chosen, solve, on_wait)
+    finally:
+        for message in waiting:
+            message.empty()     # the solve has started and ended: the wait is over
 
 
 def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
@@ -135,14 +206,23 @@ def _solve(settings: RunSettings, progress: Callable[[float], object] | None = N
                         seed=settings.seed, progress=progress, locks=settings.locks)
 
 
-def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def one_solve_at_a_time(on_wait: Callable[[], None] | None = None) -> Iterator[Callable[[Callable[[], T]], T]]:
     """The process's solve gate, for solves that are not cached runs (Compare's timed solves):
-    `with ui.one_solve_at_a_time(): ...`. `on_wait()` runs first when another solve holds it."""
-    return shared_runs().solver_slot(on_wait)
+    `with ui.one_solve_at_a_time() as in_pool: in_pool(work)` holds one of the `CONCURRENT_SOLVES`
+    slots the cached solves take too and runs `work()` on the solve pool, waiting for it here.
+    `on_wait()` runs first when every slot is taken."""
+    with shared_runs().solver_slot(on_wait):
+        yield _in_pool
+
+
+def _in_pool(work: Callable[[], T]) -> T:
+    """`work()` on a pool worker, waited for here."""
+    return solve_pool().run(lambda report: work())
 
 
 def shared_run(settings: RunSettings) -> Run:
-    """The shared run solved with `settings`: from the cache, or solved again (through the gate)
-    if it has left it. Runs without a session, e.g. when a download button is clicked, so it
-    draws no progress bar."""
-    return shared_runs().get(settings, lambda: _solve(settings))
+    """The shared run solved with `settings`: from the cache, or solved again (through the gate,
+    in the pool) if it has left it. Runs without a session, e.g. when a download button is
+    clicked, so it draws no progress bar."""
+    return shared_runs().get(settings, functools.partial(_pooled_solve, settings))

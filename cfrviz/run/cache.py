@@ -4,7 +4,9 @@ A hosted app serves strangers from one process. Runs are read-only (`Run` freeze
 so every session can share one copy instead of unpickling its own. `RunCache` keeps the most
 recently used runs up to a byte budget and an entry count, solves each key once even when
 several sessions ask for it at the same moment, and lets only a few solves run at once: the
-machine has a core or two, and each solve in flight holds a run's worth of memory too.
+machine has a core or two, and each solve in flight holds a run's worth of memory too. Pinned
+runs (the views a first visit gets, solved at server start) stay for good: they are outside the
+byte and entry budget, counted apart (`CacheStats.pinned`, `pinned_bytes`), and never evicted.
 Pure Python: the app holds one instance per process (`cfrviz.app`).
 
 >>> cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1)
@@ -31,14 +33,16 @@ __all__ = ["CacheStats", "RunCache"]
 
 @dataclass(frozen=True)
 class CacheStats:
-    """entries and bytes held now; solves run, hits served and solves that waited for a solver
-    slot since the cache was made."""
+    """entries and bytes held now within the budget; solves run, hits served and solves that waited
+    for a solver slot since the cache was made; pinned runs and their bytes, outside the budget."""
 
     entries: int
     bytes: int
     solves: int
     hits: int
     waits: int = 0
+    pinned: int = 0
+    pinned_bytes: int = 0
 
 
 class _Flight:
@@ -54,7 +58,8 @@ class RunCache:
     """Least-recently-used runs within `max_bytes` (snapshot arrays) and `max_entries`.
 
     The newest run is always kept, even alone over the budget: the session that asked for it is
-    about to draw it. `max_concurrent_solves` solves run at once; later ones queue.
+    about to draw it. `max_concurrent_solves` solves run at once; later ones queue. Runs asked for
+    with `pin=True` are kept apart from the budget and never evicted.
     """
 
     def __init__(self, max_bytes: int, max_entries: int, max_concurrent_solves: int) -> None:
@@ -63,6 +68,8 @@ class RunCache:
         self.max_bytes = int(max_bytes)
         self.max_entries = int(max_entries)
         self._runs: OrderedDict[Hashable, Run] = OrderedDict()
+        self._pinned: dict[Hashable, Run] = {}
+        self._pinned_bytes = 0
         # Runs that left the budget but that some session still holds (a page's variables keep
         # its run until that session's next rerun): handed out again rather than solved twice.
         self._alive: weakref.WeakValueDictionary[Hashable, Run] = weakref.WeakValueDictionary()
@@ -90,13 +97,31 @@ class RunCache:
         finally:
             self._solver_slots.release()
 
-    def get(self, key: Hashable, solve: Callable[[], Run], on_wait: Callable[[], None] | None = None) -> Run:
+    def get(self, key: Hashable, solve: Callable[[], Run], on_wait: Callable[[], None] | None = None, *,
+            pin: bool = False) -> Run:
         """The run cached under `key`, or `solve()`'s run, solved once however many sessions ask.
 
         `solve` runs in a solver slot (`solver_slot(on_wait)`). An error from `solve` reaches every
-        session that waited for it and is not cached.
+        session that waited for it and is not cached. `pin=True` keeps the run for good, outside
+        the budget (a run already cached moves there).
         """
+        run = self._get(key, solve, on_wait)
+        if pin:
+            with self._lock:
+                if key not in self._pinned:
+                    held = self._runs.pop(key, None)
+                    if held is not None:
+                        self._bytes -= held.nbytes
+                    self._pinned[key] = run
+                    self._pinned_bytes += run.nbytes
+        return run
+
+    def _get(self, key: Hashable, solve: Callable[[], Run], on_wait: Callable[[], None] | None) -> Run:
         with self._lock:
+            run = self._pinned.get(key)
+            if run is not None:
+                self._hits += 1
+                return run
             run = self._runs.get(key)
             if run is not None:
                 self._runs.move_to_end(key)
@@ -144,6 +169,8 @@ class RunCache:
 
     def _insert(self, key: Hashable, run: Run) -> None:
         """Add under the lock, then drop the least recently used runs until within budget."""
+        if key in self._pinned:
+            return
         self._runs[key] = run
         self._alive[key] = run
         self._bytes += run.nbytes
@@ -153,11 +180,14 @@ class RunCache:
 
     def stats(self) -> CacheStats:
         with self._lock:
-            return CacheStats(len(self._runs), self._bytes, self._solves, self._hits, self._waits)
+            return CacheStats(len(self._runs), self._bytes, self._solves, self._hits, self._waits,
+                              len(self._pinned), self._pinned_bytes)
 
     def clear(self) -> None:
-        """Forget every cached run (solves in flight finish and are kept)."""
+        """Forget every cached run, pinned ones too (solves in flight finish and are kept)."""
         with self._lock:
             self._runs.clear()
+            self._pinned.clear()
             self._alive.clear()
             self._bytes = 0
+            self._pinned_bytes = 0

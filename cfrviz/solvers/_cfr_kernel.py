@@ -46,7 +46,7 @@ AVERAGE_UNIFORM = int(AverageWeight.UNIFORM)
 AVERAGE_LINEAR = int(AverageWeight.LINEAR)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _traverse(player, kind, infoset, chance_probability, first_child, num_children, strategy, regret,
               own_reach, reach, value, decision, decision_start):
     """One full pass; updates regrets of `player` (or of both when player < 0).
@@ -139,7 +139,7 @@ def _traverse(player, kind, infoset, chance_probability, first_child, num_childr
     return value[0]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _pruned_pass(player, kind, infoset, chance_probability, first_child, num_children, strategy, regret,
                  own_reach, reach, value, levels, live, live_start, infoset_player, own_parent, own_action,
                  histories, sequence_reach):
@@ -269,7 +269,7 @@ def _pruned_pass(player, kind, infoset, chance_probability, first_child, num_chi
     return value[0]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _finish_player(player, t, infoset_player, num_actions, regret, instant, predictive, strategy_sum,
                    strategy, played, own_reach, regret_mode, alpha, beta, offset, average_mode, gamma):
     """After a pass: add to the strategy sum, transform regrets and pick the next strategy (inlined, as `_traverse`).
@@ -330,7 +330,7 @@ def _finish_player(player, t, infoset_player, num_actions, regret, instant, pred
                 strategy[i, a] = 1.0 / k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def run_iterations(parent, actor, infoset, chance_probability, payoff, first_child, num_children,
                    action_index, infoset_player, num_actions, kind, decision, decision_start,
                    own_parent, own_action, histories, prunable,

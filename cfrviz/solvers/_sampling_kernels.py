@@ -34,7 +34,7 @@ ZERO = np.uint64(0)
 ONE = np.uint64(1)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _regret_matching_into(cumulative_regret, infoset, k, out, row):
     """out[row, :k] = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000).
 
@@ -54,7 +54,7 @@ def _regret_matching_into(cumulative_regret, infoset, k, out, row):
             out[row, a] = 1.0 / k
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _sample_index(rng, probabilities, row, k):
     """An index in [0, k) drawn from probabilities[row, :k]; round-off falls on the last positive one."""
     u = rng.random()
@@ -70,7 +70,7 @@ def _sample_index(rng, probabilities, row, k):
     return last
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _chance_child(u, chance_probability, first, k):
     """The child of a chance node (children first .. first + k - 1) that the uniform number u picks:
     the first whose cumulative probability passes u; round-off falls on the last positive one."""
@@ -86,12 +86,12 @@ def _chance_child(u, chance_probability, first, k):
     return last
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _sample_chance(rng, chance_probability, first, k):
     return _chance_child(rng.random(), chance_probability, first, k)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _refresh_current(cumulative_regret, num_actions, current_strategy, stale_regret):
     for i in range(np.uint64(current_strategy.shape[0])):
         if not stale_regret[i]:
@@ -103,20 +103,20 @@ def _refresh_current(cumulative_regret, num_actions, current_strategy, stale_reg
             current_strategy[i, a] = 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _snapshot_due(t, schedule, s):
     """Whether iteration t is the next one to record, schedule[s]. Kept free of loops and of
     other arrays: numba then drops its reference counting, which a call per iteration would pay."""
     return s < schedule.shape[0] and schedule[s] == t
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _recorded_scratch(num_infosets, width):
     """Stale flags (all set: a call may start from any state) and the cached average."""
     return np.ones(num_infosets, np.uint8), np.ones(num_infosets, np.uint8), np.zeros((num_infosets, width))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _chance_levels(first_child, num_children, actor):
     """[N] uint64: how many chance nodes lie above each node, and the largest such count at a chance node.
 
@@ -134,7 +134,7 @@ def _chance_levels(first_child, num_children, actor):
     return level, deepest
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                               num_actions, cumulative_regret, strategy_sum,
                               stale_regret, stale_sum, update_player, deal, board, rng, stack, order, sampled, reach,
@@ -225,7 +225,7 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
     return value[0], count
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _traversal_scratch(size, width):
     """Per-call work arrays of a sampled traversal over `size` nodes: the explicit stack, the
     visit order, which child each chance or opponent node sampled, the two reaches [N, 2],
@@ -234,7 +234,7 @@ def _traversal_scratch(size, width):
             np.empty((size, 2)), np.empty(size), np.empty((size, width)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                            num_actions, cumulative_regret, strategy_sum, current_strategy,
                            simultaneous, deal, board, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -279,7 +279,7 @@ def chance_sampling_kernel(actor, infoset, first_child, num_children, chance_pro
     return last, value_sum, touched, s
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _external_traversal(actor, infoset, first_child, num_children, chance_probability, payoff,
                         cumulative_regret, strategy_sum, stale_regret, stale_sum,
                         traverser, rng,
@@ -359,7 +359,7 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
     return value[0], count
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def external_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                              num_actions, cumulative_regret, strategy_sum, current_strategy,
                              rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,
@@ -398,7 +398,7 @@ def external_sampling_kernel(actor, infoset, first_child, num_children, chance_p
     return last, value_sum, touched, s
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _outcome_episode(actor, infoset, first_child, num_children, chance_probability, payoff,
                      cumulative_regret, strategy_sum, stale_regret, stale_sum,
                      update_player, exploration,
@@ -473,7 +473,7 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
     return u, length
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def outcome_sampling_kernel(actor, infoset, first_child, num_children, chance_probability, payoff,
                             num_actions, cumulative_regret, strategy_sum, current_strategy,
                             exploration, max_depth, rng, t0, n, value_sum, touched, schedule, s, out_regret, out_current, out_average,

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _average_row(strategy_sum, i, k, out):
     """out[i, :k] = strategy_sum[i, :k] normalised, uniform where it sums to zero (as write_snapshot)."""
     total = 0.0
@@ -23,7 +23,7 @@ def _average_row(strategy_sum, i, k, out):
         out[i, a] = strategy_sum[i, a] / total if total > 0.0 else 1.0 / k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def write_snapshot(s, t, num_actions, regret, strategy_sum, played, last_value,
                    value_sum, nodes_touched, out_regret, out_current, out_average,
                    out_value, out_expected, out_nodes):
@@ -44,7 +44,7 @@ def write_snapshot(s, t, num_actions, regret, strategy_sum, played, last_value,
     out_nodes[s] = nodes_touched
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def write_snapshot_cached(s, t, num_actions, regret, strategy_sum, played, last_value,
                           value_sum, nodes_touched, average, stale, out_regret, out_current,
                           out_average, out_value, out_expected, out_nodes):

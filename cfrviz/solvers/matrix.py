@@ -39,7 +39,7 @@ MAX_PATH_POINTS = 200_000
 # Kernel
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
     """out = positive regret normalised, uniform if none is positive (Hart and Mas-Colell 2000)."""
     k = cumulative_regret.shape[0]
@@ -52,7 +52,7 @@ def _match(cumulative_regret: np.ndarray, out: np.ndarray) -> None:
         out[a] = out[a] / total if total > 0.0 else 1.0 / k
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
     u = rng.random()
     acc = 0.0
@@ -66,7 +66,7 @@ def _draw(rng: np.random.Generator, strategy: np.ndarray) -> int:
     return last
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _expected_row_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_row: np.ndarray) -> float:
     """Add player 1's regrets against player 2's mixed strategy; returns the profile's value."""
     rows, columns = payoffs.shape
@@ -81,7 +81,7 @@ def _expected_row_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_s
     return value
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _expected_column_update(payoffs: np.ndarray, row_strategy: np.ndarray, column_strategy: np.ndarray, regret_column: np.ndarray) -> None:
     """Add player 2's regrets (its payoff is minus player 1's) against player 1's mixed strategy."""
     rows, columns = payoffs.shape
@@ -95,7 +95,7 @@ def _expected_column_update(payoffs: np.ndarray, row_strategy: np.ndarray, colum
         regret_column[c] += utility[c] - value
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def matrix_regret_matching_kernel(payoffs: np.ndarray, regret_row: np.ndarray, regret_column: np.ndarray,
                                   sum_row: np.ndarray, sum_column: np.ndarray, opponent: np.ndarray,
                                   sampled: bool, alternating: bool, n: int, rng: np.random.Generator,

@@ -20,7 +20,7 @@ import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -52,9 +52,20 @@ MAX_NODE_VISITS = 400_000_000
 
 #: (game, game parameters as sorted pairs, algorithm, iterations, updates, seed) -> Run
 Solve = Callable[[str, tuple[tuple[str, object], ...], str, int, str, int], Run]
-#: A context held around every solve, e.g. a server's one-solve-at-a-time gate
-#: (`cfrviz.run.cache.RunCache.solver_slot`); the default holds nothing.
+#: A context held around every solve, e.g. a server's solve gate (`cfrviz.run.cache.RunCache.solver_slot`);
+#: the default holds nothing. If it hands over a function (`with slot() as run_elsewhere`), the solve
+#: is `run_elsewhere(solve)`: the app's gate runs it on its solve pool.
 SolverSlot = Callable[[], contextlib.AbstractContextManager[object]]
+
+_T = TypeVar("_T")
+
+
+def _held(solver_slot: SolverSlot, work: Callable[[], _T]) -> _T:
+    """`work()` while holding `solver_slot()`, run where the slot says (in this thread by default)."""
+    with solver_slot() as run_elsewhere:
+        if callable(run_elsewhere):
+            return cast(_T, run_elsewhere(work))
+        return work()
 
 
 @dataclass(frozen=True)
@@ -194,8 +205,7 @@ def timed_seconds(tree: GameTree, entry: Entry, repeats: int = DEFAULT_REPEATS, 
     schedule = planned_schedule(tree, entry.iterations)   # the solves' own default snapshots
 
     def seconds(iterations: np.ndarray, seed: int) -> np.ndarray:
-        with solver_slot():
-            return solver_seconds(tree, entry.algorithm, iterations, entry.updates, seed)
+        return _held(solver_slot, lambda: solver_seconds(tree, entry.algorithm, iterations, entry.updates, seed))
 
     seconds(snapshot_schedule(2), entry.seeds[0])   # warm-up
     timings = [seconds(schedule, entry.seeds[k % len(entry.seeds)]) for k in range(repeats)]
@@ -265,8 +275,8 @@ def measure_line(game: str, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
         def solve_run(g: str, p: tuple[tuple[str, object], ...], algorithm: str, iterations: int, updates: str,
                       seed: int) -> Run:
             parameters: dict[str, Any] = dict(p)
-            with solver_slot():
-                return solve(g, algorithm, iterations=iterations, updates=updates, seed=seed, **parameters)
+            return _held(solver_slot, lambda: solve(g, algorithm, iterations=iterations, updates=updates, seed=seed,
+                                                    **parameters))
     curves = _seed_curves(entry, (solve_run(game, params, entry.algorithm, entry.iterations, entry.updates, seed)
                                   for seed in entry.seeds))
     return _line(entry, curves, timed_seconds(curves.tree, entry, repeats, solver_slot=solver_slot), repeats)

@@ -3,7 +3,8 @@
 Reference: `cfrviz.app.solving.start_warmup`'s contract. On a 2-core machine the compiling child
 slowed the first visitor's page (scripts/bench_first_visit.py), so a server started by `streamlit run`
 compiles once a page has sent its first drawing, or after `FIRST_DRAWING_WAIT` seconds without one;
-a server started by `python -m cfrviz.app.serve` compiles before any visitor arrives.
+a server started by `python -m cfrviz.app.serve` compiles before any visitor arrives. Either way the
+first visit's views are solved and pinned right after the compile (`_presolve_defaults`).
 """
 from __future__ import annotations
 
@@ -32,12 +33,14 @@ class RecordingEvent(threading.Event):
 
 @pytest.fixture
 def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """A fresh warm-up state whose compile only records that it ran (nothing is compiled)."""
+    """A fresh warm-up state whose compile and default solves only record that they ran."""
     calls: list[str] = []
     monkeypatch.setattr(solving, "_warm_thread", None)
     monkeypatch.setattr(solving, "_WARM", threading.Event())
+    monkeypatch.setattr(solving, "_DEFAULTS", threading.Event())
     monkeypatch.setattr(solving, "_FIRST_DRAWING", RecordingEvent(calls))
     monkeypatch.setattr(warmup, "warm_up", lambda: calls.append("compile") or 0.0)
+    monkeypatch.setattr(solving, "_presolve_defaults", lambda: calls.append("defaults"))
     return calls
 
 
@@ -47,8 +50,8 @@ def test_a_page_server_compiles_after_the_first_drawing(order: list[str]) -> Non
     assert thread is not None
     solving.first_drawing_sent()
     thread.join(timeout=60)
-    assert order == [f"wait {solving.FIRST_DRAWING_WAIT}", "compile"]
-    assert solving.is_warm()
+    assert order == [f"wait {solving.FIRST_DRAWING_WAIT}", "compile", "defaults"]
+    assert solving.is_warm() and solving.wait_for_defaults(0)
 
 
 def test_the_serve_entry_point_compiles_at_once(order: list[str]) -> None:
@@ -56,7 +59,7 @@ def test_the_serve_entry_point_compiles_at_once(order: list[str]) -> None:
     thread = solving._warm_thread
     assert thread is not None
     thread.join(timeout=60)
-    assert order == ["compile"]           # no wait: no visitor is there to be slowed
+    assert order == ["compile", "defaults"]    # no wait: no visitor is there to be slowed
 
 
 def test_home_sends_its_first_drawing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -157,3 +157,50 @@ def test_a_run_some_session_still_holds_is_handed_out_again() -> None:
     assert cache.stats().entries == 1
     assert cache.get("a", lambda: pytest.fail("a is still alive")) is held
     assert cache.stats().solves == 2
+
+
+def test_pinned_runs_are_never_evicted_and_their_bytes_are_counted_apart() -> None:
+    # Reference: the cache's contract for pinned runs (the first visit's views): outside the byte
+    # and entry budget, never evicted, their bytes reported on their own and never counted twice.
+    runs = {n: _kuhn(n) for n in (10, 11, 12, 13)}
+    cache = RunCache(max_bytes=runs[13].nbytes, max_entries=1, max_concurrent_solves=1)
+    assert cache.get(10, lambda: runs[10], pin=True) is runs[10]
+    for n in (11, 12, 13):
+        cache.get(n, lambda n=n: runs[n])                  # each one evicts the one before
+    stats = cache.stats()
+    assert (stats.entries, stats.bytes, stats.pinned, stats.pinned_bytes) == (1, runs[13].nbytes, 1, runs[10].nbytes)
+    assert cache.get(10, lambda: pytest.fail("10 is pinned")) is runs[10]
+    # A run already in the budget moves out of it when pinned: its bytes are counted once.
+    assert cache.get(13, lambda: pytest.fail("13 is cached"), pin=True) is runs[13]
+    stats = cache.stats()
+    assert (stats.entries, stats.bytes, stats.pinned) == (0, 0, 2)
+    assert stats.pinned_bytes == runs[10].nbytes + runs[13].nbytes
+    assert cache.get(13, lambda: pytest.fail("13 is pinned"), pin=True) is runs[13]
+    assert cache.stats().pinned_bytes == runs[10].nbytes + runs[13].nbytes
+    assert cache.stats().solves == 4
+
+
+def test_a_pinned_key_solved_by_several_sessions_at_once_is_solved_once() -> None:
+    # Reference: the one-solve-per-key contract holds for a pinning caller too (server start-up
+    # pins the default view while the first visitor asks for it).
+    cache = RunCache(max_bytes=0, max_entries=1, max_concurrent_solves=2)
+    release = threading.Event()
+    calls: list[int] = []
+    run = _kuhn(10)
+
+    def solve() -> Run:
+        calls.append(1)
+        release.wait(60)
+        return run
+
+    results: list[Run] = []
+    pinning = threading.Thread(target=lambda: results.append(cache.get("default", solve, pin=True)))
+    pinning.start()
+    visitor = threading.Thread(target=lambda: results.append(cache.get("default", solve)))
+    visitor.start()
+    release.set()
+    pinning.join(60)
+    visitor.join(60)
+    cache.get("other", lambda: _kuhn(11))                   # over a zero budget: only the newest stays
+    assert results == [run, run] and len(calls) == 1
+    assert cache.stats().pinned == 1 and cache.get("default", lambda: pytest.fail("pinned")) is run

@@ -275,6 +275,7 @@ def test_every_solve_of_a_line_waits_for_the_gate() -> None:
 def test_the_compare_page_waits_for_another_visitors_solve(monkeypatch: pytest.MonkeyPatch) -> None:
     # Reference: the page's one algorithm, one scheme, one timed solve and no sidebar run make three
     # solves (run, warm-up, timed), all through the process's gate (`ui.shared_runs()`).
+    import contextlib
     import threading
 
     from cfrviz import app as ui
@@ -301,7 +302,9 @@ def test_the_compare_page_waits_for_another_visitors_solve(monkeypatch: pytest.M
 
     monkeypatch.setattr(cache, "solver_slot", slot)
     page = threading.Thread(target=at.run)
-    with hold():                                         # another visitor's solve holds the gate
+    with contextlib.ExitStack() as others:
+        for _ in range(ui.CONCURRENT_SOLVES):            # other visitors' solves hold every slot
+            others.enter_context(hold())
         page.start()
         assert waited.wait(timeout=120)
         assert page.is_alive()
