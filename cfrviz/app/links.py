@@ -14,11 +14,12 @@ from cfrviz.catalog import CarriesGameSpec, GameSpec
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
     update_schemes
+# Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
+from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
 
-MAX_SEED = 2**31 - 1
 #: What a link without `updates` (and the default view) has always shown: kept so old links keep their meaning.
 LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
@@ -103,9 +104,6 @@ def iteration_cap(game: GameSpec | str) -> int:
 MAX_VALUE_CHARS = 200
 #: Longest `lock` value read (a few locks with their keys); a longer one is refused, never cut.
 MAX_LOCK_CHARS = 1_000
-#: Most digits a whole number in a link may have (every cap above fits in 12).
-MAX_DIGITS = 12
-_ASCII_DIGITS = frozenset("0123456789")
 
 
 def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
@@ -117,23 +115,7 @@ def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         return ""
 
 
-def parse_whole_number(text: str) -> int:
-    """A whole number written with ASCII digits only (optional sign), at most `MAX_DIGITS` digits.
-
-    `str.isdigit` also accepts "³" and "①", which `int` then refuses or misreads, so digits are
-    checked one by one. Raises ValueError otherwise.
-
-    >>> parse_whole_number(" 42 "), parse_whole_number("-3")
-    (42, -3)
-    """
-    text = text.strip()
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if not digits or len(digits) > MAX_DIGITS or not set(digits) <= _ASCII_DIGITS:
-        raise ValueError(f"{quoted(text)} is not a whole number.")
-    return int(text)
-
-
-_parse_int = parse_whole_number
+_parse_int = parse_whole_number   # the one reader of typed numbers, shared with the CLI (cfrviz.util.whole_numbers)
 
 
 def parse_query_params(params: Mapping[str, object]) -> DeepLink:
