@@ -238,8 +238,11 @@ def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
     try:
         if len(text) > MAX_LOCK_CHARS:
             raise ValueError(f"The locks are longer than {MAX_LOCK_CHARS:,} characters.")
-        if not choice.spec.offers(Algorithm.CFR):
-            raise ValueError(f"{choice.spec.title} is solved by regret matching, which takes no locks.")
+        # The algorithm as chosen, not the game: rock-paper-scissors offers CFR too, but its default view
+        # solves with regret matching, which no locked game can use (the runner refuses it).
+        if not choice.spec.offers(Algorithm.CFR) or choice.algorithm == Algorithm.REGRET_MATCHING:
+            raise ValueError(f"{choice.spec.title} is solved by regret matching here, which takes no locks "
+                             "(choose a CFR algorithm to lock a set)")
         return Locks.parse(text).check(choice.tree())
     except ValueError as problem:
         notices.append(f"{str(problem).rstrip('.')}; showing the game without locks.")
