@@ -140,7 +140,11 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     if "game" in get:
         try:
             # OpenSpiel games only from the server's menu, unless the app was started with CFRVIZ_OPENSPIEL_ANY=1.
-            game = catalog.lookup_hosted(get["game"])
+            found = catalog.lookup_hosted(get["game"])
+            # Compiled here (it is needed for the caps next): a game over cfrviz's tree bounds is then a
+            # notice naming the bound, not the catch-all "could not be read".
+            found.tree()
+            game = found
         except ValueError as error:
             notices.append(f"{error} Showing {game.title}.")
         else:

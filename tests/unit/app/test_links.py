@@ -223,3 +223,15 @@ def test_every_lock_a_link_keeps_can_be_solved():
                                locks=choice.locks)
             assert run.settings.locks == choice.locks, (game, algorithm)
             assert bool(choice.locks) == (algorithm != "rm"), (game, algorithm)
+
+
+def test_a_linked_game_over_the_tree_bounds_is_a_notice_naming_the_bound(monkeypatch):
+    # Reference: cfrviz.util.memory.MAX_NODE_ACTION_CELLS (4,000,000); blotto with 8 soldiers on 4 fields has
+    # 27,391 histories and 165 ways to split (C(11, 3)), 4,519,515 numbers per history table (measured).
+    from cfrviz import catalog
+
+    monkeypatch.setenv(catalog.OPENSPIEL_ANY_ENV, "1")
+    link = links.parse_query_params({"game": "openspiel:blotto(coins=8,fields=4)", "iters": "500"})
+    assert link.choice == links.Choice(catalog.get("kuhn"), "cfr", 500, "simultaneous", 0)
+    (notice,) = link.notices
+    assert "4,519,515 numbers per history table" in notice and notice.endswith("Showing Kuhn poker."), notice
