@@ -9,7 +9,9 @@ exact value and exploitability of that average strategy. Every bad argument ends
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -161,9 +163,11 @@ def _writable(path: Path, flag: str) -> None:
         raise UsageError(f"Cannot write {flag} {path}: the folder {folder} does not exist.")
     existed = path.exists()
     try:
-        with open(path, "ab"):
-            pass
+        # Without blocking: opening a FIFO to write waits for a reader, which would hang the CLI here.
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666))
     except OSError as error:
+        if error.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(path).st_mode):
+            raise UsageError(f"Cannot write {flag} {path}: it is a pipe (FIFO) that no program is reading.") from None
         raise UsageError(f"Cannot write {flag} {path}: {(error.strerror or 'not writable').lower()}.") from None
     if not existed:
         path.unlink(missing_ok=True)

@@ -114,3 +114,13 @@ def test_links_and_the_cli_share_one_number_reader_and_seed_bound() -> None:
     assert cli.MAX_SEED is numbers.MAX_SEED and links.MAX_SEED is numbers.MAX_SEED
     assert one_sentence(cfrviz("solve", "kuhn", "-a", "external", "-n", "10", "--seed", str(numbers.MAX_SEED + 1)))
     assert cfrviz("solve", "kuhn", "-a", "external", "-n", "10", "--seed", str(numbers.MAX_SEED)).returncode == 0
+
+
+@pytest.mark.parametrize("flag, name", [("--json", "strategy.json"), ("--out", "run.npz")])
+def test_an_output_fifo_without_a_reader_is_one_sentence_not_a_wait(tmp_path: Path, flag: str, name: str) -> None:
+    # Reference: open(2): O_WRONLY | O_NONBLOCK on a FIFO that no process reads fails with ENXIO, where a
+    # blocking open waits for a reader (the CLI checked its outputs that way before solving, and hung).
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    sentence = one_sentence(cfrviz("solve", "kuhn", "-a", "cfr", "-n", "10", flag, str(fifo)))
+    assert f"Cannot write {flag} {fifo}: it is a pipe (FIFO) that no program is reading." in sentence
