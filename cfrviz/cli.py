@@ -64,7 +64,7 @@ def _read_number(flag: str, text: str, what: str = "a whole number") -> int:
     try:
         return parse_whole_number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{flag} takes {what} written with the digits 0 to 9 (at most "
+        raise argparse.ArgumentTypeError(f"{flag} takes {what}, written with the digits 0 to 9 (at most "
                                          f"{MAX_DIGITS}), not {quoted(text)}.") from None
 
 
@@ -84,7 +84,7 @@ def _snapshots(text: str) -> int | str:
     word = text.strip().lower()
     if word == "all":
         return "all"
-    stride = _read_number("--snapshots", word, "'all' or a whole number K (a snapshot every K iterations)")
+    stride = _read_number("--snapshots", word, "a whole number K (a snapshot every K iterations) or 'all'")
     if stride < 1:
         raise argparse.ArgumentTypeError(f"--snapshots must be at least 1 (a snapshot every K iterations) or "
                                          f"'all'; {stride} was given.")
