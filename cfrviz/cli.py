@@ -9,7 +9,9 @@ exact value and exploitability of that average strategy. Every bad argument ends
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -22,6 +24,8 @@ from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Player
 from cfrviz.run import export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
+from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
+from cfrviz.util.text import quoted
 
 if TYPE_CHECKING:
     from cfrviz.run import Run
@@ -29,7 +33,6 @@ if TYPE_CHECKING:
 USAGE_ERROR = 2
 
 ALGORITHM_NAMES = tuple(ALGORITHMS)
-MAX_SEED = 2**31 - 1
 
 
 def iteration_caps() -> dict[str, int]:
@@ -56,12 +59,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
 
 
+def _read_number(flag: str, text: str, what: str = "a whole number") -> int:
+    """`text` read as links read numbers (the digits 0 to 9 only; `int` would take "٣" and "1_000")."""
+    try:
+        return parse_whole_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{flag} takes {what}, written with the digits 0 to 9 (at most "
+                                         f"{MAX_DIGITS}), not {quoted(text)}.") from None
+
+
 def _whole_number(flag: str, minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            number = int(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, not {text!r}.") from None
+        number = _read_number(flag, text)
         if number < minimum:
             raise argparse.ArgumentTypeError(f"{flag} must be at least {minimum}; {number} was given.")
         return number
@@ -75,11 +84,7 @@ def _snapshots(text: str) -> int | str:
     word = text.strip().lower()
     if word == "all":
         return "all"
-    try:
-        stride = int(word)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--snapshots takes a whole number K (a snapshot every K iterations) "
-                                         f"or 'all', not {text[:40]!r}.") from None
+    stride = _read_number("--snapshots", word, "a whole number K (a snapshot every K iterations) or 'all'")
     if stride < 1:
         raise argparse.ArgumentTypeError(f"--snapshots must be at least 1 (a snapshot every K iterations) or "
                                          f"'all'; {stride} was given.")
@@ -158,9 +163,11 @@ def _writable(path: Path, flag: str) -> None:
         raise UsageError(f"Cannot write {flag} {path}: the folder {folder} does not exist.")
     existed = path.exists()
     try:
-        with open(path, "ab"):
-            pass
+        # Without blocking: opening a FIFO to write waits for a reader, which would hang the CLI here.
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666))
     except OSError as error:
+        if error.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(path).st_mode):
+            raise UsageError(f"Cannot write {flag} {path}: it is a pipe (FIFO) that no program is reading.") from None
         raise UsageError(f"Cannot write {flag} {path}: {(error.strerror or 'not writable').lower()}.") from None
     if not existed:
         path.unlink(missing_ok=True)

@@ -2,6 +2,7 @@
 
     python scripts/openspiel_menu.py            # every combination of every menu game
     python scripts/openspiel_menu.py --largest  # each game's largest combination only
+    python scripts/openspiel_menu.py blotto     # every combination of the named menu games only
     python scripts/openspiel_menu.py --hostile  # what refusing hostile strings costs (CLI path, no menu)
 
 For each combination the child's own CPU seconds, peak resident memory and peak address space
@@ -9,6 +10,8 @@ For each combination the child's own CPU seconds, peak resident memory and peak 
 answer into a game and compile its tree. Prints one row per menu game: its combination with the
 most histories and the worst of each column over all its combinations. The README quotes the table;
 the loader's limits (`cfrviz.games.openspiel.CHILD_MEMORY_MB`, `CHILD_CPU_SECONDS`) come from it.
+A combination the loader or cfrviz's tree bounds refuse is printed with its sentence, and the exit
+status is 1: the menu must not offer it.
 """
 from __future__ import annotations
 
@@ -72,16 +75,30 @@ def main(argv: list[str]) -> int:
     header = ("largest game string", "combinations", "histories", "child CPU s", "child peak MB",
               "child address space MB", "parent CPU s")
     print(" | ".join(header))
+    refused = 0
+    named = [word for word in argv if not word.startswith("--")]
     for game in OPENSPIEL_MENU:
+        if named and game.name not in named:
+            continue
         strings = [game.largest] if largest_only else combinations(game)
-        rows = {s: measure(s) for s in strings}
+        rows = {}
+        for text in strings:
+            try:
+                rows[text] = measure(text)
+            except ValueError as refusal:   # over a bound of the loader or of cfrviz's trees: off the menu
+                print(f"{text} | refused: {refusal}", flush=True)
+                refused += 1
+        if not rows:
+            continue
         biggest = max(rows, key=lambda s: rows[s]["histories"])
         worst = {k: max(r[k] for r in rows.values()) for k in ("child_cpu", "child_rss_mb", "child_as_mb", "parent_cpu")}
         print(f"{biggest} | {len(strings)} | {rows[biggest]['histories']:,} | {worst['child_cpu']:.2f} | "
               f"{worst['child_rss_mb']:.0f} | {worst['child_as_mb']:.0f} | {worst['parent_cpu']:.2f}", flush=True)
         if biggest != game.largest:
             print(f"  note: the menu names {game.largest} as its largest", flush=True)
-    return 0
+    if refused:
+        print(f"{refused} combination(s) refused: narrow the menu's ranges until none is.", flush=True)
+    return 1 if refused else 0
 
 
 if __name__ == "__main__":

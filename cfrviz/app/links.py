@@ -14,11 +14,12 @@ from cfrviz.catalog import CarriesGameSpec, GameSpec
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
     update_schemes
+# Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
+from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
 
-MAX_SEED = 2**31 - 1
 #: What a link without `updates` (and the default view) has always shown: kept so old links keep their meaning.
 LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
@@ -103,9 +104,6 @@ def iteration_cap(game: GameSpec | str) -> int:
 MAX_VALUE_CHARS = 200
 #: Longest `lock` value read (a few locks with their keys); a longer one is refused, never cut.
 MAX_LOCK_CHARS = 1_000
-#: Most digits a whole number in a link may have (every cap above fits in 12).
-MAX_DIGITS = 12
-_ASCII_DIGITS = frozenset("0123456789")
 
 
 def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
@@ -117,23 +115,7 @@ def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         return ""
 
 
-def parse_whole_number(text: str) -> int:
-    """A whole number written with ASCII digits only (optional sign), at most `MAX_DIGITS` digits.
-
-    `str.isdigit` also accepts "³" and "①", which `int` then refuses or misreads, so digits are
-    checked one by one. Raises ValueError otherwise.
-
-    >>> parse_whole_number(" 42 "), parse_whole_number("-3")
-    (42, -3)
-    """
-    text = text.strip()
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if not digits or len(digits) > MAX_DIGITS or not set(digits) <= _ASCII_DIGITS:
-        raise ValueError(f"{quoted(text)} is not a whole number.")
-    return int(text)
-
-
-_parse_int = parse_whole_number
+_parse_int = parse_whole_number   # the one reader of typed numbers, shared with the CLI (cfrviz.util.whole_numbers)
 
 
 def parse_query_params(params: Mapping[str, object]) -> DeepLink:
@@ -158,7 +140,11 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     if "game" in get:
         try:
             # OpenSpiel games only from the server's menu, unless the app was started with CFRVIZ_OPENSPIEL_ANY=1.
-            game = catalog.lookup_hosted(get["game"])
+            found = catalog.lookup_hosted(get["game"])
+            # Compiled here (it is needed for the caps next): a game over cfrviz's tree bounds is then a
+            # notice naming the bound, not the catch-all "could not be read".
+            found.tree()
+            game = found
         except ValueError as error:
             notices.append(f"{error} Showing {game.title}.")
         else:
@@ -256,8 +242,11 @@ def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
     try:
         if len(text) > MAX_LOCK_CHARS:
             raise ValueError(f"The locks are longer than {MAX_LOCK_CHARS:,} characters.")
-        if not choice.spec.offers(Algorithm.CFR):
-            raise ValueError(f"{choice.spec.title} is solved by regret matching, which takes no locks.")
+        # The algorithm as chosen, not the game: rock-paper-scissors offers CFR too, but its default view
+        # solves with regret matching, which no locked game can use (the runner refuses it).
+        if not choice.spec.offers(Algorithm.CFR) or choice.algorithm == Algorithm.REGRET_MATCHING:
+            raise ValueError(f"{choice.spec.title} is solved by regret matching here, which takes no locks "
+                             "(choose a CFR algorithm to lock a set)")
         return Locks.parse(text).check(choice.tree())
     except ValueError as problem:
         notices.append(f"{str(problem).rstrip('.')}; showing the game without locks.")

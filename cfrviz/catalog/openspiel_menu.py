@@ -115,10 +115,10 @@ def _whole(name: str, label: str, default: str, low: int, high: int, initial: in
 _TWO_PLAYERS = _choice("players", "Players", "2", ("2",))
 #: The OpenSpiel games a hosted app offers, with parameter ranges measured to enumerate within the
 #: loader's limits (at most 51,181 histories, well under a second of the child's CPU; table in the
-#: README). Every one is
+#: README) and to compile within cfrviz's tree bounds (`cfrviz.util.memory.check_tree_size`). Every one is
 #: two-player zero-sum with explicit chance and perfect recall. Not here: liars_dice with 6 sides
 #: (294,883 histories, over the cap), goofspiel without imp_info (turn-based, player 1 forgets its
-#: bids) and first_sealed_auction (general-sum).
+#: bids), first_sealed_auction (general-sum) and blotto with 4 battlefields (too many actions with 8 soldiers).
 OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
     OpenSpielMenuGame("kuhn_poker", "Kuhn poker (OpenSpiel)", (_TWO_PLAYERS,), largest="kuhn_poker",
                       description="OpenSpiel's Kuhn poker: 3 cards, one bet."),
@@ -150,9 +150,11 @@ OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
         description="Two wrestlers bid coins, unseen, to push each other off a small board."),
     OpenSpielMenuGame("blotto", "Colonel Blotto (OpenSpiel)", (
         _whole("coins", "Soldiers", "10", 1, 8, 5, always=True),
-        _whole("fields", "Battlefields", "3", 2, 4, 3, always=True),
+        # Not 4 fields: with 8 soldiers that is 165 ways to split them at 27,391 histories, more numbers per
+        # [N, A] table than cfrviz compiles (cfrviz.util.memory.MAX_NODE_ACTION_CELLS).
+        _whole("fields", "Battlefields", "3", 2, 3, 3, always=True),
         _TWO_PLAYERS,
-    ), largest="blotto(coins=8,fields=4)",
+    ), largest="blotto(coins=8,fields=3)",
         description="Both players split their soldiers over the battlefields at once; most fields won wins."),
 )
 

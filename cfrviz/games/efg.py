@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfrviz.util import memory
+from cfrviz.util.files import read_ordinary_file
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 from cfrviz.games.efg_tokens import EfgError, fraction_text, plain_comment, plain_label, sentence_text, tokenize
@@ -517,14 +518,14 @@ def read_efg(text: str | bytes, *, source: str = "the file", name: str | None = 
 
 
 def load_efg(path: str | Path) -> EfgGame:
-    """The game in the `.efg` file at `path` (size checked before reading)."""
+    """The game in the `.efg` file at `path`, an ordinary file of at most `MAX_EFG_BYTES` bytes."""
     path = Path(path)
     shown = sentence_text(path.name, 80)
     try:
-        size = path.stat().st_size
-        if size > MAX_EFG_BYTES:
-            raise EfgError(f"{shown} is {size:,} bytes; cfrviz reads .efg files up to {MAX_EFG_BYTES:,} bytes.")
-        data = path.read_bytes()
+        # Ordinary files only, read to the limit: a device, a FIFO or a /proc file has no honest size.
+        data = read_ordinary_file(path, MAX_EFG_BYTES, shown=shown, what=".efg")
+    except ValueError as refusal:
+        raise EfgError(str(refusal)) from None
     except OSError as error:
         raise EfgError(f"Cannot read {shown}: {sentence_text(str(error.strerror or error), 80)}.") from None
     return _build(_decode(data, shown), shown, None, None)

@@ -16,7 +16,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from cfrviz.run.record import OPTIONAL_FIELDS, SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings, check_strategy
+from cfrviz.run.record import MAX_SETTINGS_BYTES, OPTIONAL_FIELDS, SNAPSHOT_FIELDS, PROBABILITY_TOLERANCE, Run, RunSettings, check_strategy
+from cfrviz.util.files import read_ordinary_file
+from cfrviz.util.memory import budget_bytes
 from cfrviz.util.safe_json import loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util.text import quoted
@@ -26,7 +28,7 @@ RUN_FORMAT = "cfrviz-run"
 #: sum over a set's histories, so reading a version-1 file recomputes it.
 RUN_FORMAT_VERSION = 2
 
-__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "load_run", "run_from_arrays", "save_run"]
+__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "load_run", "max_run_file_bytes", "run_from_arrays", "save_run"]
 
 
 
@@ -38,20 +40,35 @@ def save_run(run: Run, path: str | os.PathLike[str] | IO[bytes]) -> None:
     np.savez_compressed(path, format=np.array(header), settings=np.array(run.settings.to_json()),
                         average_strategy_value=np.array(float(run.average_strategy_value)), **arrays)
 
+def max_run_file_bytes() -> int:
+    """Largest run file read from a path: twice the memory budget a solve may fill with snapshots
+    (`cfrviz.util.memory.budget_bytes`; .npz compression only makes files smaller), plus its settings."""
+    return 2 * budget_bytes() + MAX_SETTINGS_BYTES
+
+
 def load_run(source: str | os.PathLike[str] | bytes | IO[bytes]) -> Run:
     """Read a run written by `save_run`, from a path, bytes or a binary file.
 
-    Never unpickles. Raises ValueError with a sentence when the file is not a cfrviz run,
+    A path must name an ordinary file of at most `max_run_file_bytes()` bytes (not a folder, device,
+    FIFO or /proc file). Never unpickles. Raises ValueError with a sentence when the file is not a cfrviz run,
     names an unknown game or algorithm, or holds arrays of the wrong shape or dtype,
     non-finite numbers, or strategies that do not sum to 1 over the legal actions.
     """
     if isinstance(source, (bytes, bytearray)):
         source = io.BytesIO(bytes(source))
+    elif isinstance(source, (str, os.PathLike)):
+        # Read here, ordinary files only and to a bound: np.load would open a FIFO and wait for a writer.
+        path = os.fspath(source)
+        shown = f"The run file {quoted(path, 200)}"
+        try:
+            source = io.BytesIO(read_ordinary_file(path, max_run_file_bytes(), shown=shown, what="run"))
+        except FileNotFoundError:
+            raise ValueError(f"There is no file at {path!s}; check the path.") from None
+        except OSError as error:
+            raise ValueError(f"Cannot read the run file {quoted(path, 200)}: {(error.strerror or 'not readable').lower()}.") from None
     try:
         with np.load(source, allow_pickle=False) as archive:
             contents = {name: archive[name] for name in archive.files}
-    except FileNotFoundError:
-        raise ValueError(f"There is no file at {source!s}; check the path.") from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError):
         raise ValueError("This is not a run saved by cfrviz (.npz); save the run again and reload it.") from None
     return run_from_arrays(contents)

@@ -19,6 +19,7 @@ import numpy as np
 from cfrviz.tree import GameTree
 from cfrviz.tree.openspiel_export import openspiel_records
 from cfrviz.run.record import PROBABILITY_TOLERANCE, Run, RunSettings
+from cfrviz.util.files import read_ordinary_file
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util.text import quoted
@@ -154,8 +155,8 @@ def read_strategy_file(path: str | os.PathLike[str] | IO[Any]) -> dict[str, Any]
         content = path.read(MAX_STRATEGY_BYTES + 1)
     else:
         try:
-            with open(path, "rb") as handle:
-                content = handle.read(MAX_STRATEGY_BYTES + 1)
+            content = read_ordinary_file(path, MAX_STRATEGY_BYTES, shown=f"The strategy file {quoted(os.fspath(path), 200)}",
+                                         what="strategy")
         except OSError:
             raise ValueError(f"Cannot read the strategy file {quoted(os.fspath(path), 200)}; check the path.") from None
     return read_strategy_json(content)

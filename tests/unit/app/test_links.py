@@ -196,3 +196,42 @@ def test_an_app_that_opted_in_takes_any_openspiel_link_and_a_crash_is_a_sentence
     assert link.choice == links.DEFAULT_CHOICE
     assert link.notices == ("OpenSpiel crashed (SIGSEGV) while loading 'go_fish(initial_cards=0)', so that game "
                             "cannot be used. Showing Kuhn poker.",)
+
+
+def test_a_lock_on_a_game_shown_with_regret_matching_falls_back_with_one_notice():
+    # Reference: rock-paper-scissors' default view solves with regret matching, and a locked game is no
+    # matrix game (cfrviz.runner.locks.solve_locked refuses rm): the link shows the game without locks.
+    from cfrviz import runner
+
+    link = links.parse_query_params({"game": "rps", "lock": "player 1=1,0,0"})
+    assert link.choice.algorithm == "rm" and not link.choice.locks
+    (notice,) = link.notices
+    assert "regret matching" in notice and notice.endswith("showing the game without locks."), notice
+    choice = link.choice
+    assert runner.solve(choice.spec, choice.algorithm, 10, locks=choice.locks).iterations[-1] == 10
+
+
+def test_every_lock_a_link_keeps_can_be_solved():
+    # Reference: the runner's own check (solve_locked): whatever locks parse_query_params keeps, the view solves.
+    from cfrviz import runner
+
+    for game, lock in (("rps", "player 1=1,0,0"), ("kuhn", "J=0,1")):
+        for algorithm in links.algorithms_for(game):
+            choice = links.parse_query_params({"game": game, "algo": str(algorithm), "lock": lock}).choice
+            assert choice.algorithm == algorithm
+            run = runner.solve(choice.spec, choice.algorithm, 5, updates=choice.updates, seed=choice.seed,
+                               locks=choice.locks)
+            assert run.settings.locks == choice.locks, (game, algorithm)
+            assert bool(choice.locks) == (algorithm != "rm"), (game, algorithm)
+
+
+def test_a_linked_game_over_the_tree_bounds_is_a_notice_naming_the_bound(monkeypatch):
+    # Reference: cfrviz.util.memory.MAX_NODE_ACTION_CELLS (4,000,000); blotto with 8 soldiers on 4 fields has
+    # 27,391 histories and 165 ways to split (C(11, 3)), 4,519,515 numbers per history table (measured).
+    from cfrviz import catalog
+
+    monkeypatch.setenv(catalog.OPENSPIEL_ANY_ENV, "1")
+    link = links.parse_query_params({"game": "openspiel:blotto(coins=8,fields=4)", "iters": "500"})
+    assert link.choice == links.Choice(catalog.get("kuhn"), "cfr", 500, "simultaneous", 0)
+    (notice,) = link.notices
+    assert "4,519,515 numbers per history table" in notice and notice.endswith("Showing Kuhn poker."), notice

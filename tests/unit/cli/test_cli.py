@@ -111,7 +111,8 @@ def test_regret_matching_on_rock_paper_scissors():
     (["solve", "kuhn", "-a", "cfr", "-n", "-3"], "at least 1"),
     (["solve", "kuhn", "-a", "cfr", "-n", "0"], "at least 1"),
     (["solve", "kuhn", "-a", "cfr", "-n", str(iteration_caps()["kuhn"] + 1)], "capped at 10,000,000"),
-    (["solve", "leduc", "-a", "cfr", "-n", "10" + "0" * 12], "capped at 1,000,000"),
+    (["solve", "leduc", "-a", "cfr", "-n", "1" + "0" * 9], "capped at 1,000,000"),
+    (["solve", "leduc", "-a", "cfr", "-n", "10" + "0" * 12], "at most 12"),   # as links: 12 digits at most
     (["solve", "leduc", "-a", "rm", "-n", "10"], "matrix games"),
     (["solve", "kuhn", "-a", "cfr", "-n", "10", "--cards", "2"], "between 3 and 13"),
     (["solve", "kuhn", "-a", "cfr", "-n", "10", "--cards", "14"], "between 3 and 13"),
