@@ -33,7 +33,8 @@ case "${1:-}" in
     ;;
   serve)
     # `streamlit run app.py` in a process that starts loading the kernels before the first visitor
-    # (cfrviz.app.serve); .streamlit/config.toml holds the rest (upload cap, XSRF, no error details).
+    # (cfrviz.app.serve); .streamlit/config.toml holds the rest (upload and websocket message caps, XSRF,
+    # no error details): it is read from this folder, the repository root (the image's WORKDIR).
     exec "$PYTHON" -m cfrviz.app.serve \
       --server.address "${ADDRESS:-0.0.0.0}" \
       --server.port "${PORT:-8501}" \

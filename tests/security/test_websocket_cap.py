@@ -83,14 +83,15 @@ def test_a_frame_over_the_cap_is_refused_unread(served: tuple[str, Any], frame_m
         before_kb = _status_kb(process.pid, "VmRSS")
         try:
             socket.send(frame)
-            socket.recv(timeout=30)
-            raise AssertionError("the server answered a frame over the cap instead of closing")
-        except (ConnectionClosed, OSError):
+            # A server that read the frame and kept the connection would answer or time out here.
+            answer = socket.recv(timeout=30)
+            raise AssertionError(f"the server answered a frame over the cap ({len(answer)} bytes) instead of closing")
+        except (ConnectionClosed, BrokenPipeError, ConnectionResetError):
             pass
+        peak_kb = _status_kb(process.pid, "VmHWM")
         # Closed by the server: 1009 (message too big) when its close frame arrived before the
         # reset of the unread payload, 1006 (no close frame) when the reset came first.
-        assert socket.protocol.close_code in (1009, 1006, None), socket.protocol.close_code
-        peak_kb = _status_kb(process.pid, "VmHWM")
+        assert socket.protocol.close_code in (1009, 1006), socket.protocol.close_code
     grew_mb = (peak_kb - before_kb) * 1024 / MB
     assert grew_mb < frame_mb / 4, f"the server's peak memory rose {grew_mb:.0f} MB for a {frame_mb} MB frame"
 
