@@ -4,7 +4,7 @@ Streamlit's `server.maxMessageSize` (.streamlit/config.toml, in MB) bounds `/_st
 ways: a larger message to a browser is replaced by an error, and a larger frame from a browser is
 refused by the websocket layer (uvicorn's `ws_max_size`) as soon as its header announces it,
 before its payload is read. The two directions need very different bounds: the app sends up to
-26 MB to a browser (goofspiel's Evolution figure) but receives at most a few hundred bytes
+37 MB to a browser (oshi_zumo's Evolution heat map) but receives at most a few hundred bytes
 (widget states; uploads go over HTTP), measured by `python scripts/ws_message_sizes.py`. With one
 cap for both, every connection could make the server read (and hold) a frame of the outbound cap
 before refusing it.
