@@ -5,6 +5,8 @@
 #   bash scripts/deploy.sh warm      # compile every numba kernel into $NUMBA_CACHE_DIR ahead of visitors
 #   bash scripts/deploy.sh serve     # the app with the deployed settings on $ADDRESS:$PORT (0.0.0.0:8501),
 #                                    # its kernels loading before the first visitor
+#   bash scripts/deploy.sh replicas N  # N servers as `serve` does on 127.0.0.1:PORT+1..PORT+N, Debian's
+#                                    # nginx on ADDRESS:PORT (127.0.0.1:8501) in front, sticky (scripts/replicas.sh)
 # PYTHON (default python3), ADDRESS, PORT and NUMBA_CACHE_DIR may be set by the caller.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +33,8 @@ case "${1:-}" in
     ;;
   serve)
     # `streamlit run app.py` in a process that starts loading the kernels before the first visitor
-    # (cfrviz.app.serve); .streamlit/config.toml holds the rest (upload cap, XSRF, no error details).
+    # (cfrviz.app.serve); .streamlit/config.toml holds the rest (upload and websocket message caps, XSRF,
+    # no error details): it is read from this folder, the repository root (the image's WORKDIR).
     exec "$PYTHON" -m cfrviz.app.serve \
       --server.address "${ADDRESS:-0.0.0.0}" \
       --server.port "${PORT:-8501}" \
@@ -40,8 +43,11 @@ case "${1:-}" in
       --server.runOnSave false \
       --browser.gatherUsageStats false
     ;;
+  replicas)
+    exec bash scripts/replicas.sh "${@:2}"
+    ;;
   *)
-    echo "usage: bash scripts/deploy.sh install|warm|serve" >&2
+    echo "usage: bash scripts/deploy.sh install|warm|serve|replicas N" >&2
     exit 2
     ;;
 esac

@@ -17,6 +17,11 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# The replicas test (tests/deploy/test_replicas.py) puts Debian's nginx in front of two servers.
+if [ ! -x /usr/sbin/nginx ]; then
+  echo "Installing Debian's nginx for the replicas test..."
+  apt_install nginx
+fi
 
 PYTHON="${PYTHON:-python3}"
 if ! "$PYTHON" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then

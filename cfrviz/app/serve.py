@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from cfrviz.app import websocket_limits
+
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
@@ -39,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ui.start_warmup(after_first_drawing=False)
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
+    websocket_limits.limit_inbound_frames()   # frames from browsers: 1 MB, not server.maxMessageSize
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     try:
