@@ -29,7 +29,8 @@ What it does, in order:
    - generic error: Streamlit's exception element (`stException`; as deployed it reads "This app
      has encountered an error...") - an uncaught exception on the server;
    - refusal: the app's own error box with one sentence (`st.error`), e.g. "too much work";
-   - not drawn: nothing drawn within `--timeout` seconds, or the page or browser failed.
+   - failed: a page with nothing drawn within `--timeout` seconds (or an error instead), a page or
+     the browser that crashed, or a download that did not complete.
    The server log's exception types (MemoryError, ...) are counted too.
 3. Memory is sampled every 0.5 s from before the first arrival to the end (the peak). When every
    visitor is done, all contexts and the browser are closed, and the memory is read 60 s after the
@@ -193,7 +194,7 @@ class Visit:
     generic: list[str] = field(default_factory=list)     # "page: text" of Streamlit's exception element
     refusals: list[str] = field(default_factory=list)    # "page: sentence" of the app's own error boxes
     notices: list[str] = field(default_factory=list)     # "page: sentence" of warnings (a link read otherwise)
-    not_drawn: list[str] = field(default_factory=list)   # "page: what happened" (timeout, crash)
+    failed: list[str] = field(default_factory=list)      # "page: what happened" (timeout, crash, download)
 
 
 def nearest_rank(values: Sequence[float], percent: float) -> float | None:
@@ -245,13 +246,13 @@ async def _visitor(page: Any, url: str, visit: Visit, timeout: float, start: flo
             except PlaywrightError as failure:     # a timeout, or the page or browser failed
                 what = f"nothing drawn within {timeout:.0f} s" if "Timeout" in type(failure).__name__ \
                     else str(failure).splitlines()[0][:200]
-                visit.not_drawn.append(f"{name}: {what}")
+                visit.failed.append(f"{name}: {what}")
                 await _check(page, name, visit)
                 return
             seconds = time.monotonic() - began
             await _check(page, name, visit)
             if not shown:
-                visit.not_drawn.append(f"{name}: an error instead of the drawing")
+                visit.failed.append(f"{name}: an error instead of the drawing")
                 return
             if name == "Home":
                 visit.home_seconds = round(seconds, 2)
@@ -262,7 +263,7 @@ async def _visitor(page: Any, url: str, visit: Visit, timeout: float, start: flo
     finally:
         print(f"visitor {visit.index + 1:2d} ({visit.kind}): Home {visit.home_seconds} s, heavy page "
               f"{visit.heavy_seconds} s, download {visit.download_seconds} s, problems "
-              f"{visit.generic + visit.refusals + visit.not_drawn or 'none'}", file=sys.stderr, flush=True)
+              f"{visit.generic + visit.refusals + visit.failed or 'none'}", file=sys.stderr, flush=True)
 
 
 async def _download(page: Any, visit: Visit, timeout: float) -> None:
@@ -270,6 +271,13 @@ async def _download(page: Any, visit: Visit, timeout: float) -> None:
     from playwright.async_api import Error as PlaywrightError
 
     began = time.monotonic()
+    refused: list[str] = []          # HTTP answers of 400 and more while downloading, for the record
+
+    def on_response(response: Any) -> None:
+        if response.status >= 400:
+            refused.append(f"{response.status} for {response.url.split('?')[0].rsplit('/', 2)[-2:]}")
+
+    page.on("response", on_response)
     try:
         async with page.expect_download(timeout=timeout * 1000) as started:
             await page.get_by_role("button", name=DOWNLOAD_BUTTON).click(timeout=timeout * 1000)
@@ -277,11 +285,14 @@ async def _download(page: Any, visit: Visit, timeout: float) -> None:
         path = await asyncio.wait_for(download.path(), timeout=max(1.0, began + timeout - time.monotonic()))
         failure = await download.failure()
     except (PlaywrightError, TimeoutError) as problem:
-        visit.not_drawn.append(f"download: {(str(problem) or 'no file within the timeout').splitlines()[0][:200]}")
+        said = (str(problem) or "no file within the timeout").splitlines()[0][:200]
+        visit.failed.append(f"download: {said}" + (f" (HTTP {', '.join(refused)})" if refused else ""))
         await _check(page, "download", visit)
         return
+    finally:
+        page.remove_listener("response", on_response)
     if failure or path is None:
-        visit.not_drawn.append(f"download: {failure or 'no file'}")
+        visit.failed.append(f"download: {failure or 'no file'}" + (f" (HTTP {', '.join(refused)})" if refused else ""))
         return
     visit.download_seconds = round(time.monotonic() - began, 2)
     visit.download_megabytes = round(Path(path).stat().st_size / 2**20, 1)
@@ -307,7 +318,7 @@ async def run_class(url: str, visits: list[Visit], drawn: dict[str, str], timeou
             done, pending = await asyncio.wait(tasks, timeout=last + 3 * timeout + 120)
             for task in pending:
                 task.cancel()
-                tasks[task].not_drawn.append("the class's deadline passed")
+                tasks[task].failed.append("the class's deadline passed")
             for task in done:
                 if task.exception() is not None:
                     raise RuntimeError(f"visitor {tasks[task].index + 1}: {task.exception()!r}")
@@ -410,9 +421,9 @@ def _seconds(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
-def _row(name: str, values: list[float], expected: int, target: str = "") -> str:
+def _row(name: str, values: list[float], expected: int, target: str = "", missing_word: str = "not drawn") -> str:
     missing = expected - len(values)
-    counted = f"{len(values)}" + (f" ({missing} not drawn)" if missing else "")
+    counted = f"{len(values)}" + (f" ({missing} {missing_word})" if missing else "")
     return (f"| {name} | {_seconds(nearest_rank(values, 50))} | {_seconds(nearest_rank(values, 95))} | "
             f"{_seconds(max(values) if values else None)} | {counted} | {target} |")
 
@@ -434,7 +445,7 @@ def table(result: dict[str, Any]) -> str:
     home_p95, home_worst = nearest_rank(homes, 95), max(homes) if homes else None
     generic = [v for v in visits if v["generic"]]
     refused = [v for v in visits if v["refusals"]]
-    not_drawn = [v for v in visits if v["not_drawn"]]
+    failed = [v for v in visits if v["failed"]]
 
     def met(ok: bool) -> str:
         return "met" if ok else "**not met**"
@@ -467,7 +478,7 @@ def table(result: dict[str, Any]) -> str:
     asked = [v for v in visits if v["download_asked"]]
     sizes = sorted({v["download_megabytes"] for v in asked if v["download_megabytes"] is not None})
     lines.append(_row("run download (.npz" + (f", {sizes[0]:g} to {sizes[-1]:g} MB)" if sizes else ")"),
-                      downloads, len(asked)))
+                      downloads, len(asked), missing_word="failed"))
     peak_ok = memory["peak"] <= TARGETS["peak_mb"]
     back_ok = memory["after_60s_minus_idle"] <= TARGETS["back_mb"]
     exceptions = ", ".join(f"{name} ×{count}" for name, count in sorted(result["server_log_exceptions"].items()))
@@ -486,8 +497,8 @@ def table(result: dict[str, Any]) -> str:
         f"| the generic error (Streamlit's exception element) | {len(generic)} of {len(visits)} | none: "
         f"{met(not generic)} |",
         f"| a one-sentence refusal (the app's error box) | {len(refused)} of {len(visits)} | |",
-        f"| a page not drawn (timeout of {result['timeout_seconds']:g} s, crash, or an error instead) | "
-        f"{len(not_drawn)} of {len(visits)} | |",
+        f"| a page not drawn (within {result['timeout_seconds']:g} s) or a download that failed | "
+        f"{len(failed)} of {len(visits)} | |",
         f"| exceptions in the server log | {exceptions or 'none'} | |",
         f"| server alive and healthy at the end | {'yes' if result['server_alive'] else '**no**'} | |",
         "",
@@ -495,7 +506,7 @@ def table(result: dict[str, Any]) -> str:
         "|---:|---:|---|---:|---:|---:|---|",
     ]
     for v in visits:
-        problems = "; ".join(v["generic"] + v["refusals"] + v["not_drawn"]).replace("|", "/")[:300]
+        problems = "; ".join(v["generic"] + v["refusals"] + v["failed"]).replace("|", "/")[:300]
         download = _seconds(v["download_seconds"]) if v["download_asked"] else ""
         lines.append(f"| {v['index'] + 1} | {v['arrival']:.1f} | {v['kind']} | {_seconds(v['home_seconds'])} | "
                      f"{_seconds(v['heavy_seconds'])} | {download} | {problems} |")
