@@ -29,8 +29,9 @@ What it does, in order:
    - generic error: Streamlit's exception element (`stException`; as deployed it reads "This app
      has encountered an error...") - an uncaught exception on the server;
    - refusal: the app's own error box with one sentence (`st.error`), e.g. "too much work";
-   - failed: a page with nothing drawn within `--timeout` seconds (or an error instead), a page or
-     the browser that crashed, or a download that did not complete.
+   - failed: a page with nothing drawn within `--timeout` seconds (or an error instead), or a page
+     or the browser that crashed;
+   - a download that did not complete (what Chromium said, and any HTTP error on the way).
    The server log's exception types (MemoryError, ...) are counted too.
 3. Memory is sampled every 0.5 s from before the first arrival to the end (the peak). When every
    visitor is done, all contexts and the browser are closed, and the memory is read 60 s after the
@@ -194,7 +195,8 @@ class Visit:
     generic: list[str] = field(default_factory=list)     # "page: text" of Streamlit's exception element
     refusals: list[str] = field(default_factory=list)    # "page: sentence" of the app's own error boxes
     notices: list[str] = field(default_factory=list)     # "page: sentence" of warnings (a link read otherwise)
-    failed: list[str] = field(default_factory=list)      # "page: what happened" (timeout, crash, download)
+    failed: list[str] = field(default_factory=list)      # "page: what happened" (timeout, crash)
+    download_failure: str | None = None                  # what Chromium said of a download that did not complete
 
 
 def nearest_rank(values: Sequence[float], percent: float) -> float | None:
@@ -263,7 +265,8 @@ async def _visitor(page: Any, url: str, visit: Visit, timeout: float, start: flo
     finally:
         print(f"visitor {visit.index + 1:2d} ({visit.kind}): Home {visit.home_seconds} s, heavy page "
               f"{visit.heavy_seconds} s, download {visit.download_seconds} s, problems "
-              f"{visit.generic + visit.refusals + visit.failed or 'none'}", file=sys.stderr, flush=True)
+              f"{visit.generic + visit.refusals + visit.failed or 'none'}, download failure {visit.download_failure}",
+              file=sys.stderr, flush=True)
 
 
 async def _download(page: Any, visit: Visit, timeout: float) -> None:
@@ -271,13 +274,18 @@ async def _download(page: Any, visit: Visit, timeout: float) -> None:
     from playwright.async_api import Error as PlaywrightError
 
     began = time.monotonic()
-    refused: list[str] = []          # HTTP answers of 400 and more while downloading, for the record
+    refused: list[str] = []          # what went wrong on the wire while downloading, for the record
 
     def on_response(response: Any) -> None:
         if response.status >= 400:
-            refused.append(f"{response.status} for {response.url.split('?')[0].rsplit('/', 2)[-2:]}")
+            refused.append(f"HTTP {response.status} for {'/'.join(response.url.split('?')[0].rsplit('/', 2)[-2:])}")
+
+    def on_failed(request: Any) -> None:
+        refused.append(f"{request.failure} for {'/'.join(request.url.split('?')[0].rsplit('/', 2)[-2:])} "
+                       f"after {time.monotonic() - began:.1f} s")
 
     page.on("response", on_response)
+    page.on("requestfailed", on_failed)
     try:
         async with page.expect_download(timeout=timeout * 1000) as started:
             await page.get_by_role("button", name=DOWNLOAD_BUTTON).click(timeout=timeout * 1000)
@@ -286,13 +294,14 @@ async def _download(page: Any, visit: Visit, timeout: float) -> None:
         failure = await download.failure()
     except (PlaywrightError, TimeoutError) as problem:
         said = (str(problem) or "no file within the timeout").splitlines()[0][:200]
-        visit.failed.append(f"download: {said}" + (f" (HTTP {', '.join(refused)})" if refused else ""))
+        visit.download_failure = said + (f" ({', '.join(refused)})" if refused else "")
         await _check(page, "download", visit)
         return
     finally:
         page.remove_listener("response", on_response)
+        page.remove_listener("requestfailed", on_failed)
     if failure or path is None:
-        visit.failed.append(f"download: {failure or 'no file'}" + (f" (HTTP {', '.join(refused)})" if refused else ""))
+        visit.download_failure = (failure or "no file") + (f" ({', '.join(refused)})" if refused else "")
         return
     visit.download_seconds = round(time.monotonic() - began, 2)
     visit.download_megabytes = round(Path(path).stat().st_size / 2**20, 1)
@@ -497,8 +506,9 @@ def table(result: dict[str, Any]) -> str:
         f"| the generic error (Streamlit's exception element) | {len(generic)} of {len(visits)} | none: "
         f"{met(not generic)} |",
         f"| a one-sentence refusal (the app's error box) | {len(refused)} of {len(visits)} | |",
-        f"| a page not drawn (within {result['timeout_seconds']:g} s) or a download that failed | "
+        f"| a page not drawn (within {result['timeout_seconds']:g} s, or an error instead) | "
         f"{len(failed)} of {len(visits)} | |",
+        f"| a run download that did not complete | {len(asked) - len(downloads)} of {len(asked)} | |",
         f"| exceptions in the server log | {exceptions or 'none'} | |",
         f"| server alive and healthy at the end | {'yes' if result['server_alive'] else '**no**'} | |",
         "",
@@ -506,7 +516,8 @@ def table(result: dict[str, Any]) -> str:
         "|---:|---:|---|---:|---:|---:|---|",
     ]
     for v in visits:
-        problems = "; ".join(v["generic"] + v["refusals"] + v["failed"]).replace("|", "/")[:300]
+        download_failure = [f"download: {v['download_failure']}"] if v["download_failure"] else []
+        problems = "; ".join(v["generic"] + v["refusals"] + v["failed"] + download_failure).replace("|", "/")[:300]
         download = _seconds(v["download_seconds"]) if v["download_asked"] else ""
         lines.append(f"| {v['index'] + 1} | {v['arrival']:.1f} | {v['kind']} | {_seconds(v['home_seconds'])} | "
                      f"{_seconds(v['heavy_seconds'])} | {download} | {problems} |")
