@@ -378,7 +378,7 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
         if heavy.has_run:
             asked = options.download_every > 0 and with_run % options.download_every == 0
             with_run += 1
-        arrival = options.arrival * i / max(1, options.visitors - 1)
+        arrival = round(options.arrival * i / max(1, options.visitors - 1), 2)
         visits.append(Visit(i, heavy.kind, link, arrival, asked))
     drawn = {heavy.kind: heavy.drawn for heavy in kinds}
 
