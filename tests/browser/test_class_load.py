@@ -5,8 +5,8 @@ References:
 - errors: the house rule (a visitor sees a drawing or one sentence, never Streamlit's generic
   error) and the issue "A class at once" (no generic error under the load mix);
 - every visitor drawn: each page of the mix draws for a lone visitor (the page's own browser
-  tests); here within a generous timeout, so only a page that never draws fails (run downloads
-  are measured, not asserted: see below);
+  tests); here within a generous timeout, so only a page that never draws fails; the same for the
+  run downloads some visitors click (a download that does not complete is an error too);
 - memory: the issue's bound, back within 200 MB of idle 60 s after the last tab closed. The
   deploy lets go of a closed tab's session after 20 s (reaped every 5 s), and every cache is
   bounded (README, "Memory and CPU budget"), so what a gone class leaves is the caches' content.
@@ -91,9 +91,10 @@ def test_a_class_of_ten_gets_its_pages_without_errors_and_memory_comes_back(tmp_
         wrong.append(f"60 s after the last tab closed the server holds {memory['after_60s']:,} MB, "
                      f"{memory['after_60s'] - memory['idle']:+,} MB on idle ({memory['idle']:,} MB; "
                      f"peak {memory['peak']:,} MB), more than {BACK_WITHIN_MB} MB")
-    # Run downloads are in the table but not asserted: under load Chromium now and then cancels one
-    # (seen 2 times in 3 runs of 10 visitors here, with no HTTP error on the wire); until that is
-    # understood it is a finding to read in the table, not a condition this test can hold the app to.
-    downloads = [f"visitor {v['index'] + 1}: {v['download_failure']}" for v in visits if v["download_failure"]]
-    assert not wrong, "\n".join(wrong) + (f"\nserver log exceptions: {result['server_log_exceptions']}"
-                                          f"\ndownloads that did not complete: {downloads or 'none'}")
+    # A run download that does not complete is an error its visitor sees. Seen here under load: the
+    # file built on the click was gone before the browser fetched it (HTTP 404 for media/<id>.bin):
+    # Streamlit keeps a deferred download's file unreferenced, and any session's finished script run
+    # sweeps such files (a second sweep deletes them).
+    wrong += [f"visitor {v['index'] + 1} ({v['kind']}): the run download did not complete: {v['download_failure']}"
+              for v in visits if v["download_asked"] and v["download_seconds"] is None]
+    assert not wrong, "\n".join(wrong) + f"\nserver log exceptions: {result['server_log_exceptions']}"
