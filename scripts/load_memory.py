@@ -8,7 +8,7 @@ all open. Each round, every session loads a deep link at the same time: `--leduc
 Leduc poker at the app's iteration cap (a different algorithm or update scheme each time, so
 no two share a run), the others Kuhn poker or rock-paper-scissors; pages alternate between
 Convergence, Game tree and Evolution. The server's resident memory (VmRSS, itself and its
-children) is sampled every `--interval` seconds and printed as it goes, then summarised.
+every process below it) is sampled every `--interval` seconds and printed as it goes, then summarised.
 Bounded: loopback only, a fixed number of rounds, and every wait has a timeout.
 Beside tests/browser/test_load.py, which checks correctness under load; this one measures.
 """
@@ -19,7 +19,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -28,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.memory import RssSampler, rss_megabytes  # noqa: E402
 from tests.support.server import free_port, stop, wait_healthy  # noqa: E402
 
 PAGES = (("Convergence", "Convergence"), ("Game_tree", "Game tree"), ("Evolution", "Evolution"))
@@ -35,43 +35,6 @@ PAGES = (("Convergence", "Convergence"), ("Game_tree", "Game tree"), ("Evolution
 LEDUC_SOLVES = [(a, u) for u in ("alternating", "simultaneous") for a in ("cfr", "cfr+", "lcfr", "dcfr")]
 SMALL_SOLVES = [("kuhn", "cfr"), ("kuhn", "cfr+"), ("kuhn4", "dcfr"), ("rps", "rm"), ("kuhn", "lcfr"),
                 ("kuhn5", "cfr+"), ("kuhn", "chance"), ("rps", "rm")]
-
-
-def rss_megabytes(pid: int) -> float:
-    """VmRSS of a process and its direct children, MB (Linux /proc)."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    total_kb = 0
-    for p in pids:
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total_kb += int(line.split()[1])
-        except FileNotFoundError:
-            pass
-    return total_kb / 1024
-
-
-class Sampler(threading.Thread):
-    """Samples the server's RSS every `interval` seconds and prints each sample with the phase."""
-
-    def __init__(self, pid: int, interval: float) -> None:
-        super().__init__(daemon=True)
-        self.pid, self.interval = pid, interval
-        self.phase = "start"
-        self.samples: list[tuple[float, str, float]] = []
-        self.stop = threading.Event()
-        self.start_time = time.monotonic()
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            elapsed = time.monotonic() - self.start_time
-            megabytes = rss_megabytes(self.pid)
-            self.samples.append((elapsed, self.phase, megabytes))
-            print(f"{elapsed:7.1f} s  {megabytes:7.1f} MB  {self.phase}", flush=True)
-            self.stop.wait(self.interval)
 
 
 def session_links(sessions: int, leduc: int, round_number: int, cap: int) -> list[tuple[str, str]]:
@@ -118,7 +81,7 @@ def main() -> int:
         else subprocess.DEVNULL
     server = subprocess.Popen(["bash", str(ROOT / "scripts" / "deploy.sh"), "serve"], cwd=ROOT, env=env,
                               stdout=log, stderr=subprocess.STDOUT)
-    sampler = Sampler(server.pid, options.interval)
+    sampler = RssSampler(server.pid, options.interval, echo=True)
     round_peaks: list[tuple[str, float, float]] = []
     try:
         wait_healthy(url, server, timeout=90.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -79,34 +80,45 @@ def streamlit_server(
 
 
 @contextlib.contextmanager
-def deployed_server(address_space: int = 3 * 2**30, env: dict[str, str] | None = None,
-                    ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def deployed_server(address_space: int | None = 3 * 2**30, env: dict[str, str] | None = None, *,
+                    health_timeout: float = HEALTH_TIMEOUT_S, log_path: Path | None = None,
+                    process_group: bool = False) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The app as deployed (`scripts/deploy.sh serve`: `python -m cfrviz.app.serve`, the deploy's
     memory settings, tracebacks hidden from visitors) on a free local port, under an address-space
-    cap (`prlimit --as`, in bytes) so a runaway case fails its test instead of the machine; yield (base URL,
-    process). `env` adds settings (e.g. an opt-in) to the server's environment."""
+    cap (`prlimit --as`, in bytes; None: no cap) so a runaway case fails its test instead of the machine; yield (base URL,
+    process). `env` adds settings (e.g. an opt-in) to the server's environment. `log_path` is where
+    its output goes (default test-results/server-PORT.log); with `process_group` the server leads a
+    process group of its own, and stopping it ends the whole group (its children too)."""
     port = free_port()
     environment = {**os.environ, "ADDRESS": "127.0.0.1", "PORT": str(port), "PYTHON": sys.executable,
                    "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "none", **(env or {})}
     # prlimit and deploy.sh exec the server, so the process started here is the server itself.
-    command = ["prlimit", f"--as={int(address_space)}", "bash", str(REPO_ROOT / "scripts" / "deploy.sh"), "serve"]
-    with _serving(command, REPO_ROOT, environment, port) as served:
+    cap = [] if address_space is None else ["prlimit", f"--as={int(address_space)}"]
+    command = [*cap, "bash", str(REPO_ROOT / "scripts" / "deploy.sh"), "serve"]
+    with _serving(command, REPO_ROOT, environment, port, health_timeout=health_timeout, log_path=log_path,
+                  process_group=process_group) as served:
         yield served
 
 
 @contextlib.contextmanager
-def _serving(command: list[str], cwd: Path | str, env: dict[str, str], port: int,
+def _serving(command: list[str], cwd: Path | str, env: dict[str, str], port: int, *,
+             health_timeout: float = HEALTH_TIMEOUT_S, log_path: Path | None = None, process_group: bool = False,
              ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))
+    if log_path is None:
+        log_path = Path(os.environ.get("CFRVIZ_SERVER_LOG", REPO_ROOT / "test-results" / f"server-{port}.log"))
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = open(log_path, "wb")
-    process = subprocess.Popen(command, cwd=str(cwd), env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(command, cwd=str(cwd), env=env, stdout=log, stderr=subprocess.STDOUT,
+                               start_new_session=process_group)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(url, process, HEALTH_TIMEOUT_S, log_path)
+        wait_healthy(url, process, health_timeout, log_path)
         yield url, process
     finally:
-        stop(process, 10.0)
+        if process_group:
+            stop_group(process, 10.0)
+        else:
+            stop(process, 10.0)
         log.close()
 
 
@@ -119,6 +131,39 @@ def stop(process: subprocess.Popen[Any], timeout: float) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=timeout)
+
+
+def stop_group(process: subprocess.Popen[Any], timeout: float) -> None:
+    """End the process group that `process` (a server this code started with `start_new_session`)
+    leads: SIGTERM to the group, then SIGKILL to what is left of it after `timeout` s."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return                          # the group has gone already
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)   # the server, or children it left behind
+    if process.poll() is None:
+        process.wait(timeout=timeout)
+
+
+def wait_for_log_line(log_path: Path, text: str, process: subprocess.Popen[Any] | None = None,
+                      timeout: float = 600.0) -> None:
+    """Wait until the server's log at `log_path` holds a line containing `text`. RuntimeError when
+    `process` exits first or the line has not come within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if log_path.is_file() and any(text in line for line in log_path.read_text(errors="replace").splitlines()):
+            return
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode} before logging {text!r}; "
+                               f"see {log_path}.")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not log {text!r} within {timeout:.0f} s; see {log_path}.")
+        time.sleep(0.5)                 # polling interval of the log file, not a wait for app state
 
 
 def healthy(url: str) -> bool:
