@@ -33,7 +33,11 @@ if not is_drawn_whole(tree):
         options = tree_parts.parts(tree, "subtree")
         roots = [int(p.root or 0) for p in options]
         if view.node is not None and fresh:
-            state["tree_subtree"] = roots.index(int(tree_parts.part_of(tree, view.node, "subtree").root or 0))
+            root = int(tree_parts.part_of(tree, view.node, "subtree").root or 0)
+            state["tree_subtree"] = roots.index(root) if root in roots else 0
+            if tree.depth[root] > tree.depth[view.node]:
+                st.caption(f"Node {view.node} lies above every part small enough to draw: showing the first "
+                           "part below it, drawn with its path from the root.")
         state["tree_aligned_node"], state["tree_by"] = view.node, "subtree"
         if state.get("tree_subtree") not in range(len(options)):
             state["tree_subtree"] = 0
