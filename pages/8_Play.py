@@ -1,8 +1,10 @@
 """Play: a human plays hands of the chosen game against the run's average strategy at the iteration
 chosen on the browser timeline, and sees what each decision cost against that strategy.
 
-The server keeps the hand (dealt and answered from generators built from the seed) and the
-session's results in session state, so no rerun loses them; the timeline (tree, the bot's
+The server keeps the hand (dealt and answered from generators built from a secret seed drawn for
+the session, or from the visitor's seed in a seeded replay) and the session's results in session
+state, so no rerun loses them; every button sends the hand and step it was drawn for, so a second
+click on a stale button is ignored; the timeline (tree, the bot's
 strategy at t, what each decision costs at t) runs in the browser and tells the server `t`.
 """
 from __future__ import annotations
@@ -31,6 +33,7 @@ RESULTS_KEY = "play_results"
 SEATS_KEY = "play_seats"
 LOSSES_KEY = "play_losses"
 SESSION_KEY = "play_session"
+SECRET_KEY = "play_secret"
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = catalog.of_tree(tree).parts_by == "private card"
@@ -39,8 +42,9 @@ has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any
 st.markdown(
     "You play hands against a bot that plays the **average strategy at the iteration t chosen on the "
     "timeline** below (drag it, or click the tree and use ← →): move t and the bot's next decision comes "
-    "from that iteration's strategy. Chance and the bot draw from a generator built from the seed, so the "
-    "same seed deals the same hands.\n\n"
+    "from that iteration's strategy. Chance and the bot draw from a secret seed drawn for your visit, so no "
+    "one can tell the cards in advance; a **seeded replay** deals the seed's hands instead (the same seed, "
+    "here or from a link, deals the same hands).\n\n"
     "After each of your decisions you see its **EV loss**: at your information set I, the strategy's "
     "value v(I) minus the value v(I, a) of the action a you chose, where v(I, a) is the chips you expect "
     "after a, given only what you know at I (the opponent's and chance's reach of each history in I "
@@ -48,30 +52,47 @@ st.markdown(
     "value divided by the set's counterfactual reach; v(I) mixes the actions as the strategy does. "
     "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
 
-c1, c2, c3 = st.columns([2, 1, 1])
+c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
 SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
+DEALS = {"secret": "secret", "seeded": "seeded replay"}
 seat_choice = c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
-seed = int(c2.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, **ui.bind("play_seed")))
+seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, **ui.bind("play_deals"),
+                  help="Secret: cards from a seed drawn for your visit, which no one can predict. Seeded replay: "
+                       "the hands of the seed on the right, the same every time.") == "seeded"
+seed = int(c3.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, disabled=not seeded,
+                           **ui.bind("play_seed")))
 game_value = play.known_game_value(tree)
 
-# A new game or seed starts a new session of hands.
-session = (tree.game.title, seed)
-if st.session_state.get(SESSION_KEY) != session:
+# A new game, way of dealing or seed starts a new session of hands (with a new secret).
+session = (tree.game.title, seeded, seed if seeded else None)
+if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_state:
     st.session_state[SESSION_KEY] = session
+    st.session_state[SECRET_KEY] = play.secret_seed()
     st.session_state[HAND_KEY] = None
     st.session_state[RESULTS_KEY] = []
     st.session_state[SEATS_KEY] = []
     st.session_state[LOSSES_KEY] = []
 
 
-def deal() -> None:
-    number = len(st.session_state[RESULTS_KEY])
+def deal(number: int) -> None:
+    # `number` is the hand the button was drawn for: a second click deals nothing new.
+    current: play.Hand | None = st.session_state[HAND_KEY]
+    if number != len(st.session_state[RESULTS_KEY]) or (current is not None and current.number == number
+                                                         and current.path[-1] < tree.num_nodes):
+        return
     seat = play.seat_for_hand(SEATS[ui.page_value("play_seat")], number)
-    st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed, number=number)
+    secret = int(st.session_state[SECRET_KEY])
+    st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed if seeded else secret,
+                                                 number=number)
 
 
-def take(action: str) -> None:
-    hand = play.act(tree, strategy, st.session_state[HAND_KEY], action, iteration=t)
+def take(action: str, number: int, step: int) -> None:
+    current: play.Hand | None = st.session_state[HAND_KEY]
+    if current is None:
+        return
+    hand = play.act_once(tree, strategy, current, action, number=number, step=step, iteration=t)
+    if hand is current:
+        return      # a click on buttons of a step already taken
     st.session_state[HAND_KEY] = hand
     st.session_state[LOSSES_KEY] = [*st.session_state[LOSSES_KEY], hand.decisions[-1].loss]
     if play.is_over(tree, hand):
@@ -83,9 +104,10 @@ def reset() -> None:
     for key in (RESULTS_KEY, SEATS_KEY, LOSSES_KEY):
         st.session_state[key] = []
     st.session_state[HAND_KEY] = None
+    st.session_state[SECRET_KEY] = play.secret_seed()
 
 
-c3.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
+c4.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
     hand = None  # a hand from another game
@@ -103,7 +125,8 @@ def who(player: int, me: int) -> str:
 table, side = st.columns([3, 2])
 with table:
     if hand is None:
-        st.button("Deal the first hand", on_click=deal, key="play_deal", type="primary")
+        st.button("Deal the first hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),), key="play_deal",
+                  type="primary")
     else:
         me = hand.seat
         over = play.is_over(tree, hand)
@@ -167,7 +190,8 @@ with table:
                            + f". You {verdict} {chips(abs(won))}.")
             else:
                 st.success(f"The hand ends at {tree.node_label[hand.node]}. You {verdict} {chips(abs(won))}.")
-            st.button("Deal the next hand", on_click=deal, key="play_deal", type="primary")
+            st.button("Deal the next hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),),
+                      key="play_deal", type="primary")
         else:
             last = steps[-1] if steps else None
             owed = (last.bets[1 - me] - last.bets[me]) if last is not None and last.bets is not None else 0.0
@@ -175,8 +199,8 @@ with table:
                         + (f" · {chips(owed)} to call" if owed > 0 else ""))
             buttons = st.columns(len(play.legal_actions(tree, hand)))
             for column, action in zip(buttons, play.legal_actions(tree, hand)):
-                column.button(action.capitalize(), on_click=take, args=(action,), key=f"play_action_{action}",
-                              width="stretch")
+                column.button(action.capitalize(), on_click=take, args=(action, hand.number, len(hand.path)),
+                              key=f"play_action_{action}", width="stretch")
 
 with side:
     count, total = play.session_loss(st.session_state[LOSSES_KEY])

@@ -5,6 +5,8 @@ probabilities, the bot samples its action from the strategy it is given, and
 the human's choices come in from outside. Every random draw comes from a
 `numpy.random.Generator` seeded by (session seed, hand number, step), so a hand
 replays identically from its inputs and the app can keep only plain values.
+A seed anyone can read (a link's) makes every deal predictable, so the app deals
+from `secret_seed()` unless the visitor asks for a seeded replay.
 
 **What a decision costs (EV loss).** Let sigma be the profile the bot plays (a run's average
 strategy at iteration t, for both players) and I the information set where the human, player i,
@@ -25,6 +27,7 @@ from one a loss can be negative, which means the action beats the strategy's mix
 from __future__ import annotations
 
 import math
+import secrets
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -86,6 +89,15 @@ class Hand:
     @property
     def node(self) -> int:
         return self.path[-1]
+
+
+#: Bits of a session's secret seed: as many as a `SeedSequence` draws from the OS for itself.
+SECRET_BITS = 128
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess (the OS's randomness), for deals no link or package can predict."""
+    return secrets.randbits(SECRET_BITS)
 
 
 def _generator(hand: Hand) -> np.random.Generator:
@@ -183,6 +195,17 @@ def act(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str, *, iterat
                              float(values.loss[i, chosen]), iteration)
     child = tree.children(node)[chosen]
     return _advance(tree, strategy, replace(hand, path=hand.path + (child,), decisions=hand.decisions + (decision,)))
+
+
+def act_once(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str, *, number: int, step: int,
+             iteration: int | None = None) -> Hand:
+    """`act`, for an action sent at step `step` (len of the path) of hand `number`: the same `hand`
+    when that step is past (a second click, or a click on buttons drawn before the hand moved on)
+    or `action` is not the human's to take now. A browser can send one click twice; it counts once.
+    """
+    if hand.number != number or len(hand.path) != step or action not in legal_actions(tree, hand):
+        return hand
+    return act(tree, strategy, hand, action, iteration=iteration)
 
 
 @dataclass(frozen=True, eq=False)
