@@ -11,6 +11,7 @@ import streamlit as st
 
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
@@ -78,7 +79,7 @@ if not is_drawn_whole(tree):
         part = tree_parts.Part(by, card=card, line=None if line == ROUND_ONE else line, public=public)
         arrangements = (tree_parts.BY_CARD[by],)
     nodes = tree_parts.part_nodes(tree, part).tolist()
-    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
+    st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 
 # The edge widths (average or current strategy) go into the link: a value the link brings (one
 # this page has not shown yet) is handed to the timeline; the timeline's own choice is linked back.

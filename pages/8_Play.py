@@ -21,6 +21,7 @@ from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.teaching import play
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.text import escape_markdown as md
 
 view = ui.setup_page("Play against the strategy", page="play")
 tree = view.tree
@@ -142,10 +143,11 @@ with table:
         else:
             dealt = play.deal_labels(tree, hand)
             known = play.information_set(tree, hand)
-            st.markdown((f"Chance dealt: **{' , '.join(dealt)}**. " if dealt and over else "")
-                        + (f"Your information set: **`{known}`**" if known is not None else ""))
+            # Names from a file are a stranger's text: escaped, so they show as written and never as markup.
+            st.markdown((f"Chance dealt: **{' , '.join(md(d) for d in dealt)}**. " if dealt and over else "")
+                        + (f"Your information set: **{md(known)}**" if known is not None else ""))
         history = play.action_history(tree, hand)
-        lines = [f"{who(player, me)}: **{name}**" for player, name in history]
+        lines = [f"{who(player, me)}: **{md(name)}**" for player, name in history]
         st.markdown(("Betting so far: " if cards_dealt else "Moves so far: ")
                     + (" → ".join(lines) if lines else "nothing yet"))
         # The table at every step: who moved, what, the chips each has put in, the pot, who is next.
@@ -158,14 +160,14 @@ with table:
             if step.actor == CHANCE:
                 deals += 1
                 if cards_dealt and deals == 1:
-                    what = f"deals your card {cards[me]}" + (f", the bot's {cards[1 - me]}" if over else "")
+                    what = f"deals your card {md(cards[me])}" + (f", the bot's {md(cards[1 - me])}" if over else "")
                 elif cards_dealt:
-                    what = f"turns the public card {step.action}"
+                    what = f"turns the public card {md(step.action)}"
                 else:
-                    what = "deals" + (f" {step.action}" if over else "")
+                    what = "deals" + (f" {md(step.action)}" if over else "")
                 mover = "chance"
             else:
-                what, mover = step.action, who(step.actor, me)
+                what, mover = md(step.action), who(step.actor, me)
             nxt = ("hand over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
                    else who(step.to_act, me))
             money = (f"{step.bets[me]:g} / {step.bets[1 - me]:g} | {step.pot:g} | "
@@ -173,8 +175,8 @@ with table:
             rows.append(f"| {mover} | {what} | {money}{nxt} |")
         st.markdown("\n".join(rows))
         for decision in hand.decisions[-1:]:
-            chosen = decision.actions[decision.chosen]
-            st.info(f"**EV loss of your {chosen} at `{decision.information_set}`: {decision.loss:+.4f} chips** "
+            chosen = md(decision.actions[decision.chosen])
+            st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
                     f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
                     f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",
                     icon=":material/balance:")
@@ -185,11 +187,11 @@ with table:
             if cards_dealt:
                 opening = (("You fold" if history[-1][0] == me else "The bot folds") + ". Cards revealed:"
                            if folded else "Showdown:")
-                st.success(f"{opening} you held {cards[me]}, the bot held {cards[1 - me]}"
-                           + (f", the board {public}" if public else "")
+                st.success(f"{opening} you held {md(cards[me])}, the bot held {md(cards[1 - me])}"
+                           + (f", the board {md(public)}" if public else "")
                            + f". You {verdict} {chips(abs(won))}.")
             else:
-                st.success(f"The hand ends at {tree.node_label[hand.node]}. You {verdict} {chips(abs(won))}.")
+                st.success(f"The hand ends at {md(tree.node_label[hand.node])}. You {verdict} {chips(abs(won))}.")
             st.button("Deal the next hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),),
                       key="play_deal", type="primary")
         else:
@@ -199,7 +201,7 @@ with table:
                         + (f" · {chips(owed)} to call" if owed > 0 else ""))
             buttons = st.columns(len(play.legal_actions(tree, hand)))
             for column, action in zip(buttons, play.legal_actions(tree, hand)):
-                column.button(action.capitalize(), on_click=take, args=(action, hand.number, len(hand.path)),
+                column.button(md(action.capitalize()), on_click=take, args=(action, hand.number, len(hand.path)),
                               key=f"play_action_{action}", width="stretch")
 
 with side:
@@ -239,7 +241,7 @@ if not is_drawn_whole(tree):
         part = tree_parts.parts(tree, "subtree")[0]
     nodes = tree_parts.part_nodes(tree, part).tolist()
     players = (seat,)
-    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
+    st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 include = shown_snapshot_included(run, view.t)
 timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
                arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
@@ -252,9 +254,9 @@ if hand is not None and hand.bot_decisions:
     # A bot's information set names its card: its decisions show once the hand is over.
     if play.is_over(tree, hand):
         st.markdown("**The bot's decisions this hand** (its probabilities: the average strategy it played):\n\n"
-                    + "\n".join(f"- at `{d.information_set}`: "
-                                 + " · ".join(f"{a} {p:.4f}" for a, p in zip(d.actions, d.probabilities))
-                                 + f" → **{d.actions[d.chosen]}**" for d in hand.bot_decisions))
+                    + "\n".join(f"- at {md(d.information_set)}: "
+                                 + " · ".join(f"{md(a)} {p:.4f}" for a, p in zip(d.actions, d.probabilities))
+                                 + f" → **{md(d.actions[d.chosen])}**" for d in hand.bot_decisions))
     else:
         st.caption("The bot's probabilities at its decisions show when the hand is over (its information set "
                    "names its card).")
