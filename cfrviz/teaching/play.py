@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -244,13 +245,25 @@ def set_values(tree: GameTree, strategy: np.ndarray) -> SetValues:
     return SetValues(action_value, set_value, set_value[:, None] - action_value, reach)
 
 
-def set_values_over(tree: GameTree, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(action_value [F, I, A], set_value [F, I]) of `set_values` for each profile of `strategies` [F, I, A]."""
-    frames = [set_values(tree, s) for s in np.asarray(strategies, dtype=float)]
-    width = tree.max_actions
-    if not frames:
-        return np.zeros((0, tree.num_infosets, width)), np.zeros((0, tree.num_infosets))
-    return np.stack([f.action_value for f in frames]), np.stack([f.set_value for f in frames])
+def set_values_over(tree: GameTree, strategies: Iterable[np.ndarray],
+                    sets: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(action_value [F, S, A], set_value [F, S]) of `set_values` for each profile [I, A] of `strategies`,
+    kept for the information sets `sets` only (default: all I) and A = the widest of them.
+
+    One profile at a time: only one frame's numbers for the whole tree are ever held, so a big
+    game's many frames (liar's dice: 300 frames x 5,120 sets x 10 actions) cost only what is kept.
+    """
+    index = np.arange(tree.num_infosets) if sets is None else np.asarray(sets, dtype=np.int64)
+    width = int(tree.num_actions[index].max()) if len(index) else 0
+    action_values: list[np.ndarray] = []
+    set_value_rows: list[np.ndarray] = []
+    for strategy in strategies:
+        frame = set_values(tree, strategy)
+        action_values.append(frame.action_value[index, :width])
+        set_value_rows.append(frame.set_value[index])
+    if not action_values:
+        return np.zeros((0, len(index), width)), np.zeros((0, len(index)))
+    return np.stack(action_values), np.stack(set_value_rows)
 
 
 def session_loss(decisions: list[float] | tuple[float, ...]) -> tuple[int, float]:
