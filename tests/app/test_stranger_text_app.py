@@ -122,3 +122,22 @@ def test_play_and_the_lock_editor_show_names_as_written() -> None:
     at.run()
     assert not at.exception, at.exception
     assert _assert_literal(at, "lock editor") >= 3
+
+
+def test_an_uploaded_runs_banner_shows_its_games_title_as_written() -> None:
+    # A run of the file's game, saved and uploaded: the banner names the game by its title.
+    import io
+
+    import cfrviz
+    from cfrviz.run import save_run
+
+    run = cfrviz.solve(read_game_upload("hostile.efg", EFG.encode()).tree(), "cfr", iterations=20)
+    buffer = io.BytesIO()
+    save_run(run, buffer)
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.sidebar.file_uploader(key="cfrviz_w_upload").set_value(("run.npz", buffer.getvalue(),
+                                                                "application/octet-stream")).run()
+    assert not at.exception, at.exception
+    banner = [box.value for box in at.info if "Showing the uploaded run from" in box.value]
+    assert banner and "evil" in banner[0], [box.value for box in at.info]
+    assert _assert_literal(at, "uploaded run") >= 1
