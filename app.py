@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import LOCK_STEP
 
@@ -36,7 +37,7 @@ st.caption("Also: **Evolution** (regret and strategy of each information set ove
 ui.rules_card(view.tree.game)
 
 view = ui.solve_view(view)
-st.caption(f"{view.tree.game.title} · {ui.ALGORITHMS[view.settings.algorithm].title} · "
+st.caption(f"{md(view.tree.game.title)} · {ui.ALGORITHMS[view.settings.algorithm].title} · "
            f"{view.settings.iterations:,} iterations, {view.settings.updates} updates. Change the solve in "
            "the sidebar: the pages that follow it show the same run; the ones with their own settings say so "
            "at their top.")

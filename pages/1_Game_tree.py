@@ -11,6 +11,7 @@ import streamlit as st
 
 from cfrviz.tree import parts as tree_parts
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
@@ -33,7 +34,11 @@ if not is_drawn_whole(tree):
         options = tree_parts.parts(tree, "subtree")
         roots = [int(p.root or 0) for p in options]
         if view.node is not None and fresh:
-            state["tree_subtree"] = roots.index(int(tree_parts.part_of(tree, view.node, "subtree").root or 0))
+            root = int(tree_parts.part_of(tree, view.node, "subtree").root or 0)
+            state["tree_subtree"] = roots.index(root) if root in roots else 0
+            if tree.depth[root] > tree.depth[view.node]:
+                st.caption(f"Node {view.node} lies above every part small enough to draw: showing the first "
+                           "part below it, drawn with its path from the root.")
         state["tree_aligned_node"], state["tree_by"] = view.node, "subtree"
         if state.get("tree_subtree") not in range(len(options)):
             state["tree_subtree"] = 0
@@ -74,7 +79,7 @@ if not is_drawn_whole(tree):
         part = tree_parts.Part(by, card=card, line=None if line == ROUND_ONE else line, public=public)
         arrangements = (tree_parts.BY_CARD[by],)
     nodes = tree_parts.part_nodes(tree, part).tolist()
-    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
+    st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 
 # The edge widths (average or current strategy) go into the link: a value the link brings (one
 # this page has not shown yet) is handed to the timeline; the timeline's own choice is linked back.

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
 
 view = ui.setup_page("Convergence")
@@ -35,7 +36,7 @@ st.caption("Every number here is in chips per hand, from player 1's side.")
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:
-    st.info(f"No closed-form equilibrium is known for {view.tree.game.title}; the exploitability below "
+    st.info(f"No closed-form equilibrium is known for {md(view.tree.game.title)}; the exploitability below "
             "shows how close the average strategy is.")
 else:
     figure = equilibrium_figure(run, view.t)

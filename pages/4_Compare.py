@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.teaching.compare import (
     DEFAULT_REPEATS,
     DEFAULT_SEEDS,
@@ -73,7 +74,7 @@ def keep(*keys: str) -> None:
 
 
 st.markdown(
-    f"Several solvers on **{view.tree.game.title}**, each judged by the exploitability of its average "
+    f"Several solvers on **{md(view.tree.game.title)}**, each judged by the exploitability of its average "
     "strategy, or of its current strategy (the last iterate). Sampling methods do far less work per "
     "iteration, so they get their own iteration count and run with several fixed seeds; the *nodes "
     "touched* chart puts everyone on the same budget.")

@@ -13,7 +13,8 @@ from cfrviz.analysis import matrix_equilibrium
 from cfrviz.app.components import timeline
 from cfrviz.figures.regret_matching import index_of_iteration, linked_point, regret_matching_payload
 from cfrviz.figures.timeline import checked_iteration
-from cfrviz.games.matrix import MAX_MATRIX_SIZE, PRESETS, MatrixGame, parse_probabilities, payoff_table
+from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, MatrixGame, parse_probabilities, \
+    payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, RegretMatchingPath, regret_matching_path
 from cfrviz.tree import build_tree
 from cfrviz.util.text import escape_markdown
@@ -26,6 +27,10 @@ view = ui.setup_page(
 MAX_ITERATIONS = catalog.lookup("rps").app_iteration_cap   # the catalog's cap for matrix games
 PATH_POINTS = 5_000
 EDITOR_KEY = "rm_editor_"
+# Longest typed lists: the largest matrix's names (or probabilities) with a comma and a space each.
+# The boxes refuse more, and the page counts before it builds anything from what arrives.
+NAMES_CHARS = MAX_MATRIX_SIZE * (MAX_NAME_LENGTH + 2)
+PROBABILITIES_CHARS = MAX_MATRIX_SIZE * 24
 
 
 @st.cache_data(max_entries=16, show_spinner="Running regret matching…")
@@ -50,12 +55,23 @@ c2.caption(preset.note)
 
 # The editable matrix: rows named in the first column, columns named below.
 column_text = st.text_input("Column names (player 2's actions, comma-separated)", ", ".join(preset.column_names),
-                            key=f"rm_columns_{preset_key}")
+                            key=f"rm_columns_{preset_key}", max_chars=NAMES_CHARS)
+if len(column_text) > NAMES_CHARS or column_text.count(",") >= MAX_MATRIX_SIZE:
+    ui.error(f"The matrix has at most {MAX_MATRIX_SIZE} columns, each named in up to {MAX_NAME_LENGTH} characters; "
+             "shorten the column names.")
+    st.stop()
 column_names: list[str] | tuple[str, ...] = [c.strip() for c in column_text.split(",")]
+editor_key = f"{EDITOR_KEY}{preset_key}_{len(column_names)}_{st.session_state.get('rm_editor_generation', 0)}"
+edits = st.session_state.get(editor_key)
+if isinstance(edits, dict) and len(edits.get("added_rows") or ()) > 2 * MAX_MATRIX_SIZE:
+    # Rows pasted by the thousand: the table starts again from the game's rows (a fresh editor).
+    st.session_state["rm_editor_generation"] = int(st.session_state.get("rm_editor_generation", 0)) + 1
+    editor_key = f"{EDITOR_KEY}{preset_key}_{len(column_names)}_{st.session_state['rm_editor_generation']}"
+    ui.notice(f"The matrix has at most {MAX_MATRIX_SIZE} rows; the table is back to {preset.title}'s rows.")
 start = pd.DataFrame([{"action": name, **{c: (preset.payoffs[r][j] if j < len(preset.payoffs[r]) else 0.0)
                                         for j, c in enumerate(column_names) if c}}
                       for r, name in enumerate(preset.row_names)])
-edited = st.data_editor(start, num_rows="dynamic", hide_index=True, key=f"{EDITOR_KEY}{preset_key}_{len(column_names)}",
+edited = st.data_editor(start, num_rows="dynamic", hide_index=True, key=editor_key,
                         column_config={"action": st.column_config.TextColumn("row (player 1's action)")})
 st.caption(f"Player 1's payoffs; player 2 gets the negative. Up to {MAX_MATRIX_SIZE}×{MAX_MATRIX_SIZE}: "
            "add or delete rows in the table, columns through their names.")
@@ -80,8 +96,12 @@ opponent = None
 if mode == "fixed":
     default = TUTORIAL_OPPONENT if len(column_names) == 3 else tuple([1 / len(column_names)] * len(column_names))
     text = st.text_input(f"Player 2's fixed strategy over {', '.join(column_names)}",
-                         ", ".join(f"{p:g}" for p in default), key=f"rm_opponent_{len(column_names)}")
+                         ", ".join(f"{p:g}" for p in default), key=f"rm_opponent_{len(column_names)}",
+                         max_chars=PROBABILITIES_CHARS)
     try:
+        if len(text) > PROBABILITIES_CHARS:
+            raise ValueError(f"Type one probability per column of player 2, at most {PROBABILITIES_CHARS} "
+                             "characters in all.")
         opponent = parse_probabilities(text, column_names)
     except ValueError as error:
         ui.error(str(error))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.util.text import escape_markdown as md
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
@@ -81,10 +82,10 @@ exploitability_in_both_games(run, view.snapshot, exploitability(tree, strategy))
 st.subheader("Against an equilibrium")
 equilibrium = lp_equilibrium(tree)
 if equilibrium is None:
-    st.info(f"The linear program found no exact equilibrium of {tree.game.title} within its time limit; "
+    st.info(f"The linear program found no exact equilibrium of {md(tree.game.title)} within its time limit; "
             "exploitability above is the measure of how close the average strategy is.")
 else:
-    st.caption(f"Player {player + 1}'s information sets at t = {view.t:,}: one equilibrium of {tree.game.title}, "
+    st.caption(f"Player {player + 1}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
                f"solved exactly by the sequence-form linear program (its exploitability: "
                f"{exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
                "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "

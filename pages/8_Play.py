@@ -1,8 +1,10 @@
 """Play: a human plays hands of the chosen game against the run's average strategy at the iteration
 chosen on the browser timeline, and sees what each decision cost against that strategy.
 
-The server keeps the hand (dealt and answered from generators built from the seed) and the
-session's results in session state, so no rerun loses them; the timeline (tree, the bot's
+The server keeps the hand (dealt and answered from generators built from a secret seed drawn for
+the session, or from the visitor's seed in a seeded replay) and the session's results in session
+state, so no rerun loses them; every button sends the hand and step it was drawn for, so a second
+click on a stale button is ignored; the timeline (tree, the bot's
 strategy at t, what each decision costs at t) runs in the browser and tells the server `t`.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.teaching import play
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.text import escape_markdown as md
 
 view = ui.setup_page("Play against the strategy", page="play")
 tree = view.tree
@@ -31,6 +34,7 @@ RESULTS_KEY = "play_results"
 SEATS_KEY = "play_seats"
 LOSSES_KEY = "play_losses"
 SESSION_KEY = "play_session"
+SECRET_KEY = "play_secret"
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = catalog.of_tree(tree).parts_by == "private card"
@@ -39,8 +43,9 @@ has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any
 st.markdown(
     "You play hands against a bot that plays the **average strategy at the iteration t chosen on the "
     "timeline** below (drag it, or click the tree and use ← →): move t and the bot's next decision comes "
-    "from that iteration's strategy. Chance and the bot draw from a generator built from the seed, so the "
-    "same seed deals the same hands.\n\n"
+    "from that iteration's strategy. Chance and the bot draw from a secret seed drawn for your visit, so no "
+    "one can tell the cards in advance; a **seeded replay** deals the seed's hands instead (the same seed, "
+    "here or from a link, deals the same hands).\n\n"
     "After each of your decisions you see its **EV loss**: at your information set I, the strategy's "
     "value v(I) minus the value v(I, a) of the action a you chose, where v(I, a) is the chips you expect "
     "after a, given only what you know at I (the opponent's and chance's reach of each history in I "
@@ -48,30 +53,47 @@ st.markdown(
     "value divided by the set's counterfactual reach; v(I) mixes the actions as the strategy does. "
     "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
 
-c1, c2, c3 = st.columns([2, 1, 1])
+c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
 SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
+DEALS = {"secret": "secret", "seeded": "seeded replay"}
 seat_choice = c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
-seed = int(c2.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, **ui.bind("play_seed")))
+seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, **ui.bind("play_deals"),
+                  help="Secret: cards from a seed drawn for your visit, which no one can predict. Seeded replay: "
+                       "the hands of the seed on the right, the same every time.") == "seeded"
+seed = int(c3.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, disabled=not seeded,
+                           **ui.bind("play_seed")))
 game_value = play.known_game_value(tree)
 
-# A new game or seed starts a new session of hands.
-session = (tree.game.title, seed)
-if st.session_state.get(SESSION_KEY) != session:
+# A new game, way of dealing or seed starts a new session of hands (with a new secret).
+session = (tree.game.title, seeded, seed if seeded else None)
+if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_state:
     st.session_state[SESSION_KEY] = session
+    st.session_state[SECRET_KEY] = play.secret_seed()
     st.session_state[HAND_KEY] = None
     st.session_state[RESULTS_KEY] = []
     st.session_state[SEATS_KEY] = []
     st.session_state[LOSSES_KEY] = []
 
 
-def deal() -> None:
-    number = len(st.session_state[RESULTS_KEY])
+def deal(number: int) -> None:
+    # `number` is the hand the button was drawn for: a second click deals nothing new.
+    current: play.Hand | None = st.session_state[HAND_KEY]
+    if number != len(st.session_state[RESULTS_KEY]) or (current is not None and current.number == number
+                                                         and current.path[-1] < tree.num_nodes):
+        return
     seat = play.seat_for_hand(SEATS[ui.page_value("play_seat")], number)
-    st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed, number=number)
+    secret = int(st.session_state[SECRET_KEY])
+    st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed if seeded else secret,
+                                                 number=number)
 
 
-def take(action: str) -> None:
-    hand = play.act(tree, strategy, st.session_state[HAND_KEY], action, iteration=t)
+def take(action: str, number: int, step: int) -> None:
+    current: play.Hand | None = st.session_state[HAND_KEY]
+    if current is None:
+        return
+    hand = play.act_once(tree, strategy, current, action, number=number, step=step, iteration=t)
+    if hand is current:
+        return      # a click on buttons of a step already taken
     st.session_state[HAND_KEY] = hand
     st.session_state[LOSSES_KEY] = [*st.session_state[LOSSES_KEY], hand.decisions[-1].loss]
     if play.is_over(tree, hand):
@@ -83,9 +105,10 @@ def reset() -> None:
     for key in (RESULTS_KEY, SEATS_KEY, LOSSES_KEY):
         st.session_state[key] = []
     st.session_state[HAND_KEY] = None
+    st.session_state[SECRET_KEY] = play.secret_seed()
 
 
-c3.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
+c4.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
     hand = None  # a hand from another game
@@ -103,7 +126,8 @@ def who(player: int, me: int) -> str:
 table, side = st.columns([3, 2])
 with table:
     if hand is None:
-        st.button("Deal the first hand", on_click=deal, key="play_deal", type="primary")
+        st.button("Deal the first hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),), key="play_deal",
+                  type="primary")
     else:
         me = hand.seat
         over = play.is_over(tree, hand)
@@ -119,10 +143,11 @@ with table:
         else:
             dealt = play.deal_labels(tree, hand)
             known = play.information_set(tree, hand)
-            st.markdown((f"Chance dealt: **{' , '.join(dealt)}**. " if dealt and over else "")
-                        + (f"Your information set: **`{known}`**" if known is not None else ""))
+            # Names from a file are a stranger's text: escaped, so they show as written and never as markup.
+            st.markdown((f"Chance dealt: **{' , '.join(md(d) for d in dealt)}**. " if dealt and over else "")
+                        + (f"Your information set: **{md(known)}**" if known is not None else ""))
         history = play.action_history(tree, hand)
-        lines = [f"{who(player, me)}: **{name}**" for player, name in history]
+        lines = [f"{who(player, me)}: **{md(name)}**" for player, name in history]
         st.markdown(("Betting so far: " if cards_dealt else "Moves so far: ")
                     + (" → ".join(lines) if lines else "nothing yet"))
         # The table at every step: who moved, what, the chips each has put in, the pot, who is next.
@@ -135,14 +160,14 @@ with table:
             if step.actor == CHANCE:
                 deals += 1
                 if cards_dealt and deals == 1:
-                    what = f"deals your card {cards[me]}" + (f", the bot's {cards[1 - me]}" if over else "")
+                    what = f"deals your card {md(cards[me])}" + (f", the bot's {md(cards[1 - me])}" if over else "")
                 elif cards_dealt:
-                    what = f"turns the public card {step.action}"
+                    what = f"turns the public card {md(step.action)}"
                 else:
-                    what = "deals" + (f" {step.action}" if over else "")
+                    what = "deals" + (f" {md(step.action)}" if over else "")
                 mover = "chance"
             else:
-                what, mover = step.action, who(step.actor, me)
+                what, mover = md(step.action), who(step.actor, me)
             nxt = ("hand over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
                    else who(step.to_act, me))
             money = (f"{step.bets[me]:g} / {step.bets[1 - me]:g} | {step.pot:g} | "
@@ -150,8 +175,8 @@ with table:
             rows.append(f"| {mover} | {what} | {money}{nxt} |")
         st.markdown("\n".join(rows))
         for decision in hand.decisions[-1:]:
-            chosen = decision.actions[decision.chosen]
-            st.info(f"**EV loss of your {chosen} at `{decision.information_set}`: {decision.loss:+.4f} chips** "
+            chosen = md(decision.actions[decision.chosen])
+            st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
                     f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
                     f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",
                     icon=":material/balance:")
@@ -162,12 +187,13 @@ with table:
             if cards_dealt:
                 opening = (("You fold" if history[-1][0] == me else "The bot folds") + ". Cards revealed:"
                            if folded else "Showdown:")
-                st.success(f"{opening} you held {cards[me]}, the bot held {cards[1 - me]}"
-                           + (f", the board {public}" if public else "")
+                st.success(f"{opening} you held {md(cards[me])}, the bot held {md(cards[1 - me])}"
+                           + (f", the board {md(public)}" if public else "")
                            + f". You {verdict} {chips(abs(won))}.")
             else:
-                st.success(f"The hand ends at {tree.node_label[hand.node]}. You {verdict} {chips(abs(won))}.")
-            st.button("Deal the next hand", on_click=deal, key="play_deal", type="primary")
+                st.success(f"The hand ends at {md(tree.node_label[hand.node])}. You {verdict} {chips(abs(won))}.")
+            st.button("Deal the next hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),),
+                      key="play_deal", type="primary")
         else:
             last = steps[-1] if steps else None
             owed = (last.bets[1 - me] - last.bets[me]) if last is not None and last.bets is not None else 0.0
@@ -175,8 +201,8 @@ with table:
                         + (f" · {chips(owed)} to call" if owed > 0 else ""))
             buttons = st.columns(len(play.legal_actions(tree, hand)))
             for column, action in zip(buttons, play.legal_actions(tree, hand)):
-                column.button(action.capitalize(), on_click=take, args=(action,), key=f"play_action_{action}",
-                              width="stretch")
+                column.button(md(action.capitalize()), on_click=take, args=(action, hand.number, len(hand.path)),
+                              key=f"play_action_{action}", width="stretch")
 
 with side:
     count, total = play.session_loss(st.session_state[LOSSES_KEY])
@@ -215,7 +241,7 @@ if not is_drawn_whole(tree):
         part = tree_parts.parts(tree, "subtree")[0]
     nodes = tree_parts.part_nodes(tree, part).tolist()
     players = (seat,)
-    st.caption(f"{tree.game.title} is too big to draw whole: showing {tree_parts.label_of(tree, part)}.")
+    st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 include = shown_snapshot_included(run, view.t)
 timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
                arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
@@ -228,9 +254,9 @@ if hand is not None and hand.bot_decisions:
     # A bot's information set names its card: its decisions show once the hand is over.
     if play.is_over(tree, hand):
         st.markdown("**The bot's decisions this hand** (its probabilities: the average strategy it played):\n\n"
-                    + "\n".join(f"- at `{d.information_set}`: "
-                                 + " · ".join(f"{a} {p:.4f}" for a, p in zip(d.actions, d.probabilities))
-                                 + f" → **{d.actions[d.chosen]}**" for d in hand.bot_decisions))
+                    + "\n".join(f"- at {md(d.information_set)}: "
+                                 + " · ".join(f"{md(a)} {p:.4f}" for a, p in zip(d.actions, d.probabilities))
+                                 + f" → **{md(d.actions[d.chosen])}**" for d in hand.bot_decisions))
     else:
         st.caption("The bot's probabilities at its decisions show when the hand is over (its information set "
                    "names its card).")

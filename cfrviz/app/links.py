@@ -372,6 +372,7 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),
     PageSetting("walk_step", "walkthrough", "walkthrough step", 1, low=1, high=1_000_000),
     PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
+    PageSetting("play_deals", "play", "way of dealing", "secret", ("secret", "seeded")),
     PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
     PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
     PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),

@@ -60,26 +60,27 @@ def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Calla
         return
     record = tree.infosets[int(tree.infoset[node])]
     key = record.key
-    with st.expander(f"🔒 Lock this set: {key}", expanded=key in locks):
+    shown, names = escape_markdown(key), [escape_markdown(n) for n in record.actions]   # labels render markdown
+    with st.expander(f"🔒 Lock this set: {shown}", expanded=key in locks):
         st.caption("Fix this information set's strategy and re-solve: the solver treats it as a chance node. "
                    "See who adapts, and what it costs, below the tree.")
         if key in locks:
-            st.button(f"Unlock {key}", key=f"{LOCK_WIDGET}unlock", on_click=set_locks,
+            st.button(f"Unlock {shown}", key=f"{LOCK_WIDGET}unlock", on_click=set_locks,
                       args=(without(locks, key),), disabled=disabled)
         pure = st.columns(len(record.actions))
-        for a, (column, name) in enumerate(zip(pure, record.actions)):
+        for a, (column, name) in enumerate(zip(pure, names)):
             column.button(f"Always {name}", key=f"{LOCK_WIDGET}pure_{a}", on_click=set_locks,
                           args=(with_lock(locks, key, tuple(float(a == b) for b in range(len(record.actions)))),),
                           disabled=disabled)
         current = locks[key] if key in locks else (1.0 / len(record.actions),) * len(record.actions)
         weights = [st.slider(f"Weight of {name}", 0.0, 1.0, float(current[a]), 0.01, key=f"{LOCK_WIDGET}w_{key}_{a}",
-                             disabled=disabled) for a, name in enumerate(record.actions)]
+                             disabled=disabled) for a, name in enumerate(names)]
         total = sum(weights)
         if total <= 0:
             st.caption("Give at least one action some weight.")
             return
         mixed = tuple(w / total for w in weights)
-        st.button("Lock with these weights (" + ", ".join(f"{n} {p:.2f}" for n, p in zip(record.actions, mixed))
+        st.button("Lock with these weights (" + ", ".join(f"{n} {p:.2f}" for n, p in zip(names, mixed))
                   + ")", key=f"{LOCK_WIDGET}mixed", on_click=set_locks, args=(with_lock(locks, key, mixed),),
                   disabled=disabled)
 

@@ -111,7 +111,7 @@ def solve_view(view: View) -> View:
     if view.run is not None:
         return view
     settings = view.settings
-    message = (f"Solving {view.tree.game.title} with {ALGORITHMS[settings.algorithm].title}, "
+    message = (f"Solving {plain(view.tree.game.title)} with {ALGORITHMS[settings.algorithm].title}, "
                f"{settings.iterations:,} iterations…")
     if not is_warm():
         message += " The first solve after the server starts also prepares the compiled solver."
@@ -144,7 +144,7 @@ def _write_view(view: View) -> None:
 def _upload_banner(run: Run) -> None:
     name = st.session_state.get(UPLOAD_NAME_KEY, "an uploaded file")
     settings = run.settings
-    st.info(f"Showing the uploaded run from **{plain(name)}**: {run.tree.game.title}, "
+    st.info(f"Showing the uploaded run from **{plain(name)}**: {plain(run.tree.game.title)}, "
             f"{ALGORITHMS[settings.algorithm].title if settings.algorithm in ALGORITHMS else plain(settings.algorithm)}, "
             f"{int(run.iterations[-1]):,} iterations, {settings.updates} updates. The sidebar's solve "
             "settings are not in use; press *Back to the sidebar's solve* under Share to leave it.",

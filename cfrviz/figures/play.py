@@ -30,14 +30,13 @@ def play_extra(tree: GameTree, run: Run, nodes: Sequence[int] | None, players: S
     snapshots = frame_snapshots(run.iterations, include=include)
     drawn = np.arange(tree.num_nodes) if nodes is None else np.asarray(sorted(int(n) for n in nodes), dtype=np.int64)
     sets = sorted({int(i) for i in tree.infoset[drawn] if i >= 0 and int(tree.infoset_player[i]) in players})
-    action_value, set_value = set_values_over(tree, run.average_strategy[snapshots])
-    width = max((int(tree.num_actions[i]) for i in sets), default=1)
-    index = np.asarray(sets, dtype=np.int64)
+    # One frame's strategy at a time, keeping the drawn sets only (never [F, I, A] for the whole tree).
+    action_value, set_value = set_values_over(tree, (run.average_strategy[s] for s in snapshots), sets)
     return {
         "frames": [int(run.iterations[s]) for s in snapshots],
         "keys": [tree.infosets[i].key for i in sets],
-        "value": _rounded(action_value[:, index, :width]) if sets else [[] for _ in snapshots],
-        "setValue": _rounded(set_value[:, index]) if sets else [[] for _ in snapshots],
+        "value": _rounded(action_value) if sets else [[] for _ in snapshots],
+        "setValue": _rounded(set_value) if sets else [[] for _ in snapshots],
     }
 
 

@@ -5,6 +5,8 @@ probabilities, the bot samples its action from the strategy it is given, and
 the human's choices come in from outside. Every random draw comes from a
 `numpy.random.Generator` seeded by (session seed, hand number, step), so a hand
 replays identically from its inputs and the app can keep only plain values.
+A seed anyone can read (a link's) makes every deal predictable, so the app deals
+from `secret_seed()` unless the visitor asks for a seeded replay.
 
 **What a decision costs (EV loss).** Let sigma be the profile the bot plays (a run's average
 strategy at iteration t, for both players) and I the information set where the human, player i,
@@ -25,6 +27,8 @@ from one a loss can be negative, which means the action beats the strategy's mix
 from __future__ import annotations
 
 import math
+import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -86,6 +90,15 @@ class Hand:
     @property
     def node(self) -> int:
         return self.path[-1]
+
+
+#: Bits of a session's secret seed: as many as a `SeedSequence` draws from the OS for itself.
+SECRET_BITS = 128
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess (the OS's randomness), for deals no link or package can predict."""
+    return secrets.randbits(SECRET_BITS)
 
 
 def _generator(hand: Hand) -> np.random.Generator:
@@ -185,6 +198,17 @@ def act(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str, *, iterat
     return _advance(tree, strategy, replace(hand, path=hand.path + (child,), decisions=hand.decisions + (decision,)))
 
 
+def act_once(tree: GameTree, strategy: np.ndarray, hand: Hand, action: str, *, number: int, step: int,
+             iteration: int | None = None) -> Hand:
+    """`act`, for an action sent at step `step` (len of the path) of hand `number`: the same `hand`
+    when that step is past (a second click, or a click on buttons drawn before the hand moved on)
+    or `action` is not the human's to take now. A browser can send one click twice; it counts once.
+    """
+    if hand.number != number or len(hand.path) != step or action not in legal_actions(tree, hand):
+        return hand
+    return act(tree, strategy, hand, action, iteration=iteration)
+
+
 @dataclass(frozen=True, eq=False)
 class SetValues:
     """What each action is worth at each information set under one profile (I sets, A actions).
@@ -221,13 +245,25 @@ def set_values(tree: GameTree, strategy: np.ndarray) -> SetValues:
     return SetValues(action_value, set_value, set_value[:, None] - action_value, reach)
 
 
-def set_values_over(tree: GameTree, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(action_value [F, I, A], set_value [F, I]) of `set_values` for each profile of `strategies` [F, I, A]."""
-    frames = [set_values(tree, s) for s in np.asarray(strategies, dtype=float)]
-    width = tree.max_actions
-    if not frames:
-        return np.zeros((0, tree.num_infosets, width)), np.zeros((0, tree.num_infosets))
-    return np.stack([f.action_value for f in frames]), np.stack([f.set_value for f in frames])
+def set_values_over(tree: GameTree, strategies: Iterable[np.ndarray],
+                    sets: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(action_value [F, S, A], set_value [F, S]) of `set_values` for each profile [I, A] of `strategies`,
+    kept for the information sets `sets` only (default: all I) and A = the widest of them.
+
+    One profile at a time: only one frame's numbers for the whole tree are ever held, so a big
+    game's many frames (liar's dice: 300 frames x 5,120 sets x 10 actions) cost only what is kept.
+    """
+    index = np.arange(tree.num_infosets) if sets is None else np.asarray(sets, dtype=np.int64)
+    width = int(tree.num_actions[index].max()) if len(index) else 0
+    action_values: list[np.ndarray] = []
+    set_value_rows: list[np.ndarray] = []
+    for strategy in strategies:
+        frame = set_values(tree, strategy)
+        action_values.append(frame.action_value[index, :width])
+        set_value_rows.append(frame.set_value[index])
+    if not action_values:
+        return np.zeros((0, len(index), width)), np.zeros((0, len(index)))
+    return np.stack(action_values), np.stack(set_value_rows)
 
 
 def session_loss(decisions: list[float] | tuple[float, ...]) -> tuple[int, float]:

@@ -329,7 +329,9 @@ def _acting_player(tree: GameTree, node: int) -> int:
 def part_of(tree: GameTree, node: int, by: str | None = None) -> Part:
     """The part of view `by` that holds `node`. `by=None` picks the view of the player who acts
     at `node`, so that node's information set is drawn whole; trees without private cards get
-    their "subtree" part."""
+    their "subtree" part: the one whose subtree holds `node`, or for a node above every part (a
+    big tree's root) the first part below it, which is drawn with its path through `node`.
+    The part is always one of `parts(tree, view)`."""
     if not 0 <= node < tree.num_nodes:
         raise ValueError(f"Node {node} is not in the tree (0 to {tree.num_nodes - 1}).")
     tables = _deals(tree)
@@ -340,7 +342,12 @@ def part_of(tree: GameTree, node: int, by: str | None = None) -> Part:
         for n in _path_to(tree, node):
             if counts[n] <= MAX_PART_LEAVES or tree.actor[n] == TERMINAL:
                 return Part("subtree", root=n)
-        return Part("subtree", root=node)
+        # A node above every drawn part (the root of a big tree): the first part below it, whose
+        # drawing runs down from the root through the node, so the node is drawn.
+        n = node
+        while not (counts[n] <= MAX_PART_LEAVES or tree.actor[n] == TERMINAL):
+            n = int(tree.children(n)[0])
+        return Part("subtree", root=n)
     if by is None:
         by = "player2" if _acting_player(tree, node) == 1 else "player1"
     tables, player = _card_tables(tree, by)

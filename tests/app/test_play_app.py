@@ -66,7 +66,7 @@ def test_the_bot_plays_the_timelines_t_and_a_rerun_keeps_the_hand() -> None:
     hand = at.session_state["play_hand"]
     assert component(at)[0]["state"]["path"] == list(hand.path)   # shown once the hand is over
     line = next(m.value for m in at.markdown if "The bot's decisions this hand" in m.value)
-    key, check, bet = re.search(r"at `(.+?)`: check ([\d.]+) · bet ([\d.]+)", line).groups()
+    key, check, bet = re.search(r"- at (.+?): check ([\d.]+) · bet ([\d.]+)", line).groups()
     i = run.tree.infoset_index(key)
     assert [float(check), float(bet)] == pytest.approx(run.average_strategy[run.snapshot_at(10), i].tolist(), abs=6e-5)
     # The human's decision was scored against the strategy of the t in force then (200).

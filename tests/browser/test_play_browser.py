@@ -10,7 +10,7 @@ import re
 
 import pytest
 from tests.browser.test_timeline_browser import LABEL_BOXES, overlaps, t_label
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
 
 import cfrviz
 from cfrviz.teaching import play
@@ -103,7 +103,7 @@ def facing_a_bet_seed(run) -> int:
 
 def test_the_ev_loss_of_calling_a_bet_is_the_hand_computed_one(page, app_url: str, run) -> None:
     seed = facing_a_bet_seed(run)
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2&play_seed={seed}")
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2&play_deals=seeded&play_seed={seed}")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     mine = page.locator('[data-testid="stMetric"]', has_text="Your card").first.inner_text().split()[-1]
@@ -126,7 +126,7 @@ def test_the_ev_loss_of_calling_a_bet_is_the_hand_computed_one(page, app_url: st
 
 def test_the_sessions_total_adds_up_every_decision(page, app_url: str) -> None:
     # Reference: the sum of the losses shown after each decision (each rounded to 4 decimals).
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate&play_seed=7")
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate&play_deals=seeded&play_seed=7")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     losses = []
@@ -173,3 +173,49 @@ def test_play_is_legible_at_phone_laptop_and_projector_sizes(page, app_url: str,
     panel = page.evaluate(PANEL_TEXT)
     assert panel["smallest"] >= 14
     assert panel["left"] >= 0 and panel["right"] <= size["width"] and panel["width"] >= 300, panel
+
+
+# Two clicks on the button drawn before the first took effect: 0 ms apart (the server may merge the
+# two into one rerun), or the second as soon as the first click's rerun runs (the server runs it again).
+DOUBLE_CLICK = """([name, whenRunning]) => new Promise((resolve) => {
+  const button = [...document.querySelectorAll('[data-testid="stButton"] button')]
+    .find(b => b.innerText.trim() === name);
+  if (!whenRunning) { button.click(); button.click(); resolve(true); return; }
+  const app = document.querySelector('[data-testid="stApp"]');
+  const watch = new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') { watch.disconnect(); button.click(); resolve(true); }
+  });
+  watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  button.click();
+})"""
+
+
+@pytest.mark.parametrize("when_running", [False, True], ids=["0 ms apart", "second while the first runs"])
+def test_two_clicks_at_once_count_as_one_decision(page, app_url: str, when_running: bool) -> None:
+    # Kuhn: no action the human takes can be legal twice in one hand (check is followed by the bot's
+    # move, then call/fold or the end; bet/call/fold end it or hand the move over), so a double click
+    # is one decision. Before, the second click raised "You cannot 'check' here" (3 rounds in 5).
+    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate")
+    page.get_by_role("button", name="Deal the first hand").click()
+    wait_for_app(page, "Hand 1")
+    decisions = 0
+    for hand in range(5):
+        while not page.get_by_role("button", name="Deal the next hand").count():
+            buttons = page.locator('[data-testid="stButton"] button').all_inner_texts()
+            action = next(b for b in ("Check", "Call", "Bet", "Fold") if b in buttons)
+            page.evaluate(WATCH_RUNS)
+            page.evaluate(DOUBLE_CLICK, [action, when_running])
+            page.wait_for_function("() => window.__scriptRuns > 0", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+            decisions += 1
+            assert not page.locator('[data-testid="stException"]').count()
+            assert not page.get_by_text("encountered an error").count()
+            page.get_by_text(f"over {decisions} decision{'s' if decisions > 1 else ''}").first.wait_for(
+                timeout=RENDER_TIMEOUT_MS)
+        page.evaluate(WATCH_RUNS)
+        page.evaluate(DOUBLE_CLICK, ["Deal the next hand", when_running])      # a double click deals one hand
+        wait_for_app(page, f"Hand {hand + 2}")
+        page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+        assert not page.get_by_text(f"Hand {hand + 3}").count()
+    played = page.locator('[data-testid="stMetric"]', has_text="Hands played").first.inner_text()
+    assert played.split()[-1] == "5"

@@ -131,3 +131,29 @@ def test_seat_value_is_zero_sum():
     # Kuhn's value for player 1 is -1/18 (Kuhn 1950); player 2's seat is worth +1/18.
     assert play.seat_value(-1 / 18, 0) == -1 / 18
     assert play.seat_value(-1 / 18, 1) == 1 / 18
+
+
+def test_a_click_replayed_after_the_hand_moved_on_counts_once():
+    # Kuhn, human player 1 holding Q against K, bot always bets (Kuhn's rules: check, bet, then the
+    # human must call or fold). A browser that sends "check" twice (two clicks 0 ms apart) replays
+    # the first click's hand number and step: the second is ignored, not "You cannot 'check' here".
+    tree = compile_game("kuhn")
+    bot = pure(tree, 1)
+    hand = play.start_hand(tree, bot, seat=0, seed=0, number=4, deal="QK")
+    step = len(hand.path)
+    once = play.act_once(tree, bot, hand, "check", number=4, step=step)
+    assert play.legal_actions(tree, once) == ("fold", "call") and len(once.decisions) == 1
+    assert play.act_once(tree, bot, once, "check", number=4, step=step) is once
+    # A click on the current buttons still counts; a stale step, another hand or an illegal action do not.
+    assert play.act_once(tree, bot, once, "call", number=4, step=step) is once
+    assert play.act_once(tree, bot, once, "call", number=3, step=len(once.path)) is once
+    assert play.act_once(tree, bot, once, "bet", number=4, step=len(once.path)) is once
+    done = play.act_once(tree, bot, once, "call", number=4, step=len(once.path))
+    assert play.is_over(tree, done) and play.human_chips(tree, done) == -2.0   # Q loses to K for 2
+    assert play.act_once(tree, bot, done, "call", number=4, step=len(once.path)) is done
+
+
+def test_secret_seeds_differ():
+    # 128 random bits: two draws coincide with probability 2**-128.
+    assert play.secret_seed() != play.secret_seed()
+    assert 0 <= play.secret_seed() < 2 ** play.SECRET_BITS
