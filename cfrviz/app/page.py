@@ -9,6 +9,7 @@ import streamlit as st
 from cfrviz.app.settings import link_params
 from cfrviz.app.share import share
 from cfrviz.app.sidebar import sidebar
+from cfrviz.app.download_files import keep_clicked_downloads
 from cfrviz.app.sessions import start_session_reaper
 from cfrviz.app.solving import cached_solve, is_warm, start_warmup
 from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, WRITTEN_KEY, View, \
@@ -63,6 +64,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
     start_warmup()
     start_session_reaper()
+    keep_clicked_downloads()    # a clicked download outlives other visitors' reruns
     adopt_query_params()
     choice = state_choice()
     navigation = st.sidebar.container()  # above the solve controls
