@@ -93,3 +93,27 @@ def hidden_deal_efg(width: int) -> str:
                     win = 1 if outcome == 1 else -1
                     lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
     return "\n".join(lines) + "\n"
+
+
+def seen_rounds_efg(width: int) -> str:
+    """Three moves of `width` actions each, every move seen by both players: 1 + width + width^2
+    information sets (1,641 for width 40, each with 40 actions) over 1 + width + width^2 + width^3
+    histories (65,641 in about 0.9 MB). Its [sets x actions] arrays are as large as a tree under the
+    reader's caps makes them, so a solve keeps few, large snapshots. Player 1 wins 1 when the three
+    indices sum to an even number, else loses 1."""
+    names = " ".join(f'"{k}"' for k in range(width))
+    lines = ['EFG 2 R "Seen rounds" { "Player 1" "Player 2" }', '""', f'p "" 1 1 "" {{ {names} }} 0']
+    described: set[int] = set()
+    for a in range(width):
+        lines.append(f'p "" 2 {a + 1} "" {{ {names} }} 0')
+        for b in range(width):
+            lines.append(f'p "" 1 {2 + a * width + b} "" {{ {names} }} 0')
+            for c in range(width):
+                outcome = 1 if (a + b + c) % 2 == 0 else 2
+                if outcome in described:
+                    lines.append(f't "" {outcome}')
+                else:
+                    described.add(outcome)
+                    win = 1 if outcome == 1 else -1
+                    lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
+    return "\n".join(lines) + "\n"
