@@ -224,8 +224,7 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
         colour_title = "probability"
     title = f"{kind.capitalize()} strategy of every set"
     if total > len(rows):
-        title = (f"{kind.capitalize()} strategy of the first {len(rows):,} of {total:,} rows "
-                 f"({'sets' if mask.any() else 'set actions'}; the heat map shows at most {MAX_HEATMAP_ROWS:,})")
+        title = f"{kind.capitalize()} strategy of the first {len(rows):,} of {total:,} {'sets' if mask.any() else 'set actions'}"
     fig = go.Figure(go.Heatmap(
         z=z, x=columns, y=[groups, labels], zmin=0.0, zmax=1.0, colorscale="Viridis",
         # The bar's title reads up its right side: above the bar it ran into the top tick's label.
