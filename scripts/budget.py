@@ -237,11 +237,11 @@ def scenario(name: str) -> dict[str, Any]:
             data = maximal_leduc_npz(MAX_UNPACKED_BYTES)
             tree = catalog.lookup("leduc").tree()
             part = tree_parts.parts(tree, "player1")[0]
-            nodes = tuple(sorted(int(n) for n in tree_parts.part_nodes(tree, part)))
+            drawn = tuple(sorted(int(n) for n in tree_parts.part_nodes(tree, part)))
 
             def read_and_draw() -> Run:
                 run, _ = LiveUploads(MAX_LIVE_UPLOAD_BYTES).read("maximal.npz", data)
-                timeline.encode_payload(timeline.build_payload(tree, run, nodes))
+                timeline.encode_payload(timeline.build_payload(tree, run, drawn))
                 return run
 
             seconds, peak, run = _measure(read_and_draw)
