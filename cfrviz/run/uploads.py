@@ -275,16 +275,24 @@ class LiveUploads:
             found = self._tokens.get(id(run))
             if found is not None and found[0]() is run:
                 return found[1]
-        token = secrets.token_hex(16)
-        self._track(run, token)
+            token = secrets.token_hex(16)
+            self._note(run, token)
+        self._watch(run, token)
         return token
 
     def _track(self, run: Run, token: str) -> None:
-        key = id(run)
         with self._lock:
-            self._held[token] = run.nbytes
-            self._tokens[key] = (weakref.ref(run), token)
-        weakref.finalize(run, self._gone.append, (token, key))   # holds neither the run nor a lock
+            self._note(run, token)
+        self._watch(run, token)
+
+    def _note(self, run: Run, token: str) -> None:
+        """Count `run` under `token` (the caller holds the lock)."""
+        self._held[token] = run.nbytes
+        self._tokens[id(run)] = (weakref.ref(run), token)
+
+    def _watch(self, run: Run, token: str) -> None:
+        # The finalizer holds neither the run nor a lock: it only queues the token for `settle`.
+        weakref.finalize(run, self._gone.append, (token, id(run)))
 
     def settle(self) -> None:
         """Return the bytes of every run let go since the last call, and tell the listeners."""
