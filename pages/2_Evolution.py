@@ -29,7 +29,9 @@ ui.action_legend(tree.game)
 everything = tree.num_infosets <= PLAYBACK_ALL
 shown = range(tree.num_infosets) if everything else [tree.infoset_index(k) for k in chosen]
 if shown:
-    timeline.mount(view, nodes=[int(n) for i in shown for n in tree.nodes_of(i)], mode="sets",
+    # One history names its set: the bars are per set, so the payload needs no numbers per history
+    # (every history of an uploaded game's sets was 88,000 of them, past the payload's bound).
+    timeline.mount(view, nodes=[int(tree.nodes_of(i)[0]) for i in shown], mode="sets",
                    key="evolution_timeline", focus=chosen)
     st.caption(("Every information set" if everything else "The chosen information sets")
                + " at iteration t, with the chosen ones' curves: press ▶ or drag the slider, all in your browser.")

@@ -194,6 +194,8 @@ def scenario(name: str) -> dict[str, Any]:
             aggression_heatmap(run, kind="average", t=t).to_json()))
         return {"kind": "click", "what": "Evolution rerun: 8 Leduc information sets (the cap) at the cap, figures built",
                 "seconds": seconds, "peak": peak}
+    if kind == "large-upload":
+        return large_upload(rest)
     if kind == "matrix":
         from cfrviz.analysis import matrix_equilibrium
 
@@ -224,6 +226,28 @@ def scenario(name: str) -> dict[str, Any]:
     if kind == "upload":
         from cfrviz.run.uploads import MAX_UNPACKED_BYTES
 
+        if rest == "maximal":
+            # The largest valid run an upload can carry, read and drawn (the Game tree's first part).
+            from tests.support.big_uploads import maximal_leduc_npz
+
+            from cfrviz.figures import timeline
+            from cfrviz.run.uploads import MAX_LIVE_UPLOAD_BYTES, LiveUploads
+            from cfrviz.tree import parts as tree_parts
+
+            data = maximal_leduc_npz(MAX_UNPACKED_BYTES)
+            tree = catalog.lookup("leduc").tree()
+            part = tree_parts.parts(tree, "player1")[0]
+            drawn = tuple(sorted(int(n) for n in tree_parts.part_nodes(tree, part)))
+
+            def read_and_draw() -> Run:
+                run, _ = LiveUploads(MAX_LIVE_UPLOAD_BYTES).read("maximal.npz", data)
+                timeline.encode_payload(timeline.build_payload(tree, run, drawn))
+                return run
+
+            seconds, peak, run = _measure(read_and_draw)
+            return {"kind": "upload", "what": f"the largest valid run ({len(data) / 1e6:.1f} MB .npz, Leduc, "
+                    f"{run.num_snapshots:,} snapshots, {run.nbytes / 1e6:.0f} MB unpacked: the cap), read, checked "
+                    "and its Game tree part drawn", "seconds": seconds, "peak": peak}
         if rest == "run":
             _, data = _leduc_run_bytes()
             seconds, peak, message = _measure(lambda: _refused("leduc.npz", data))
@@ -252,6 +276,51 @@ def scenario(name: str) -> dict[str, Any]:
             what = f"a {len(data) / 1e6:.0f} MB .json of empty lists, refused by its size"
         return {"kind": "upload", "what": what, "seconds": seconds, "peak": peak}
     raise SystemExit(f"unknown scenario {name!r}")
+
+
+def large_upload(click: str) -> dict[str, Any]:
+    """A click on a large uploaded .efg game (81,400 histories, 1,893 sets x 43 actions in 0.98 MB,
+    under the reader's caps), its run solved at the app's cap beforehand as the page would have it:
+    "evolution" builds Evolution's figures and timeline payload; "lock" locks one set (the locked
+    solve, the locked-vs-unlocked numbers and the locked game's exact value)."""
+    import cfrviz
+    from cfrviz import catalog
+    from tests.support.efg_shapes import seen_rounds_efg
+
+    game = catalog.get("efg", text=seen_rounds_efg(43))
+    tree = game.tree()
+    cap = game.app_iteration_cap
+    run = cfrviz.solve(tree, "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING)
+    shape = f"uploaded .efg of {tree.num_nodes:,} histories, {tree.num_infosets:,} sets x {tree.max_actions} actions"
+    if click == "evolution":
+        from cfrviz.figures import timeline
+        from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
+
+        t = int(run.iterations[-1])
+        nodes = (int(tree.nodes_of(0)[0]), int(tree.nodes_of(1)[0]))
+        seconds, peak, _ = _measure(lambda: (
+            infoset_curves_figure(run, [0, 1], t).to_json(),
+            aggression_heatmap(run, kind="average", t=t).to_json(),
+            timeline.encode_payload(timeline.build_payload(tree, run, nodes))))
+        return {"kind": "click", "what": f"Evolution on an {shape} (run {run.nbytes / 1e6:.0f} MB held): "
+                "curves, heat map and timeline payload", "seconds": seconds, "peak": peak}
+    from cfrviz.analysis.locks import full_exploitability, lock_effect, restricted_equilibrium
+    from cfrviz.tree.locks import Locks, restrict
+
+    record = tree.infosets[1]
+    locks = Locks.of({record.key: [1.0] + [0.0] * (len(record.actions) - 1)})
+
+    def lock() -> None:
+        locked = cfrviz.solve(tree, "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING, locks=locks)
+        lock_effect(run, locked, locks)
+        restricted = restrict(tree, locks)
+        full_exploitability(restricted, locked.average_strategy[-1])
+        restricted_equilibrium(restricted)
+
+    seconds, peak, _ = _measure(lock)
+    return {"kind": "click", "what": f"a lock on a set of an {shape} (unlocked run {run.nbytes / 1e6:.0f} MB held): "
+            "the locked solve at the cap, the locked-vs-unlocked numbers, the locked game's LP",
+            "seconds": seconds, "peak": peak}
 
 
 #: The biggest OpenSpiel game solved in the budget: 51,181 histories, 5,120 sets of up to 10 actions.
@@ -363,7 +432,7 @@ def scenarios(quick: bool) -> list[str]:
     if _openspiel_installed():
         names += [f"solve:{LIARS_DICE}/cfr", f"payload:{LIARS_DICE}"]
     names += ["evolution:", "matrix:1", "matrix:2", "matrix:3", "download:", "link:",
-              "upload:run", "upload:bomb", "upload:strings", "upload:junk",
+              "upload:run", "upload:maximal", "large-upload:evolution", "large-upload:lock", "upload:bomb", "upload:strings", "upload:junk",
               "compare:slowest", "compare:every", "compare:sampling"]
     return names
 

@@ -17,22 +17,25 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
+from cachetools import LRUCache
 
 from cfrviz.games.base import PLAYER_1, PLAYER_2, TERMINAL
 from cfrviz.tree import GameTree
 
 #: Trees whose solution is kept.
 CACHE_SIZE = 16
+#: Bytes of kept solutions ([I, A] strategies): sixteen of up to 4 MB (500,000 set-actions) each;
+#: Leduc's is 7 kB, so only the largest uploaded games meet this bound before the count.
+CACHE_BYTES = 64_000_000
 #: Seconds HiGHS may spend on one of the two LPs before cfrviz gives up with a sentence.
 TIME_LIMIT = 60.0
 #: A player's realization weight of an information set at or below this counts as "never reached by own play".
 UNREACHED = 1e-12
 
-__all__ = ["CACHE_SIZE", "TIME_LIMIT", "Equilibrium", "SequenceForm", "cached", "lp_equilibrium", "sequence_form",
+__all__ = ["CACHE_BYTES", "CACHE_SIZE", "TIME_LIMIT", "Equilibrium", "SequenceForm", "cached", "lp_equilibrium", "sequence_form",
            "solve_lp"]
 
 
@@ -172,8 +175,10 @@ def _solve(tree: GameTree) -> Equilibrium:
 
 
 # id(tree) -> (weak reference to the tree, its solution): a cached solution never keeps a tree alive
-# (many sessions share one server; trees of uploaded games come and go).
-_cache: OrderedDict[int, tuple[weakref.ref[GameTree], Equilibrium]] = OrderedDict()
+# (many sessions share one server; trees of uploaded games come and go). Each entry counts at least
+# CACHE_BYTES / CACHE_SIZE, so at most CACHE_SIZE are kept.
+_cache: LRUCache[int, tuple[weakref.ref[GameTree], Equilibrium]] = LRUCache(
+    maxsize=CACHE_BYTES, getsizeof=lambda entry: max(entry[1].strategy.nbytes + 1_000, CACHE_BYTES // CACHE_SIZE))
 _lock = threading.Lock()
 
 
@@ -183,21 +188,19 @@ def cached(tree: GameTree) -> Equilibrium | None:
         entry = _cache.get(id(tree))
         if entry is None or entry[0]() is not tree:
             return None
-        _cache.move_to_end(id(tree))
         return entry[1]
 
 
 def lp_equilibrium(tree: GameTree) -> Equilibrium:
-    """The sequence-form LP's value and equilibrium of `tree`, computed once per tree (LRU of CACHE_SIZE)."""
+    """The sequence-form LP's value and equilibrium of `tree`, computed once per tree (least recently
+    used out first, within CACHE_SIZE trees and CACHE_BYTES)."""
     found = cached(tree)
     if found is not None:
         return found
     result = _solve(tree)      # outside the lock: a slow solve must not hold up other trees
     with _lock:
-        _cache[id(tree)] = (weakref.ref(tree), result)
-        _cache.move_to_end(id(tree))
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        if result.strategy.nbytes + 1_000 <= CACHE_BYTES:    # a larger one is returned, not kept
+            _cache[id(tree)] = (weakref.ref(tree), result)
     return result
 
 

@@ -10,12 +10,15 @@ until the garbage collector finds it. On a hosted demo shared by strangers that 
 `start_session_reaper()` runs a daemon thread that, every `REAP_INTERVAL_S` seconds, asks
 Streamlit's event loop (the only thread that touches the session store) to remove the expired
 sessions and shut each one down, as Streamlit does for a session it closes itself; and to clear
-the uploaded files of any session that Streamlit dropped on a write in between. This reads
+the uploaded files of any session that Streamlit dropped on a write in between. After a pass that
+shut sessions down (and emptied their state) it collects their garbage, so an uploaded run leaves memory and the uploads'
+budget (`cfrviz.app.state.LIVE_UPLOADS`) within a pass. This reads
 Streamlit's private session store (checked against the pinned Streamlit by
 tests/test_session_memory.py); when it is not there, the reaper says so once in the log and stops.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import weakref
@@ -58,9 +61,23 @@ def _loop(interval: float) -> None:
         if loop.is_closed():
             return
         one_pass = _Pass(instance)
+        before = reaped
         loop.call_soon_threadsafe(one_pass.run)
         if one_pass.done.wait(interval * 4) and one_pass.known is False:
             return
+        if reaped != before:
+            release_dropped_state()
+
+
+def release_dropped_state() -> None:
+    """After sessions were shut down: collect the garbage they left (a session's state sits in
+    reference cycles with Streamlit's objects, which the collector may not visit for a long time,
+    and an uploaded run in it is up to 200 MB), then return their uploads to the budget. Runs on
+    the reaper's thread, not the event loop."""
+    from cfrviz.app.state import LIVE_UPLOADS
+
+    gc.collect()
+    LIVE_UPLOADS.settle()
 
 
 class _Pass:
@@ -78,6 +95,16 @@ class _Pass:
             self.done.set()
 
 
+def _let_go(session: Any) -> None:
+    """Shut `session` down and empty its state. A shut-down session is never run again, but its
+    object may live on: Streamlit's message loop keeps the last session it flushed in a local
+    variable until another session sends something, and with it that session's uploaded run."""
+    session.shutdown()
+    clear = getattr(getattr(session, "session_state", None), "clear", None)
+    if callable(clear):
+        clear()
+
+
 def reap_expired_sessions(instance: Any) -> bool:
     """One pass on the server's event loop: shut down every stored session whose reconnect window
     has passed, and clear the uploaded files of sessions Streamlit dropped without shutting them
@@ -93,7 +120,7 @@ def reap_expired_sessions(instance: Any) -> bool:
     for _, info in store.expire():
         session = getattr(info, "session", None)
         if session is not None:
-            session.shutdown()
+            _let_go(session)
             reaped += 1
     active = {info.session.id for info in manager.list_active_sessions()}
     stored = dict(store.items())     # what is left is within its reconnect window
@@ -103,7 +130,8 @@ def reap_expired_sessions(instance: Any) -> bool:
         # Dropped by Streamlit on a write (expired, never shut down), or resumed and closed since.
         session = ref()
         if session is not None:
-            session.shutdown()      # a no-op for a session that was shut down already
+            _let_go(session)        # shutting down is a no-op for a session that was shut down already
+            reaped += 1
         else:
             instance.uploaded_file_mgr.remove_session_files(session_id)
         del _stored[session_id]

@@ -9,9 +9,9 @@ import streamlit as st
 
 from cfrviz.app import share_box
 from cfrviz.app.solving import shared_run
-from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, W, View, adopt_game
+from cfrviz.app.state import LIVE_UPLOADS, NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, W, View, adopt_game
 from cfrviz.run import Run, export_strategy, save_run
-from cfrviz.run.uploads import MAX_UPLOAD_MB, read_upload
+from cfrviz.run.uploads import MAX_UPLOAD_MB
 
 def share(view: View) -> None:
     share_box.forget()   # a box from an earlier run is not this run's
@@ -94,8 +94,9 @@ def _on_upload() -> None:
     if str(upload.name).lower().endswith(".efg"):
         adopt_game(upload.name, upload.getvalue())
         return
+    # A refused file loses nothing: the run shown before stays until the new one is read.
     try:
-        run = read_upload(upload.name, upload.getvalue())  # checks the size cap too
+        run, _ = LIVE_UPLOADS.read(upload.name, upload.getvalue())  # checks the size caps and the budget
     except ValueError as problem:
         st.session_state[NOTICE_KEY] = (str(problem),)
         return

@@ -12,7 +12,7 @@ import streamlit as st
 from cfrviz.app.links import DEFAULT_CHOICE, Choice, parse_page_settings, parse_query_params, supported_updates
 from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings
-from cfrviz.run.uploads import read_game_upload
+from cfrviz.run.uploads import MAX_LIVE_UPLOAD_BYTES, LiveUploads, read_game_upload
 from cfrviz.tree import GameTree
 
 T_KEY = "cfrviz_t"                  # the iteration shown (an int, or None for the run's end), on every page
@@ -24,6 +24,10 @@ WRITTEN_KEY = "cfrviz_written_params"   # the query parameters this session last
 PAGE_SETTINGS_KEY = "cfrviz_page_settings"
 NOTICE_KEY = "cfrviz_notices"       # sentences the next run shows once
 W = "cfrviz_w_"                     # prefix of the sidebar widgets' keys
+
+#: Every uploaded run this process holds, over all sessions, within MAX_LIVE_UPLOAD_BYTES. A run
+#: lives in its session's state only (UPLOAD_KEY); the registry counts it and hears when it goes.
+LIVE_UPLOADS = LiveUploads(MAX_LIVE_UPLOAD_BYTES)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,11 @@ from cfrviz.run import Run
 MAX_FRAMES = 120
 # Heat-map columns; more snapshots are thinned evenly (the last one is always kept).
 MAX_HEATMAP_COLUMNS = 300
+# Heat-map rows and cells. Leduc's 288 sets x 300 columns fit whole; an uploaded game's 81,000
+# set-action rows built a 350 MB figure, so larger games show their first rows (in the grouped
+# order) and say so, and fewer columns when the rows are many.
+MAX_HEATMAP_ROWS = 600
+MAX_HEATMAP_CELLS = MAX_HEATMAP_ROWS * MAX_HEATMAP_COLUMNS // 2
 
 
 def thin(count: int, most: int) -> np.ndarray:
@@ -187,31 +192,39 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
     per information set and action, colour = its probability.
     """
     strategy = run.average_strategy if kind == "average" else run.current_strategy       # [T, I, A]
-    picks = log_spaced_snapshots(run.iterations)
-    columns = run.iterations[picks].astype(float)
     mask = aggressive_mask(run)
     tree = run.tree
     order = grouped_rows(run)
+    # One row per set (poker: its aggressive actions summed), else one per set and action.
+    rows = [(i, -1) for i in order] if mask.any() else [
+        (i, a) for i in order for a in range(len(tree.infosets[i].actions))]
+    total = len(rows)
+    rows = rows[:MAX_HEATMAP_ROWS]
+    picks = log_spaced_snapshots(run.iterations, max(2, min(MAX_HEATMAP_COLUMNS, MAX_HEATMAP_CELLS // len(rows))))
+    columns = run.iterations[picks].astype(float)
+    sets = np.array([i for i, _ in rows], dtype=np.int64)
     groups: list[str] = []
     labels: list[str] = []
+    # Only the cells drawn are read: no copy of the run's [T, I, A] strategy.
     if mask.any():
-        z = np.einsum("tia,ia->it", strategy[picks], mask.astype(float))[order]           # [I, T']
-        for i in order:
+        z = np.einsum("tia,ia->it", strategy[picks[:, None], sets[None, :]], mask[sets].astype(float))    # [rows, T']
+        for i in sets:
             record = tree.infosets[i]
             groups.append(f"{PLAYER_NAMES[record.player]}, {record.private}" if record.private
                           else PLAYER_NAMES[record.player])
             labels.append(record.key)
         colour_title = "P(bet, call<br>or raise)"
     else:
-        series = []
-        for i in order:
+        actions = np.array([a for _, a in rows], dtype=np.int64)
+        z = strategy[picks[:, None], sets[None, :], actions[None, :]].T                       # [rows, T']
+        for i, a in rows:
             record = tree.infosets[i]
-            for a, name in enumerate(record.actions):
-                groups.append(PLAYER_NAMES[record.player])
-                labels.append(name)
-                series.append(strategy[picks, i, a])
-        z = np.array(series)
+            groups.append(PLAYER_NAMES[record.player])
+            labels.append(record.actions[a])
         colour_title = "probability"
+    title = f"{kind.capitalize()} strategy of every set"
+    if total > len(rows):
+        title = f"{kind.capitalize()} strategy of the first {len(rows):,} of {total:,} {'sets' if mask.any() else 'set actions'}"
     fig = go.Figure(go.Heatmap(
         z=z, x=columns, y=[groups, labels], zmin=0.0, zmax=1.0, colorscale="Viridis",
         # The bar's title reads up its right side: above the bar it ran into the top tick's label.
@@ -221,7 +234,7 @@ def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None)
     if t is not None:
         fig.add_vline(x=float(max(t, 1)), line={"color": "white", "width": 2, "dash": "dot"})
     fig.update_layout(**base_layout(
-        title=f"{kind.capitalize()} strategy of every set",
+        title=title,
         # Big games (Leduc's 288 sets) get thin rows; plotly thins the row labels itself.
         height=max(320, 140 + max(4, min(20, 1600 // len(labels))) * len(labels)),
         xaxis={"title": "iteration (log scale)", "type": "log"},

@@ -5,11 +5,16 @@ Nothing here unpickles: object arrays are refused by reading the .npy header, be
 """
 from __future__ import annotations
 
+import collections
 import io
 import logging
 import math
+import secrets
+import threading
+import weakref
 import zipfile
 import zlib
+from collections.abc import Callable
 
 import numpy as np
 
@@ -26,8 +31,20 @@ from cfrviz.run.npz import load_run
 MAX_UPLOAD_MB = 50
 #: Largest upload accepted, in bytes (decimal megabytes, as the upload widget counts them).
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
-#: A .npz may compress well, but not past this once unpacked (guards against zip bombs).
+#: A .npz may compress well, but not past this once unpacked (guards against zip bombs). 200 MB:
+#: the app's own solves keep at most 200 MB of arrays (`cfrviz.util.memory`), so every run it lets a
+#: visitor download uploads again; reading one costs its unpacked size and no more (the arrays are
+#: checked in place, in chunks), so a maximal upload with its first drawing stays under the 300 MB one
+#: click may cost (scripts/budget.py, "upload:maximal").
 MAX_UNPACKED_BYTES = 4 * MAX_UPLOAD_BYTES
+#: Bytes of uploaded runs the whole process holds at once, over every session: three maximal
+#: uploads, or a dozen Leduc runs at the app's cap (46 MB each). A hosted demo shares one process
+#: among strangers; beyond this an upload waits for others' tabs to close instead of pushing the
+#: server out of memory (a run is let go when its session ends or its visitor goes back to a solve).
+MAX_LIVE_UPLOAD_BYTES = 3 * MAX_UNPACKED_BYTES
+#: What an upload over MAX_LIVE_UPLOAD_BYTES is told.
+BUSY_SENTENCE = ("The server holds too many uploaded runs right now; try again in a minute, when other "
+                 "visitors' tabs have closed.")
 
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -176,3 +193,118 @@ def read_game_upload(filename: str, data: bytes) -> GameSpec:
     except UnicodeDecodeError:
         raise ValueError("The uploaded .efg file is not UTF-8 text.") from None
     return catalog.get("efg", text=text)
+
+
+def unpacked_bytes(filename: str, data: bytes) -> int:
+    """The bytes an upload will hold once read, known before reading it: a .npz's unpacked size from
+    its directory, a strategy's size as a one-snapshot run (bounded by its file size). 0 when the
+    file cannot tell (read_upload then refuses it with its own sentence)."""
+    if str(filename or "").lower().endswith(".json"):
+        return len(data) * 4     # parsed numbers take more room than their text; a strategy is small
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError, NotImplementedError):
+        return 0
+
+
+class LiveUploads:
+    """Every uploaded run the process holds, within `max_bytes` in all (thread-safe).
+
+    `read(filename, data)` reserves the upload's unpacked size before reading it, so uploads that
+    arrive together cannot pass the budget between them, and returns the run with a token made
+    for it. The run is held by its session only; when it is let go (the session ended, or its
+    visitor went back to a solve) its bytes return to the budget and every `on_release` callback
+    is called with its token (the timeline drops the payloads it built for it).
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = int(max_bytes)
+        self._held: dict[str, int] = {}
+        # id(run) -> (the run, weakly; its token): a live run's id is not reused.
+        self._tokens: dict[int, tuple[weakref.ref[Run], str]] = {}
+        self._listeners: list[Callable[[str], None]] = []
+        self._lock = threading.Lock()
+        # Runs found garbage, (token, id): the finalizer only appends here (it may run inside any
+        # code, even code holding a lock), and `settle` does the rest at a safe point.
+        self._gone: collections.deque[tuple[str, int]] = collections.deque()
+
+    @property
+    def held_bytes(self) -> int:
+        """Bytes of uploaded runs held (or reserved for one being read) now."""
+        self.settle()
+        with self._lock:
+            return sum(self._held.values())
+
+    @property
+    def count(self) -> int:
+        """Uploaded runs held (or being read) now."""
+        self.settle()
+        with self._lock:
+            return len(self._held)
+
+    def on_release(self, callback: Callable[[str], None]) -> None:
+        """Call `callback(token)` whenever an uploaded run is let go (from `settle`, outside any lock)."""
+        with self._lock:
+            self._listeners.append(callback)
+
+    def read(self, filename: str, data: bytes) -> tuple[Run, str]:
+        """(`read_upload(filename, data)`, its token). ValueError: read_upload's sentence, or
+        BUSY_SENTENCE when the run would take the process past `max_bytes` (the first upload of
+        an empty process is always read: the unpacked cap is below the budget)."""
+        self.settle()
+        token = secrets.token_hex(16)
+        size = unpacked_bytes(filename, data)
+        with self._lock:
+            if self._held and sum(self._held.values()) + size > self.max_bytes:
+                raise ValueError(BUSY_SENTENCE)
+            self._held[token] = size
+        try:
+            run = read_upload(filename, data)
+        except BaseException:
+            with self._lock:
+                self._held.pop(token, None)
+            raise
+        self._track(run, token)
+        return run, token
+
+    def token(self, run: Run) -> str:
+        """The token of an uploaded `run`; a run that did not come through `read` (a test, a page
+        that builds one) is counted from now on under a new one."""
+        with self._lock:
+            found = self._tokens.get(id(run))
+            if found is not None and found[0]() is run:
+                return found[1]
+            token = secrets.token_hex(16)
+            self._note(run, token)
+        self._watch(run, token)
+        return token
+
+    def _track(self, run: Run, token: str) -> None:
+        with self._lock:
+            self._note(run, token)
+        self._watch(run, token)
+
+    def _note(self, run: Run, token: str) -> None:
+        """Count `run` under `token` (the caller holds the lock)."""
+        self._held[token] = run.nbytes
+        self._tokens[id(run)] = (weakref.ref(run), token)
+
+    def _watch(self, run: Run, token: str) -> None:
+        # The finalizer holds neither the run nor a lock: it only queues the token for `settle`.
+        weakref.finalize(run, self._gone.append, (token, id(run)))
+
+    def settle(self) -> None:
+        """Return the bytes of every run let go since the last call, and tell the listeners."""
+        released = []
+        while self._gone:
+            token, key = self._gone.popleft()
+            with self._lock:
+                self._held.pop(token, None)
+                if key in self._tokens and self._tokens[key][1] == token:
+                    del self._tokens[key]
+                listeners = list(self._listeners)
+            released.append((token, listeners))
+        for token, listeners in released:
+            for callback in listeners:
+                callback(token)

@@ -19,10 +19,11 @@ from typing import Any
 from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.games import Game
-from cfrviz.run import Run, RunSettings
+from cfrviz.run import Run, RunSettings, snapshot_schedule
 from cfrviz.runner import checked_choices, resolve_game, solve_tree
 from cfrviz.solvers import DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
+from cfrviz.util import memory
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree, restrict
@@ -67,6 +68,23 @@ def lift_run(restricted_run: Run, restricted: RestrictedTree, settings: RunSetti
         current_exploitability=restricted_run.current_exploitability)
 
 
+def _stride_for_both_runs(restricted: RestrictedTree, iterations: int) -> int | None:
+    """None when the default snapshots fit the memory budget twice over, else the stride whose snapshots
+    do: the restricted game's run and its copy over the original sets (`lift_run`) are held together
+    for a moment, and on a large game the default, planned for one run, took a lock's click to 391 MB."""
+    tree = restricted.tree
+    plan = memory.solve_plan(tree.num_nodes, tree.num_infosets, tree.max_actions)
+    budget = memory.budget_bytes()
+    original = restricted.original
+    # The lifted run's snapshot arrays: three [I, A] strategies or regrets and own reach [I], float64.
+    lifted = 8 * (3 * original.num_infosets * original.max_actions + original.num_infosets)
+    default = len(snapshot_schedule(iterations, None, most=max(plan.most_snapshots(budget), 1)))
+    if plan.total(default) + lifted * default <= budget:
+        return None
+    most = (budget - plan.fixed) // (plan.per_snapshot + lifted)
+    return memory.stride_for(iterations, most) if most >= 1 else None   # None: solve_tree says what does not fit
+
+
 def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree,
                  algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
                  locks: Locks | Mapping[str, Sequence[float]] | None = None, *,
@@ -93,6 +111,8 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
     # The restricted game is solved as a game of its own (its run is not rebuilt from settings, so it
     # is named a custom game instead of being written out as .efg and read back).
     restricted_spec = GameSpec(catalog.entry("custom"), (("title", f"{tree.game.title} with locks"),))
+    if snapshots is None:
+        snapshots = _stride_for_both_runs(restricted, iterations)
     restricted_run = solve_tree(restricted.tree, RunSettings(restricted_spec, name, iterations, chosen_updates, seed),
                                 snapshots, progress)
     solved = restricted_run.settings

@@ -28,8 +28,6 @@ from __future__ import annotations
 import math
 import re
 import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,6 +35,7 @@ from numbers import Real
 from urllib.parse import quote, unquote
 
 import numpy as np
+from cachetools import LRUCache
 
 from cfrviz.games.base import CHANCE
 from cfrviz.games.explicit import ExplicitGame
@@ -55,6 +54,12 @@ MAX_PROBABILITY_CHARS = 40
 SUM_TOLERANCE = 1e-9
 #: Restricted trees kept per original tree (the app re-solves a few lock choices per game).
 CACHE_PER_TREE = 8
+#: Estimated bytes of restricted trees kept over all games: a restricted tree is a whole tree (and
+#: keeps its original alive), so a byte bound, not the count alone, keeps strangers' lock choices on
+#: large uploaded games from piling up. 160 MB: a few of the largest, every lock choice on Leduc.
+CACHE_BYTES = 160_000_000
+#: Estimated bytes per history of a compiled tree beyond its arrays (labels, set records).
+_BYTES_PER_NODE = 200
 
 # A probability as written: a decimal (1, 0.25, .5, 1e-05) or a fraction of whole numbers (1/3).
 _DECIMAL = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
@@ -335,27 +340,42 @@ def _restrict(tree: GameTree, locks: Locks) -> RestrictedTree:
     return RestrictedTree(tree, locks, restricted, original_infoset, restricted_infoset, locked, lock_strategy)
 
 
-# Original tree -> (locks -> its restricted tree), newest last; a cached entry never keeps a tree alive.
-_cache: weakref.WeakKeyDictionary[GameTree, OrderedDict[Locks, RestrictedTree]] = weakref.WeakKeyDictionary()
+def _tree_bytes(tree: GameTree) -> int:
+    arrays = sum(value.nbytes for value in vars(tree).values() if isinstance(value, np.ndarray))
+    return arrays + tree.num_nodes * _BYTES_PER_NODE
+
+
+def _restricted_bytes(made: RestrictedTree) -> int:
+    """Estimated bytes an entry holds: the restricted tree twice (its arrays and labels, and its game,
+    an explicit copy of the tree) and the original tree, which the entry keeps alive."""
+    if made.tree is made.original:
+        return 1_000
+    return 2 * _tree_bytes(made.tree) + _tree_bytes(made.original) + made.lock_strategy.nbytes
+
+
+# (id(original tree), locks) -> its restricted tree, least recently used out first, within CACHE_BYTES.
+# An entry holds its original tree (RestrictedTree.original), so the id is not reused while it lives.
+_cache: LRUCache[tuple[int, Locks], RestrictedTree] = LRUCache(maxsize=CACHE_BYTES, getsizeof=_restricted_bytes)
 _cache_lock = threading.Lock()
 
 
 def restrict(tree: GameTree, locks: Locks | Mapping[str, Sequence[float]] | None) -> RestrictedTree:
     """The game `tree` with `locks` fixed: each locked set's histories become chance nodes with the lock's
-    probabilities. The same (tree, locks) gives the same RestrictedTree object (a few kept per tree), so
-    caches keyed by tree (the linear program, best response) are shared. ValueError says what is wrong.
+    probabilities. The same (tree, locks) gives the same RestrictedTree object (a few kept per tree, within
+    CACHE_BYTES in all), so caches keyed by tree (the linear program, best response) are shared.
+    ValueError says what is wrong.
     """
     chosen = Locks.of(locks)
+    key = (id(tree), chosen)
     with _cache_lock:
-        kept = _cache.get(tree)
-        found = kept.get(chosen) if kept is not None else None
-        if found is not None:
-            kept.move_to_end(chosen)      # type: ignore[union-attr]  # found is not None only when kept is not None
+        found = _cache.get(key)
+        if found is not None and found.original is tree:
             return found
     made = _restrict(tree, chosen)        # outside the lock: building must not hold up other sessions
     with _cache_lock:
-        kept = _cache.setdefault(tree, OrderedDict())
-        kept[chosen] = made
-        while len(kept) > CACHE_PER_TREE:
-            kept.popitem(last=False)
+        if _restricted_bytes(made) <= CACHE_BYTES:      # a larger one is returned, not kept
+            _cache[key] = made
+        mine = [k for k in _cache if k[0] == id(tree)]
+        for old in mine[:max(len(mine) - CACHE_PER_TREE, 0)]:      # in the order they were added
+            _cache.pop(old, None)
     return made

@@ -6,7 +6,6 @@ only adds a short header. The component's JavaScript and CSS are package files b
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -14,8 +13,10 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
+from cachetools import LRUCache
 
 from cfrviz.app.solving import first_drawing_sent
+from cfrviz.app.state import LIVE_UPLOADS
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
     BROWSER_VALUES,
@@ -61,40 +62,54 @@ _KINDS = "cfrviz_timeline_kind"
 #: Set (to the node) when the inspector asks to draw the selected node's information set whole.
 WHOLE_SET_KEY = "cfrviz_tree_whole_set"
 
-# Encoded payloads by (run, part); a Leduc part is about 1 MB, so keep a handful.
-_CACHE_ENTRIES = 24
-_cache: OrderedDict[tuple[Any, ...], tuple[str, bytes, Run | None]] = OrderedDict()
+# Encoded payloads by (run, part), least recently used first out. A Leduc part is about 1 MB and a
+# part at the frame cap a few MB, so 48 MB keeps the day's few dozen views warm; every entry counts
+# at least 2 MB, so at most 24 are kept however small. None holds a run: a solved run is named by
+# its settings (the shared run cache decides which runs stay), an uploaded one by its token.
+PAYLOAD_CACHE_BYTES = 48_000_000
+_PAYLOAD_CACHE_ENTRIES = 24
+_cache: LRUCache[tuple[Any, ...], tuple[str, bytes]] = LRUCache(
+    maxsize=PAYLOAD_CACHE_BYTES,
+    getsizeof=lambda entry: max(len(entry[1]), PAYLOAD_CACHE_BYTES // _PAYLOAD_CACHE_ENTRIES))
 _lock = threading.Lock()
 
 
 def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:
     # Solved runs are known by their settings (the shared cache may drop and re-solve one); an
-    # uploaded run lives in the session, so its identity is enough.
+    # uploaded run by the token it got when it was read, never by the run itself.
     if uploaded:
-        return ("upload", id(run))
+        return ("upload", LIVE_UPLOADS.token(run))
     return ("solve", run.settings, run.num_snapshots, int(run.iterations[-1]))
+
+
+def forget_upload(token: str) -> None:
+    """Drop every payload built for the uploaded run `token` (`LIVE_UPLOADS.settle` calls it when
+    that run is let go; never while `_lock` is held)."""
+    with _lock:
+        for key in [key for key in _cache if key[0] == ("upload", token)]:
+            _cache.pop(key, None)
+
+
+LIVE_UPLOADS.on_release(forget_upload)
 
 
 def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, *, uploaded: bool = False,
                   arrangements: Sequence[int] = (0,), include: int | None = None,
                   extra: Extra | None = None) -> tuple[str, bytes]:
     """(id, body) of the payload for this run and part, built once and then served from memory."""
+    LIVE_UPLOADS.settle()      # payloads of uploads let go since leave first (outside _lock)
     drawn = None if nodes is None else tuple(sorted(int(n) for n in nodes))
     run_key = ("tree", tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
     key = (run_key, drawn, tuple(arrangements), include, None if extra is None else extra.key)
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
-            _cache.move_to_end(key)
-            return hit[0], hit[1]
+            return hit
     payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
                                                     extra=None if extra is None else extra.build()))
     with _lock:
-        # Holding an uploaded run keeps id(run) from being reused; a solved run is not held, so
-        # the shared run cache alone decides how many runs stay in memory.
-        _cache[key] = (payload_id, body, run if uploaded else None)
-        while len(_cache) > _CACHE_ENTRIES:
-            _cache.popitem(last=False)
+        if len(body) <= PAYLOAD_CACHE_BYTES:      # a larger one is sent, not kept
+            _cache[key] = (payload_id, body)
     return payload_id, body
 
 
