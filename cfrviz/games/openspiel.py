@@ -206,12 +206,12 @@ def _check_string(game_string: str) -> str:
 
 class _Remembered:
     """A small least-recently-used map shared by every session of the server (thread-safe), within
-    `most` entries and `max_bytes` by `size` (each entry counts at least max_bytes / most)."""
+    `most` entries and `max_bytes` by `size`."""
 
     def __init__(self, most: int, max_bytes: int, size: Callable[[Any], int]) -> None:
         self.most, self.max_bytes = most, max_bytes
         self.items: LRUCache[tuple[str, int], Any] = LRUCache(
-            maxsize=max_bytes, getsizeof=lambda value: max(size(value), max_bytes // most))
+            maxsize=max_bytes, getsizeof=size)
         self.lock = threading.Lock()
 
     def get(self, key: tuple[str, int]) -> Any:
@@ -222,6 +222,8 @@ class _Remembered:
         with self.lock:
             if self.items.getsizeof(value) <= self.max_bytes:    # a larger one is used, not kept
                 self.items[key] = value
+                while len(self.items) > self.most:      # the byte bound is cachetools'; the count is ours
+                    self.items.popitem()
 
     def clear(self) -> None:
         with self.lock:

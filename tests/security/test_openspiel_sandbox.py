@@ -578,3 +578,18 @@ def test_the_sidebar_offers_the_menu_and_opt_in_offers_any_string(monkeypatch: p
     shown = " ".join(str(element.value) for element in [*at.warning, *at.info, *at.error])
     assert "OpenSpiel crashed (SIGABRT) while loading" in shown.replace("\\", "")
     assert at.sidebar.selectbox(key="cfrviz_w_game").value == "kuhn"
+
+
+def test_the_remembered_games_are_bounded_in_bytes_and_in_count() -> None:
+    # By hand: sizes 40 + 40 + 40 bytes fit a 100-byte bound only two at a time; with 1-byte
+    # values the count bound (3) decides; a value over the whole bound is not kept at all.
+    by_bytes = openspiel._Remembered(3, 100, lambda value: int(value))
+    for key in ("a", "b", "c"):
+        by_bytes.put((key, 0), 40)
+    assert list(by_bytes.items) == [("b", 0), ("c", 0)]
+    by_count = openspiel._Remembered(3, 100, lambda value: int(value))
+    for key in ("a", "b", "c", "d"):
+        by_count.put((key, 0), 1)
+    assert list(by_count.items) == [("b", 0), ("c", 0), ("d", 0)]
+    by_count.put(("huge", 0), 101)
+    assert by_count.get(("huge", 0)) is None and len(by_count.items) == 3
