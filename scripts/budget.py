@@ -182,6 +182,33 @@ def scenario(name: str) -> dict[str, Any]:
         return {"kind": "click", "what": f"timeline payload of {rest} at the cap ({run.num_snapshots:,} snapshots held): "
                 f"{len(nodes)} histories drawn, {frames} frames, {len(body) / 1e6:.1f} MB sent",
                 "seconds": seconds, "peak": peak}
+    if kind == "play":
+        # Play's worst click: a decision in the largest menu game at its cap (the human's action with
+        # its EV loss, the play mode's numbers for every frame of the hand's part, that part's payload).
+        from cfrviz.figures import timeline
+        from cfrviz.figures.play import play_extra
+        from cfrviz.teaching import play
+        from cfrviz.tree import parts as tree_parts
+
+        game = catalog.lookup(rest)
+        tree = game.tree()
+        cap = game.app_iteration_cap
+        run = cfrviz.solve(tree, "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING)
+        strategy = run.average_strategy[-1]
+        hand = play.start_hand(tree, strategy, seat=0, seed=1, number=0)
+        action = play.legal_actions(tree, hand)[0]
+
+        def click() -> int:
+            after = play.act(tree, strategy, hand, action, iteration=cap)
+            node = after.decisions[-1].node if play.is_over(tree, after) else after.node
+            nodes = tree_parts.part_nodes(tree, tree_parts.part_of(tree, node)).tolist()
+            play_extra(tree, run, nodes, (0,))
+            return len(timeline.encode_payload(timeline.build_payload(tree, run, nodes))[1])
+
+        seconds, peak, sent = _measure(click)
+        return {"kind": "click", "what": f"Play: one decision in {rest} at the cap ({cap:,} iterations, "
+                f"{run.num_snapshots:,} snapshots held): EV loss, the play mode's numbers, {sent / 1e6:.1f} MB sent",
+                "seconds": seconds, "peak": peak}
     if kind == "evolution":
         from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
 
@@ -430,7 +457,7 @@ def scenarios(quick: bool) -> list[str]:
     names = [f"solve:{link}/{a}" for link in ("leduc", "kuhn13") for a in algorithms]
     names += ["efg:chain", "efg:wide"]
     if _openspiel_installed():
-        names += [f"solve:{LIARS_DICE}/cfr", f"payload:{LIARS_DICE}"]
+        names += [f"solve:{LIARS_DICE}/cfr", f"payload:{LIARS_DICE}", f"play:{LIARS_DICE}"]
     names += ["evolution:", "matrix:1", "matrix:2", "matrix:3", "download:", "link:",
               "upload:run", "upload:maximal", "large-upload:evolution", "large-upload:lock", "upload:bomb", "upload:strings", "upload:junk",
               "compare:slowest", "compare:every", "compare:sampling"]

@@ -24,6 +24,7 @@ from cachetools import LRUCache
 
 from cfrviz.games.base import PLAYER_1, PLAYER_2, TERMINAL
 from cfrviz.tree import GameTree
+from cfrviz.util import idle
 
 #: Trees whose solution is kept.
 CACHE_SIZE = 16
@@ -180,6 +181,14 @@ def _solve(tree: GameTree) -> Equilibrium:
 _cache: LRUCache[int, tuple[weakref.ref[GameTree], Equilibrium]] = LRUCache(
     maxsize=CACHE_BYTES, getsizeof=lambda entry: max(entry[1].strategy.nbytes + 1_000, CACHE_BYTES // CACHE_SIZE))
 _lock = threading.Lock()
+
+
+def _empty() -> None:
+    with _lock:
+        _cache.clear()
+
+
+idle.on_idle("exact values", _empty)   # emptied when the last visitor has gone
 
 
 def cached(tree: GameTree) -> Equilibrium | None:

@@ -24,6 +24,8 @@ import threading
 import weakref
 from typing import Any
 
+from cfrviz.util import idle
+
 REAP_INTERVAL_S = 5.0
 
 _LOGGER = logging.getLogger(__name__)
@@ -67,6 +69,26 @@ def _loop(interval: float) -> None:
             return
         if reaped != before:
             release_dropped_state()
+        _after_pass(one_pass.empty)
+
+
+#: Whether the caches were emptied since the last session was seen (once per quiet spell).
+_released = False
+
+
+def _after_pass(empty: bool | None) -> None:
+    """Once the server has no session at all, connected or waiting for a reconnect, give the
+    caches' memory back (`cfrviz.util.idle`): a class that has left leaves nothing behind, and the
+    next visitor pays one solve at most (the default views stay pinned)."""
+    global _released
+    if empty is None:
+        return
+    if not empty:
+        _released = False
+    elif not _released:
+        _released = True
+        emptied = idle.release()
+        _LOGGER.info("cfrviz: no visitor left; %d caches emptied and the heap trimmed.", emptied)
 
 
 def release_dropped_state() -> None:
@@ -87,12 +109,21 @@ class _Pass:
         self.instance = instance
         self.done = threading.Event()
         self.known: bool | None = None
+        self.empty: bool | None = None    # no session left, connected or stored (None: unknown)
 
     def run(self) -> None:
         try:
             self.known = reap_expired_sessions(self.instance)
+            if self.known:
+                self.empty = not session_count(self.instance)
         finally:
             self.done.set()
+
+
+def session_count(instance: Any) -> int:
+    """Sessions the server still has: connected ones and those waiting out their reconnect window."""
+    manager = instance._session_mgr
+    return len(manager.list_active_sessions()) + len(dict(manager._session_storage._cache.items()))
 
 
 def _let_go(session: Any) -> None:

@@ -15,6 +15,7 @@ from cfrviz import catalog
 from cfrviz.catalog import GameSpec, Params
 from cfrviz.run import Run, RunSettings
 from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.util import idle
 from cfrviz.run.cache import RunCache
 from cfrviz.run.pool import SolvePool
 from cfrviz.solvers._interpreted import expect_background_compile
@@ -128,6 +129,13 @@ SOLVE_NICENESS = 10
 RUN_CACHE_BYTES = 100_000_000
 RUN_CACHE_ENTRIES = 24
 CONCURRENT_SOLVES = SOLVE_WORKERS
+#: Runs alive at once (cached or held by a page being drawn) before a new solve waits for room, at
+#: most `LIVE_RUN_WAIT` seconds. The largest run the per-solve budget allows is 200 MB (Liar's dice
+#: at its cap keeps 178 MB), so two of them plus the cache fit; with the server's 220 MB at rest,
+#: the uploads' own budget and the payloads, a class stays under 1.5 GB
+#: (`scripts/load_class.py`; 30 visitors on distinct heavy runs reached 1.45 GB without it).
+LIVE_RUN_BYTES = 450_000_000
+LIVE_RUN_WAIT = 30.0
 
 _SHARED_LOCK = threading.Lock()
 _shared: RunCache | None = None
@@ -139,7 +147,9 @@ def shared_runs() -> RunCache:
     global _shared
     with _SHARED_LOCK:
         if _shared is None:
-            _shared = RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
+            _shared = RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES,
+                               max_live_bytes=LIVE_RUN_BYTES, admission_wait=LIVE_RUN_WAIT)
+            idle.on_idle("runs", _shared.clear_unpinned)    # the pinned default views stay
         return _shared
 
 

@@ -41,6 +41,7 @@ from cachetools import LRUCache
 
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet, TryAgainLater
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
+from cfrviz.util import idle
 
 __all__ = ["FILE_REFUSAL", "MAX_OPENSPIEL_NODES", "GameString", "OpenSpielGame", "available",
            "information_set_keys", "load_openspiel", "parse_game_string"]
@@ -246,6 +247,7 @@ _REFUSED = _Remembered(256, 1_000_000, lambda sentence: len(str(sentence)))
 #: Accepted games by normalised string and history cap; the catalog keeps its own compiled trees.
 #: 4 games within 200 MB: one at the menu's 200,000 histories is about that size.
 _ACCEPTED = _Remembered(4, MAX_OPENSPIEL_NODES * _BYTES_PER_HISTORY, _game_bytes)
+idle.on_idle("OpenSpiel games", _ACCEPTED.clear)   # emptied when the last visitor has gone; refusals stay
 #: One OpenSpiel child at a time per process: a burst of requests cannot fork a burst of children.
 _CHILD_SLOT = threading.BoundedSemaphore(1)
 

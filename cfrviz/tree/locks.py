@@ -41,6 +41,7 @@ from cfrviz.games.base import CHANCE
 from cfrviz.games.explicit import ExplicitGame
 from cfrviz.util.text import quoted
 from cfrviz.tree.compiled import GameTree, build_tree
+from cfrviz.util import idle
 
 __all__ = ["MAX_LOCKS", "MAX_LOCKS_CHARS", "SUM_TOLERANCE", "Locks", "RestrictedTree", "restrict"]
 
@@ -357,6 +358,14 @@ def _restricted_bytes(made: RestrictedTree) -> int:
 # An entry holds its original tree (RestrictedTree.original), so the id is not reused while it lives.
 _cache: LRUCache[tuple[int, Locks], RestrictedTree] = LRUCache(maxsize=CACHE_BYTES, getsizeof=_restricted_bytes)
 _cache_lock = threading.Lock()
+
+
+def _empty() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+idle.on_idle("locked trees", _empty)   # emptied when the last visitor has gone
 
 
 def restrict(tree: GameTree, locks: Locks | Mapping[str, Sequence[float]] | None) -> RestrictedTree:

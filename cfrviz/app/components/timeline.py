@@ -16,6 +16,7 @@ import streamlit as st
 from cachetools import LRUCache
 
 from cfrviz.app.solving import first_drawing_sent
+from cfrviz.util import idle
 from cfrviz.app.state import LIVE_UPLOADS
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
@@ -72,6 +73,14 @@ _cache: LRUCache[tuple[Any, ...], tuple[str, bytes]] = LRUCache(
     maxsize=PAYLOAD_CACHE_BYTES,
     getsizeof=lambda entry: max(len(entry[1]), PAYLOAD_CACHE_BYTES // _PAYLOAD_CACHE_ENTRIES))
 _lock = threading.Lock()
+
+
+def _empty_payloads() -> None:
+    with _lock:
+        _cache.clear()
+
+
+idle.on_idle("timeline payloads", _empty_payloads)   # emptied when the last visitor has gone
 
 
 def _run_key(run: Run, uploaded: bool) -> tuple[Any, ...]:

@@ -204,3 +204,52 @@ def test_a_pinned_key_solved_by_several_sessions_at_once_is_solved_once() -> Non
     cache.get("other", lambda: _kuhn(11))                   # over a zero budget: only the newest stays
     assert results == [run, run] and len(calls) == 1
     assert cache.stats().pinned == 1 and cache.get("default", lambda: pytest.fail("pinned")) is run
+
+
+def test_a_new_solve_waits_while_the_runs_alive_fill_the_live_budget() -> None:
+    # The bound on runs alive at once: with room for one Kuhn run of 50 iterations (its nbytes,
+    # measured here), a second key waits (on_wait tells the visitor) until the first run is freed.
+    first = _kuhn(50)
+    cache = RunCache(max_bytes=0, max_entries=1, max_concurrent_solves=2, max_live_bytes=first.nbytes,
+                     admission_wait=120.0)
+    held = cache.get("first", lambda: first)
+    del first
+    waiting, solved = threading.Event(), threading.Event()
+    results: list[Run] = []
+
+    def session() -> None:
+        results.append(cache.get("second", lambda: _kuhn(60), on_wait=waiting.set))
+        solved.set()
+
+    # Two runs alive would be 2 x nbytes: the cache keeps at most one (max_entries=1), so the first
+    # run leaves the cache on the second's insert, and only the held reference keeps it alive.
+    cache.get("filler", lambda: _kuhn(50))      # within the budget: nothing else is alive
+    thread = threading.Thread(target=session)
+    thread.start()
+    assert waiting.wait(60)
+    assert not solved.is_set()
+    del held
+    gc.collect()
+    assert solved.wait(60)
+    thread.join(60)
+    assert results[0].iterations[-1] == 60
+
+
+def test_the_live_bound_is_soft_a_page_never_waits_for_itself() -> None:
+    # admission_wait=0: the session asks again at once and gets its solve even over the bound.
+    first = _kuhn(50)
+    cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1, max_live_bytes=0, admission_wait=0.0)
+    held = cache.get("first", lambda: first)
+    told: list[bool] = []
+    second = cache.get("second", lambda: _kuhn(60), on_wait=lambda: told.append(True))
+    assert told == [True] and held is first and second.iterations[-1] == 60
+
+
+def test_clear_unpinned_keeps_the_pinned_runs() -> None:
+    cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1)
+    pinned = cache.get("default", lambda: _kuhn(20), pin=True)
+    cache.get("other", lambda: _kuhn(30))
+    cache.clear_unpinned()
+    stats = cache.stats()
+    assert (stats.entries, stats.bytes, stats.pinned, stats.pinned_bytes) == (0, 0, 1, pinned.nbytes)
+    assert cache.get("default", lambda: _kuhn(1)) is pinned

@@ -1,0 +1,70 @@
+"""Give memory back when nobody is using the server.
+
+Every shared cache of the process (runs, payloads, LP values, locked trees, OpenSpiel games) is
+bounded in count and bytes while visitors come and go. Bounds alone keep a class's memory after it
+leaves: the caches stay full until new visitors push entries out, and glibc keeps freed heap pages
+of small objects mapped. So each cache registers how to empty itself (`on_idle`), and the app calls
+`release()` once the last session has gone (`cfrviz.app.sessions`): the caches drop what they hold
+(pinned default views stay), the garbage collector runs, and glibc hands free heap pages back to the
+system (`malloc_trim`).
+
+>>> emptied = []
+>>> on_idle("example", lambda: emptied.append(True))
+>>> release() >= 1 and emptied == [True]
+True
+>>> forget("example")
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import logging
+import threading
+from collections.abc import Callable
+
+__all__ = ["forget", "on_idle", "release"]
+
+_LOGGER = logging.getLogger(__name__)
+_lock = threading.Lock()
+_emptiers: dict[str, Callable[[], object]] = {}
+
+
+def on_idle(name: str, empty: Callable[[], object]) -> None:
+    """Call `empty()` on every `release()` (one emptier per name; a second registration replaces it)."""
+    with _lock:
+        _emptiers[name] = empty
+
+
+def forget(name: str) -> None:
+    """Stop calling the emptier registered under `name`."""
+    with _lock:
+        _emptiers.pop(name, None)
+
+
+def release() -> int:
+    """Empty every registered cache, collect garbage and trim the C heap; returns how many caches
+    were emptied. Safe from any thread: each emptier takes its own cache's lock."""
+    with _lock:
+        emptiers = list(_emptiers.items())
+    for name, empty in emptiers:
+        try:
+            empty()
+        except Exception:     # one cache's failure must not keep the others' memory
+            _LOGGER.exception("cfrviz: emptying the %s cache failed", name)
+    gc.collect()
+    _trim_heap()
+    return len(emptiers)
+
+
+def _trim_heap() -> None:
+    """glibc's `malloc_trim(0)`: return free pages of the heap to the system (a no-op elsewhere)."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        trim = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):
+        return          # not glibc
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)

@@ -1,0 +1,48 @@
+"""When the last visitor has gone, the caches give their memory back, once per quiet spell.
+
+Reference: the class-load requirement (memory back within 200 MB of idle 60 s after the tabs
+close): bounded caches alone stay full until new visitors push entries out.
+"""
+from __future__ import annotations
+
+import pytest
+
+from cfrviz.app import sessions
+from cfrviz.util import idle
+
+
+@pytest.fixture
+def emptied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    monkeypatch.setattr(sessions, "_released", False)
+    idle.on_idle("test cache", lambda: calls.append("emptied"))
+    yield calls
+    idle.forget("test cache")
+
+
+def test_the_caches_are_emptied_once_when_no_session_is_left(emptied: list[str]) -> None:
+    sessions._after_pass(False)          # visitors on the server: nothing happens
+    assert emptied == []
+    sessions._after_pass(True)           # the last one left
+    sessions._after_pass(True)           # still nobody: not again
+    assert emptied == ["emptied"]
+    sessions._after_pass(False)          # a new class arrives, then leaves
+    sessions._after_pass(True)
+    assert emptied == ["emptied", "emptied"]
+
+
+def test_an_unknown_session_store_empties_nothing(emptied: list[str]) -> None:
+    sessions._after_pass(None)
+    assert emptied == []
+
+
+def test_every_shared_cache_registers_its_emptier() -> None:
+    # The caches that hold visitors' data between clicks (README, "Memory and CPU budget").
+    import cfrviz.analysis.lp  # noqa: F401
+    import cfrviz.app.components.timeline  # noqa: F401
+    import cfrviz.games.openspiel  # noqa: F401
+    import cfrviz.tree.locks  # noqa: F401
+    from cfrviz.app import solving
+
+    solving.shared_runs()
+    assert {"runs", "timeline payloads", "exact values", "locked trees", "OpenSpiel games"} <= set(idle._emptiers)
