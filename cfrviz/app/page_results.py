@@ -182,10 +182,11 @@ class SharedResults(Generic[V]):
             self._pinned_bytes = 0
 
 
-#: Per-process budgets (README, "Memory and CPU budget"); the pinned first views come on top.
-#: A Compare line is a few curves of at most a few hundred snapshots (tens of kB).
+#: Per-process budgets of each page's results, beside the run cache's (`solving.RUN_CACHE_BYTES`); the pinned first
+#: views come on top.
+#: A Compare line is a few curves over its snapshots (Kuhn's default lines: about 85 kB each).
 COMPARE_BYTES, COMPARE_ENTRIES = 20_000_000, 64
-#: A regret-matching path keeps at most `PATH_POINTS` points of a matrix of at most 8×8 (about 3 MB).
+#: A regret-matching path keeps fewer than 2 × `PATH_POINTS` points (at 8×8, under 4 MB).
 PATH_BYTES, PATH_ENTRIES = 30_000_000, 16
 #: A walkthrough trace holds its small game's tree and one iteration's steps.
 TRACE_BYTES, TRACE_ENTRIES = 30_000_000, 8
