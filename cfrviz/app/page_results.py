@@ -31,7 +31,7 @@ from cfrviz.app.links import DEFAULT_CHOICE, iteration_cap, page_setting
 from cfrviz.catalog import GameSpec
 from cfrviz.games.matrix import PRESETS, MatrixPreset, payoff_table
 from cfrviz.run import Run, RunSettings
-from cfrviz.solvers import ALGORITHMS, matrix
+from cfrviz.solvers import ALGORITHMS, matrix, update_schemes
 from cfrviz.solvers.matrix import RegretMatchingPath
 from cfrviz.teaching import compare, walkthrough
 from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
@@ -65,6 +65,16 @@ def footprint(value: object) -> int:
             stack.extend(item.keys())
             stack.extend(item.values())
     return total
+
+
+def read_only(value: V) -> V:
+    """`value` with each array field made read-only: every session is handed this one object
+    (Streamlit's data cache gave each its own copy), so none may write into it."""
+    for field in dataclasses.fields(value):  # type: ignore[arg-type]  # a dataclass instance: Line, a path
+        item = getattr(value, field.name)
+        if isinstance(item, np.ndarray):
+            item.flags.writeable = False
+    return value
 
 
 @dataclass(frozen=True)
@@ -268,9 +278,9 @@ def compare_line(game: str, game_params: tuple[tuple[str, Any], ...], entry: Ent
         return solving.shared_run(solving.as_settings(g, p, a, n, u, seed))   # the warm-up: nothing to draw
 
     def measure() -> Line:
-        return compare.measure_line(game, entry, repeats, solve_run=solve_run if entry.sidebar else None,
+        return read_only(compare.measure_line(game, entry, repeats, solve_run=solve_run if entry.sidebar else None,
                                     solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait),
-                                    **dict(game_params))
+                                    **dict(game_params)))
 
     return compare_lines.get(("compare", game, game_params, entry, repeats), measure, pin=pin)
 
@@ -331,10 +341,10 @@ def regret_matching_path(request: PathRequest, *, pin: bool = False) -> RegretMa
     def run() -> RegretMatchingPath:
         every = max(1, request.iterations // PATH_POINTS)
         with st.spinner("Running regret matching…") if _in_session() else contextlib.nullcontext():
-            return matrix.regret_matching_path(
+            return read_only(matrix.regret_matching_path(
                 np.array(request.payoffs), request.iterations,
                 opponent=None if request.opponent is None else np.array(request.opponent), sampled=request.sampled,
-                seed=request.seed, updates=request.updates, every=every, start_regret=request.start_regret)
+                seed=request.seed, updates=request.updates, every=every, start_regret=request.start_regret))
 
     return regret_paths.get(request, run, pin=pin)
 
@@ -375,8 +385,6 @@ def walkthrough_first_visit() -> TraceRequest:
     algorithm = str(_default("walk_algo"))
     if algorithm not in replayable_algorithms(game):
         raise ValueError(f"The walkthrough's default algorithm {algorithm} cannot replay {game.label}.")
-    from cfrviz.solvers import update_schemes
-
     updates = str(_default("walk_updates"))
     if updates not in update_schemes(algorithm):
         updates = str(update_schemes(algorithm)[0])
