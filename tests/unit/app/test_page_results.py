@@ -93,3 +93,41 @@ def test_sessions_asking_at_once_compute_once() -> None:
     owner.join(timeout=60)
     other.join(timeout=60)
     assert len(results) == 2 and results[0] is results[1] and cache.stats().computes == 1
+
+
+class Stopped(BaseException):
+    """Like Streamlit's StopException and RerunException: a script stopped, not a failed computation."""
+
+
+def test_a_waiting_session_takes_over_from_one_whose_script_stopped() -> None:
+    cache: SharedResults[np.ndarray] = SharedResults("test", max_bytes=10**9, max_entries=4)
+    started, release, waiting = threading.Event(), threading.Event(), threading.Event()
+    results: list[np.ndarray] = []
+
+    def stopped_midway() -> np.ndarray:
+        started.set()
+        release.wait(timeout=60)
+        raise Stopped
+
+    class NotedWait(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waiting.set()
+            return super().wait(timeout)
+
+    def owner_session() -> None:
+        try:
+            cache.get("k", stopped_midway)
+        except Stopped:
+            pass
+
+    owner = threading.Thread(target=owner_session)
+    owner.start()
+    assert started.wait(timeout=60)
+    cache._flights["k"].done = NotedWait()
+    other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: np.arange(5))))
+    other.start()
+    assert waiting.wait(timeout=60)
+    release.set()
+    owner.join(timeout=60)
+    other.join(timeout=60)
+    assert len(results) == 1 and np.array_equal(results[0], np.arange(5)) and cache.stats().computes == 1
