@@ -2,31 +2,24 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.app import page_results
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.teaching.compare import (
     DEFAULT_REPEATS,
     DEFAULT_SEEDS,
     MAX_REPEATS,
     MAX_SEEDS,
-    Entry,
     Line,
-    check_work,
     curves_csv,
-    fixed_seeds,
-    measure_line,
-    plan,
     summary,
     table_csv,
 )
 from cfrviz.figures.compare import comparison_figure
 from cfrviz.figures.convergence import STRATEGY_CHOICES
-from cfrviz.run import Run
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 
 view = ui.setup_page(
@@ -40,22 +33,6 @@ if game.matrix:
     st.info("Comparisons run the CFR family on an extensive-form game. Choose another game in the sidebar; "
             "the Regret matching page covers matrix games.")
     st.stop()
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def cached_line(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, updates: str, iterations: int,
-                seeds: tuple[int, ...], sidebar: bool, repeats: int, _on_wait: Callable[[], None] | None = None) -> Line:
-    """One entry solved per seed and timed `repeats` times; only its curves are kept.
-
-    Every solve takes the server's one-solve-at-a-time gate, as every other page's solve does;
-    `_on_wait()` runs when it has to wait for another visitor's."""
-    def solve_run(g: str, p: tuple[tuple[str, Any], ...], a: str, n: int, u: str, seed: int) -> Run:
-        # The run every other page shows: share its cached solve (which takes the gate itself).
-        return ui.cached_solve(g, p, a, n, u, seed)
-
-    entry = Entry(algorithm, updates, iterations, seeds, sidebar)
-    return measure_line(game, entry, repeats, solve_run=solve_run if sidebar else None,
-                        solver_slot=functools.partial(ui.one_solve_at_a_time, _on_wait), **dict(game_params))
 
 
 def remembered(key: str, default: object, most: int | None = None) -> str:
@@ -80,7 +57,7 @@ st.markdown(
     "touched* chart puts everyone on the same budget.")
 
 cap = ui.iteration_cap(game)
-choices = [a for a in ALGORITHMS if game.offers(a) and a != "rm"]
+choices = page_results.compare_choices(game)
 if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
@@ -108,7 +85,7 @@ strategy = o1.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizont
                     help="average: what CFR's guarantee is about. current: the strategy played at each "
                          "iteration, the last iterate that predictive methods (PCFR+, PDCFR+) also drive down.")
 # Streamlit cuts a long checkbox label on a phone, so what the sidebar's run is goes underneath.
-with_sidebar = o2.checkbox("Also draw the sidebar's run", key=remembered("cmp_sidebar", True))
+with_sidebar = o2.checkbox("Also draw the sidebar's run", key=remembered("cmp_sidebar", page_results.COMPARE_WITH_SIDEBAR))
 o2.caption(f"{ALGORITHMS[settings.algorithm].title}, {settings.updates}, {settings.iterations:,} iterations")
 keep("cmp_algos", "cmp_updates", "cmp_iters", "cmp_sampling_iters", "cmp_seeds", "cmp_repeats", "cmp_strategy",
      "cmp_sidebar")
@@ -123,11 +100,8 @@ if not algorithms or not updates:
     st.stop()
 
 try:
-    entries, skipped = plan(algorithms, updates, iterations, sampling_iterations, fixed_seeds(seed_count))
-    if with_sidebar:    # solved once for every page, but timed here like the others: it counts
-        entries.append(Entry(settings.algorithm, settings.updates, settings.iterations, (settings.seed,),
-                             sidebar=True))
-    check_work(entries, view.tree.num_nodes, repeats)
+    entries, skipped = page_results.compare_entries(game, settings, algorithms, updates, iterations,
+                                                    sampling_iterations, seed_count, with_sidebar, repeats)
 except ValueError as error:
     ui.error(str(error))
     st.stop()
@@ -145,8 +119,7 @@ for k, entry in enumerate(entries):
                                 "at a time on this shared server)")
     with status:
         try:
-            lines.append(cached_line(settings.game, settings.game_params, entry.algorithm, entry.updates,
-                                     entry.iterations, entry.seeds, entry.sidebar, repeats, waiting))
+            lines.append(page_results.compare_line(settings.game, settings.game_params, entry, repeats, waiting))
         except ValueError as error:
             ui.error(f"{entry.label}: {error}")
             st.stop()

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from cfrviz import catalog, app as ui
+from cfrviz.app import page_results
 from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.app.components import timeline
@@ -15,7 +16,7 @@ from cfrviz.figures.regret_matching import index_of_iteration, linked_point, reg
 from cfrviz.figures.timeline import checked_iteration
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, MatrixGame, parse_probabilities, \
     payoff_table
-from cfrviz.solvers.matrix import TUTORIAL_OPPONENT, RegretMatchingPath, regret_matching_path
+from cfrviz.solvers.matrix import TUTORIAL_OPPONENT
 from cfrviz.tree import build_tree
 from cfrviz.util.text import escape_markdown
 
@@ -25,22 +26,11 @@ view = ui.setup_page(
                  "The sidebar's solve is not used here.")
 
 MAX_ITERATIONS = catalog.lookup("rps").app_iteration_cap   # the catalog's cap for matrix games
-PATH_POINTS = 5_000
 EDITOR_KEY = "rm_editor_"
 # Longest typed lists: the largest matrix's names (or probabilities) with a comma and a space each.
 # The boxes refuse more, and the page counts before it builds anything from what arrives.
 NAMES_CHARS = MAX_MATRIX_SIZE * (MAX_NAME_LENGTH + 2)
 PROBABILITIES_CHARS = MAX_MATRIX_SIZE * 24
-
-
-@st.cache_data(max_entries=16, show_spinner="Running regret matching…")
-def cached_path(payoffs: tuple[tuple[float, ...], ...], iterations: int, opponent: tuple[float, ...] | None,
-                sampled: bool, seed: int, updates: str,
-                start_regret: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> RegretMatchingPath:
-    every = max(1, iterations // PATH_POINTS)
-    return regret_matching_path(np.array(payoffs), iterations, opponent=None if opponent is None else
-                                np.array(opponent), sampled=sampled, seed=seed, updates=updates, every=every,
-                                start_regret=start_regret)
 
 
 st.markdown(
@@ -68,9 +58,7 @@ if isinstance(edits, dict) and len(edits.get("added_rows") or ()) > 2 * MAX_MATR
     st.session_state["rm_editor_generation"] = int(st.session_state.get("rm_editor_generation", 0)) + 1
     editor_key = f"{EDITOR_KEY}{preset_key}_{len(column_names)}_{st.session_state['rm_editor_generation']}"
     ui.notice(f"The matrix has at most {MAX_MATRIX_SIZE} rows; the table is back to {preset.title}'s rows.")
-start = pd.DataFrame([{"action": name, **{c: (preset.payoffs[r][j] if j < len(preset.payoffs[r]) else 0.0)
-                                        for j, c in enumerate(column_names) if c}}
-                      for r, name in enumerate(preset.row_names)])
+start = pd.DataFrame(page_results.preset_rows(preset, column_names))
 edited = st.data_editor(start, num_rows="dynamic", hide_index=True, key=editor_key,
                         column_config={"action": st.column_config.TextColumn("row (player 1's action)")})
 st.caption(f"Player 1's payoffs; player 2 gets the negative. Up to {MAX_MATRIX_SIZE}×{MAX_MATRIX_SIZE}: "
@@ -107,19 +95,12 @@ if mode == "fixed":
         ui.error(str(error))
         st.stop()
 
-start_regret = None
-if opponent is None and update == "expected":
-    # Expected-value self-play from uniform play stays put whenever uniform is an equilibrium (as in
-    # rock-paper-scissors), so both players start leaning: player 1 on the first row, player 2 on the
-    # second column.
-    start_regret = (tuple(1.0 if r == 0 else 0.0 for r in range(len(row_names))),
-                    tuple(1.0 if c == 1 else 0.0 for c in range(len(column_names))))
+request = page_results.PathRequest.of(payoffs, iterations, opponent, update, seed)
+if request.start_regret is not None:
     st.caption(f"Self-play with expected values starts with player 1 playing {escape_markdown(row_names[0])} "
                f"and player 2 playing {escape_markdown(column_names[1])} (one unit of regret each), away from "
                "the equilibrium, so you can watch the current strategies circle.")
-path = cached_path(tuple(map(tuple, payoffs.tolist())), iterations,
-                   None if opponent is None else tuple(opponent.tolist()), update == "sampled", seed,
-                   "simultaneous", start_regret)
+path = page_results.regret_matching_path(request)
 
 
 # The page's own iteration t (0 in the link: the last one). The timeline steps through the run in
@@ -140,8 +121,8 @@ else:
     st.caption("Against a fixed player 2, player 1's average heads for the best response: "
                + escape_markdown(row_names[int(np.argmax(response))]) + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
 
-path_key = (tuple(map(tuple, payoffs.tolist())), row_names, tuple(column_names), iterations,
-            None if opponent is None else tuple(opponent.tolist()), update, seed, start_regret)
+path_key = (request.payoffs, row_names, tuple(column_names), iterations, request.opponent, update, seed,
+            request.start_regret)
 shown_index = index_of_iteration(path.iterations, t)
 include = linked_point(path.iterations, t)   # a linked t that is not a frame gets its own
 

@@ -7,22 +7,15 @@ visitor pauses, so the share link (`walk_step`) keeps it.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-import numpy as np
 import streamlit as st
 
-from cfrviz import catalog, app as ui
+from cfrviz import app as ui
+from cfrviz.app import page_results
 from cfrviz.app.components import timeline
 from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
 from cfrviz.solvers import ALGORITHMS, update_schemes
-from cfrviz.teaching.walkthrough import (
-    IterationTrace,
-    WALKTHROUGH_ALGORITHMS,
-    deal_options,
-    solver_state_before,
-    trace_iteration,
-)
+from cfrviz.teaching.walkthrough import deal_options
 
 view = ui.setup_page(
     "Walkthrough of one iteration", solve=False, page="walkthrough",
@@ -31,17 +24,6 @@ view = ui.setup_page(
 
 TRACE_KEY = "walk_trace_inputs"
 RANDOM_DEAL = "random (from the seed)"
-
-
-@st.cache_resource(max_entries=8, show_spinner="Replaying the iterations before t…")
-def cached_trace(game: str, game_params: tuple[tuple[str, Any], ...], algorithm: str, updates: str, seed: int, t: int,
-                 deal: str | None) -> IterationTrace:
-    """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
-    tree = catalog.get(game, **dict(game_params)).tree()
-    regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, seed, t)
-    return trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=algorithm, updates=updates,
-                           iteration=t,
-                           deal=deal, rng=np.random.default_rng([seed, t]))
 
 
 st.markdown(
@@ -54,10 +36,7 @@ st.markdown(
 
 c1, c2, c3, c4, c5 = st.columns([1.1, 1.7, 1.2, 0.8, 1.1])
 # Small extensive-form games only: a step-by-step walk of a big tree would never end.
-walkable = {str(g.link): g for g in catalog.menu() if g.walkthrough and not g.matrix}
-chosen_game = view.choice.catalog_game
-if chosen_game.walkthrough and not chosen_game.matrix and chosen_game.link is None:
-    walkable = {"uploaded": chosen_game, **walkable}
+walkable = page_results.walkable_games(view.choice.catalog_game)
 keys = list(walkable)
 # Kept values this game cannot take fall back before the widgets are drawn.
 if ui.page_value("walk_game") not in walkable:
@@ -65,7 +44,7 @@ if ui.page_value("walk_game") not in walkable:
 game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, **ui.bind("walk_game"))
 game = walkable[game_key]
 # Chance sampling samples the deal, so it needs a game that starts with one.
-replayable = [a for a in WALKTHROUGH_ALGORITHMS if a != "chance" or deal_options(game.tree())]
+replayable = page_results.replayable_algorithms(game)
 if ui.page_value("walk_algo") not in replayable:
     ui.set_page_value("walk_algo", "chance" if "chance" in replayable else replayable[0])
 algorithm = c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a].title, **ui.bind("walk_algo"))
@@ -96,7 +75,8 @@ if algorithm == "chance":
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
-trace = cached_trace(game.name, game.params, algorithm, updates, seed, t, deal)
+request = page_results.TraceRequest(game.name, game.params, algorithm, updates, seed, t, deal)
+trace = page_results.walkthrough_trace(request)
 
 # A new trace starts at its first step, unless the session has just opened a link naming a step.
 inputs = (game.name, game.params, algorithm, updates, seed, t, deal)

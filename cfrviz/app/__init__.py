@@ -8,7 +8,8 @@ Every page starts with::
 The shell is split by job: `page` (page list, `setup_page`, the page's solve), `state` (session
 keys, the `View`, the link adopted), `solving` (shared run cache, warm-up thread), `sidebar`,
 `share` (link, downloads, uploads), `settings` (a page's own settings), `widgets` (notices, rules
-card, legend, iteration slider). Parsing and checking the query parameters is pure and lives in
+card, legend, iteration slider), `page_results` (Compare's, Regret matching's and the Walkthrough's
+own results, shared by every session; pages import it as `from cfrviz.app import page_results`). Parsing and checking the query parameters is pure and lives in
 `cfrviz.app.links`. This module re-exports what pages use.
 
 Session-state keys that tests and pages may use:

@@ -92,7 +92,8 @@ def _warm(after_first_drawing: bool) -> None:
 def default_settings() -> tuple[RunSettings, ...]:
     """The solves a first visit of each page asks the shared cache for: the sidebar's default
     (Home, Game tree, Evolution, Convergence, Best response, Play, and Compare's sidebar line).
-    Regret matching and the Walkthrough solve their own small defaults in their page's cache."""
+    Regret matching, the Walkthrough and Compare keep their own first views in
+    `cfrviz.app.page_results`, pinned at start too (`_presolve_defaults`)."""
     from cfrviz.app.links import DEFAULT_CHOICE
 
     return (DEFAULT_CHOICE.settings(),)
@@ -100,9 +101,13 @@ def default_settings() -> tuple[RunSettings, ...]:
 
 def _presolve_defaults() -> None:
     """Solve the first visit's views once per server start, in the pool, and pin them: no visitor
-    pays for them and the cache never lets them go."""
-    for settings in default_settings():
+    pays for them and the caches never let them go. The sidebar's default first (Home's, and
+    Compare's sidebar line), then the pages' own: Regret matching, the Walkthrough, Compare."""
+    from cfrviz.app import page_results
+
+    for settings in default_settings():     # Home's first: the sidebar's run most pages draw
         shared_runs().get(settings, functools.partial(_pooled_solve, settings), pin=True)
+    page_results.pin_first_views()          # then Regret matching, the Walkthrough, Compare
 
 
 def _pooled_solve(settings: RunSettings) -> Run:
@@ -172,14 +177,7 @@ def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (
     plain values one by one (`cached_solve("kuhn", (), "cfr", 1000, "alternating", 0)`), still works: a
     game named by text is looked up in the catalog here.
     """
-    if not isinstance(settings, RunSettings):
-        spec = settings if isinstance(settings, GameSpec) and not game_params else catalog.resolve(
-            settings, **dict(game_params))
-        from cfrviz.runner import checked_choices
-
-        chosen_algorithm, count, chosen_updates, chosen_seed = checked_choices(algorithm, iterations, updates, seed)
-        settings = RunSettings(spec, chosen_algorithm, count, chosen_updates, chosen_seed, locks or Locks())
-    chosen = settings
+    chosen = as_settings(settings, game_params, algorithm, iterations, updates, seed, locks)
 
     # Drawn here, in the session's thread; the solve runs on a pool worker and only reports fractions.
     waiting: list[DeltaGenerator] = []
@@ -206,6 +204,20 @@ def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (
     finally:
         for message in waiting:
             message.empty()     # the solve has started and ended: the wait is over
+
+
+def as_settings(settings: RunSettings | GameSpec | str, game_params: Params = (),
+                algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
+                updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0, locks: Locks | None = None) -> RunSettings:
+    """The `RunSettings` `cached_solve`'s arguments name (given as they are, or a game and plain values)."""
+    if isinstance(settings, RunSettings):
+        return settings
+    spec = settings if isinstance(settings, GameSpec) and not game_params else catalog.resolve(
+        settings, **dict(game_params))
+    from cfrviz.runner import checked_choices
+
+    chosen_algorithm, count, chosen_updates, chosen_seed = checked_choices(algorithm, iterations, updates, seed)
+    return RunSettings(spec, chosen_algorithm, count, chosen_updates, chosen_seed, locks or Locks())
 
 
 def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
