@@ -36,6 +36,7 @@ from cfrviz.solvers.matrix import RegretMatchingPath
 from cfrviz.teaching import compare, walkthrough
 from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
 from cfrviz.teaching.walkthrough import IterationTrace
+from cfrviz.util import idle
 
 V = TypeVar("V")
 _ARRAY_HEADER = sys.getsizeof(np.empty(0))
@@ -184,6 +185,11 @@ class SharedResults(Generic[V]):
             return ResultStats(len(self._lru), int(self._lru.currsize), self._computes, self._hits,
                                len(self._pinned), self._pinned_bytes)
 
+    def clear_unpinned(self) -> None:
+        """Forget every result but the pinned first views (when the last visitor has gone)."""
+        with self._lock:
+            self._lru.clear()
+
     def clear(self) -> None:
         """Forget every result, pinned ones too (computations in flight finish and are kept)."""
         with self._lock:
@@ -204,6 +210,8 @@ TRACE_BYTES, TRACE_ENTRIES = 30_000_000, 8
 compare_lines: SharedResults[Line] = SharedResults("comparison line", COMPARE_BYTES, COMPARE_ENTRIES)
 regret_paths: SharedResults[RegretMatchingPath] = SharedResults("regret-matching path", PATH_BYTES, PATH_ENTRIES)
 walk_traces: SharedResults[IterationTrace] = SharedResults("walkthrough trace", TRACE_BYTES, TRACE_ENTRIES)
+for _results in (compare_lines, regret_paths, walk_traces):
+    idle.on_idle(_results.name, _results.clear_unpinned)     # emptied when the last visitor has gone
 
 
 def _in_session() -> bool:

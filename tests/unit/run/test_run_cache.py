@@ -209,11 +209,9 @@ def test_a_pinned_key_solved_by_several_sessions_at_once_is_solved_once() -> Non
 def test_a_new_solve_waits_while_the_runs_alive_fill_the_live_budget() -> None:
     # The bound on runs alive at once: with room for one Kuhn run of 50 iterations (its nbytes,
     # measured here), a second key waits (on_wait tells the visitor) until the first run is freed.
-    first = _kuhn(50)
-    cache = RunCache(max_bytes=0, max_entries=1, max_concurrent_solves=2, max_live_bytes=first.nbytes,
-                     admission_wait=120.0)
-    held = cache.get("first", lambda: first)
-    del first
+    size = _kuhn(50).nbytes
+    cache = RunCache(max_bytes=0, max_entries=1, max_concurrent_solves=2, max_live_bytes=size, admission_wait=120.0)
+    held = cache.get("first", lambda: _kuhn(50))
     waiting, solved = threading.Event(), threading.Event()
     results: list[Run] = []
 
