@@ -1,44 +1,54 @@
-"""Keep a clicked download's file until its visitor's browser has fetched it.
+"""Keep a clicked download's file until its visitor's browser has had time to fetch it.
 
 The run and strategy downloads are deferred (`st.download_button(data=callable)`): the bytes are
 built only when the visitor clicks. Streamlit 1.67 stores the file built on that click without
-naming the session it belongs to, and every script run that ends, in any session, sweeps the files
-no session names: the first sweep marks a download, the second deletes it. With a class on the
-server, other visitors' reruns end many times a second, so the file could be gone before the
-browser asked for it (`media/<id>.bin` answered 404; `scripts/load_class.py` saw one download in
-three fail with ten visitors).
+naming any session, and every script run that ends, in any session, sweeps the files no session
+names: the first sweep marks a download, the second deletes it. With a class on the server, other
+visitors' reruns end many times a second, so the file could be gone before the browser asked for it
+(`media/<id>.bin` answered 404; `scripts/load_class.py` saw one download in three fail with ten
+visitors). Naming it under the visitor's own session is not enough either: that session's next
+rerun (a timeline step reported back) drops its names too.
 
 `keep_clicked_downloads()` wraps the media file manager's `execute_deferred` so the built file is
-named under the session that owns the button, as every other file is. It then lives until that
-session's next full run starts, or the session ends, and is swept as usual after that. It reads
+named under a holder of cfrviz's own for `GRACE_S` seconds, then let go (and swept as usual) by the
+next click or the session reaper's next pass (`expire_clicked_downloads`). At most
+`MAX_HELD_BYTES` of clicked files are held: a click over that lets the oldest go first. It reads
 Streamlit's private media file manager (checked against the pinned Streamlit by
 tests/unit/app/test_download_files.py); when that is not there, the log says so once and
 downloads behave as Streamlit makes them.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
+
+#: Seconds a clicked download's file stays after it was built: a browser on a busy machine asks
+#: for it within a few seconds (the load script's worst was 15 s with 30 visitors).
+GRACE_S = 120.0
+#: Most bytes of clicked files held at once (a Leduc run at the app's cap is a 23 MB .npz).
+MAX_HELD_BYTES = 200_000_000
+# The "session" under which clicked files are named: Streamlit never clears it by itself.
+HOLDER = "cfrviz-clicked-downloads"
 
 _LOGGER = logging.getLogger(__name__)
 _lock = threading.Lock()
 _wrapped: set[int] = set()
-# Where the built file is named within its session: beside the button's own coordinates, so a
-# later click of the same button replaces the entry instead of adding one.
-_SUFFIX = "#clicked"
+# Per wrapped manager: (built at, file id, bytes), oldest first.
+_held: dict[int, collections.deque[tuple[float, str, int]]] = {}
 
 
-def keep_clicked_downloads(manager: Any = None) -> bool:
+def keep_clicked_downloads(manager: Any = None, clock: Callable[[], float] = time.monotonic) -> bool:
     """Wrap `manager` (default: the running server's media file manager) once; False when there
     is no server (AppTest, a script) or this Streamlit's manager is not the one known here."""
     if manager is None:
-        from streamlit import runtime
-
-        if not runtime.exists():
+        manager = _server_manager()
+        if manager is None:
             return False
-        manager = runtime.get_instance().media_file_mgr
     with _lock:
         if id(manager) in _wrapped:
             return True
@@ -51,26 +61,59 @@ def keep_clicked_downloads(manager: Any = None) -> bool:
         @functools.wraps(original)
         def execute_deferred(file_id: str) -> str:
             url: str = original(file_id)
-            _name_for_session(manager, file_id, url)
+            _hold(manager, url, clock)
             return url
 
         manager.execute_deferred = execute_deferred
         _wrapped.add(id(manager))
+        _held[id(manager)] = collections.deque()
         return True
 
 
-def _known(manager: Any) -> bool:
-    return all(hasattr(manager, name) for name in ("_lock", "_deferred_callables", "_files_by_session_and_coord",
-                                                   "_file_metadata"))
-
-
-def _name_for_session(manager: Any, file_id: str, url: str) -> None:
-    """Name the file behind `url` (built for the deferred button `file_id`) under the button's session."""
+def expire_clicked_downloads(manager: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+    """Let go of clicked files older than `GRACE_S` (the session reaper calls this on each pass)."""
+    if manager is None:
+        manager = _server_manager()
+    if manager is None or id(manager) not in _wrapped:
+        return
     with manager._lock:
-        deferred = manager._deferred_callables.get(file_id)
-        if deferred is None:
-            return
+        _let_go(manager, clock(), 0)
+
+
+def _server_manager() -> Any:
+    from streamlit import runtime
+
+    return runtime.get_instance().media_file_mgr if runtime.exists() else None
+
+
+def _known(manager: Any) -> bool:
+    return all(hasattr(manager, name) for name in ("_lock", "_files_by_session_and_coord", "_file_metadata",
+                                                   "_storage"))
+
+
+def _hold(manager: Any, url: str, clock: Callable[[], float]) -> None:
+    """Name the file behind `url` under the holder, after letting go of what is too old or too much."""
+    with manager._lock:
         built = next((f for f in manager._file_metadata if f in url), None)
         if built is None:
             return
-        manager._files_by_session_and_coord[deferred["session_id"]][deferred["coordinates"] + _SUFFIX] = built
+        size = _size(manager, built)
+        _let_go(manager, clock(), size)
+        manager._files_by_session_and_coord[HOLDER][built] = built
+        _held[id(manager)].append((clock(), built, size))
+
+
+def _let_go(manager: Any, now: float, room: int) -> None:
+    """Under the manager's lock: unname files past their grace, then the oldest until `room` bytes fit."""
+    held = _held[id(manager)]
+    names = manager._files_by_session_and_coord.get(HOLDER, {})
+    while held and (now - held[0][0] > GRACE_S or sum(entry[2] for entry in held) + room > MAX_HELD_BYTES):
+        _, file_id, _ = held.popleft()
+        names.pop(file_id, None)
+
+
+def _size(manager: Any, file_id: str) -> int:
+    try:
+        return len(manager._storage.get_file(file_id).content)
+    except Exception:
+        return 0

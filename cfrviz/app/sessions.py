@@ -24,6 +24,7 @@ import threading
 import weakref
 from typing import Any
 
+from cfrviz.app.download_files import expire_clicked_downloads
 from cfrviz.util import idle
 
 REAP_INTERVAL_S = 5.0
@@ -70,6 +71,7 @@ def _loop(interval: float) -> None:
         if reaped != before:
             release_dropped_state()
         _after_pass(one_pass.empty)
+        expire_clicked_downloads()
 
 
 #: Whether the caches were emptied since the last session was seen (once per quiet spell).

@@ -1,62 +1,89 @@
-"""A clicked (deferred) download survives other sessions' sweeps until its own session moves on.
+"""A clicked (deferred) download survives other sessions' sweeps and its own session's reruns for a
+grace period, then goes; clicked files held at once are bounded in bytes.
 
-Reference: Streamlit 1.67's media file manager deletes an unnamed downloadable file on the second
-`remove_orphaned_files()` after it was built (mark, then delete); every script run that ends, in
-any session, calls it. `scripts/load_class.py` saw `media/<id>.bin` answer 404 with ten visitors.
+Reference: Streamlit 1.67's media file manager deletes a downloadable file no session names on the
+second `remove_orphaned_files()` after it was built (mark, then delete); every script run that ends,
+in any session, calls it, and a session's next full run drops its own names (`clear_session_refs`).
+`scripts/load_class.py` saw `media/<id>.bin` answer 404 with ten visitors.
 """
 from __future__ import annotations
 
 from unittest import mock
 
+import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
-from cfrviz.app.download_files import keep_clicked_downloads
+from cfrviz.app import download_files
+from cfrviz.app.download_files import GRACE_S, expire_clicked_downloads, keep_clicked_downloads
 
 _SESSION = "visitor-a"
 
 
-def _manager_with_a_clicked_download(wrap: bool) -> tuple[MediaFileManager, str]:
-    manager = MediaFileManager(MemoryMediaFileStorage("/media"))
-    if wrap:
-        assert keep_clicked_downloads(manager)
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _click(manager: MediaFileManager, data: bytes = b"run bytes", coordinates: str = "1.2.3") -> str:
     with mock.patch("streamlit.runtime.media_file_manager._get_session_id", return_value=_SESSION):
-        placeholder = manager.add_deferred(lambda: b"run bytes", "application/octet-stream", "1.2.3", "run.npz")
+        placeholder = manager.add_deferred(lambda: data, "application/octet-stream", coordinates, "run.npz")
     url = manager.execute_deferred(placeholder)
-    file_id = url.rsplit("/", 1)[-1].split(".")[0]
-    return manager, file_id
+    return url.rsplit("/", 1)[-1].split(".")[0]
 
 
-def _sweeps_by_other_sessions(manager: MediaFileManager, count: int) -> None:
+def _sweeps(manager: MediaFileManager, count: int = 2) -> None:
     for _ in range(count):
-        manager.remove_orphaned_files()
+        manager.remove_orphaned_files()     # what every other session's finished rerun does
 
 
-def test_a_clicked_download_outlives_other_sessions_reruns() -> None:
-    manager, file_id = _manager_with_a_clicked_download(wrap=True)
-    _sweeps_by_other_sessions(manager, 5)
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def manager(clock: Clock) -> MediaFileManager:
+    made = MediaFileManager(MemoryMediaFileStorage("/media"))
+    assert keep_clicked_downloads(made, clock)
+    return made
+
+
+def test_a_clicked_download_outlives_reruns_until_its_grace_ends(manager: MediaFileManager, clock: Clock) -> None:
+    file_id = _click(manager)
+    manager.clear_session_refs(_SESSION)      # its own session reran (a timeline step reported back)
+    _sweeps(manager, 5)
     served = manager.read_file(file_id)
     assert served is not None and served.content == b"run bytes"
+    clock.now += GRACE_S + 1
+    expire_clicked_downloads(manager, clock)
+    _sweeps(manager)
+    assert manager.read_file(file_id) is None
 
 
 def test_without_the_wrap_the_second_sweep_deletes_it() -> None:
-    # The failure the wrap fixes, on the pinned Streamlit: if this starts passing with the file
-    # kept, Streamlit fixed it itself and the wrap can go.
-    manager, file_id = _manager_with_a_clicked_download(wrap=False)
-    _sweeps_by_other_sessions(manager, 2)
-    assert manager.read_file(file_id) is None
+    # The failure the wrap fixes, on the pinned Streamlit: if this starts keeping the file,
+    # Streamlit fixed it itself and the wrap can go.
+    bare = MediaFileManager(MemoryMediaFileStorage("/media"))
+    file_id = _click(bare)
+    _sweeps(bare)
+    assert bare.read_file(file_id) is None
 
 
-def test_the_file_goes_once_its_session_moves_on() -> None:
-    manager, file_id = _manager_with_a_clicked_download(wrap=True)
-    manager.clear_session_refs(_SESSION)      # the session's next full run starts, or it ends
-    _sweeps_by_other_sessions(manager, 2)
-    assert manager.read_file(file_id) is None
+def test_clicked_files_held_at_once_are_bounded_in_bytes(manager: MediaFileManager,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Room for two 10-byte files: the third click lets the oldest go.
+    monkeypatch.setattr(download_files, "MAX_HELD_BYTES", 20)
+    first, second, third = (_click(manager, bytes([n]) * 10, f"1.{n}") for n in range(3))
+    _sweeps(manager)
+    assert manager.read_file(first) is None
+    assert manager.read_file(second) is not None and manager.read_file(third) is not None
 
 
-def test_wrapping_twice_wraps_once() -> None:
-    manager = MediaFileManager(MemoryMediaFileStorage("/media"))
-    assert keep_clicked_downloads(manager)
+def test_wrapping_twice_wraps_once(manager: MediaFileManager) -> None:
     first = manager.execute_deferred
     assert keep_clicked_downloads(manager)
     assert manager.execute_deferred is first
