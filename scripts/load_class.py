@@ -58,6 +58,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -308,13 +309,26 @@ async def _download(page: Any, visit: Visit, timeout: float) -> None:
     await _check(page, "download", visit)
 
 
-async def run_class(url: str, visits: list[Visit], drawn: dict[str, str], timeout: float) -> tuple[str, float]:
+def niced_browser(niceness: int, folder: Path) -> str:
+    """The browser to launch: Debian's Chromium, or a wrapper that starts it `niceness` lower in CPU
+    priority than the server (the visitors' browsers stand in for their own machines: they take the
+    cores the server leaves, instead of 30 renderers taking turns with its threads)."""
+    if niceness <= 0:
+        return CHROMIUM
+    wrapper = folder / "chromium-niced"
+    wrapper.write_text(f'#!/bin/sh\nexec nice -n {int(niceness)} {CHROMIUM} "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+async def run_class(url: str, visits: list[Visit], drawn: dict[str, str], timeout: float,
+                    executable: str = CHROMIUM) -> tuple[str, float]:
     """Every visitor at its arrival time, each in a browser context of its own; all closed at the end.
     Returns (browser version, monotonic time the last tab closed)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
             contexts = [await browser.new_context(
                 viewport={"width": VIEWPORT["width"], "height": VIEWPORT["height"]}, accept_downloads=True) for _ in visits]
@@ -391,7 +405,7 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
     address_space = int(options.address_space * 2**30) if options.address_space > 0 else None
     result: dict[str, Any] = {"visitors": options.visitors, "arrival_seconds": options.arrival,
                               "timeout_seconds": options.timeout, "shared_links": options.shared_links,
-                              "download_every": options.download_every, "address_space_gb": options.address_space,
+                              "download_every": options.download_every, "address_space_gb": options.address_space, "browser_nice": options.browser_nice,
                               "server_log": str(log_path), "host": host_facts()}
     with deployed_server(address_space, env, health_timeout=180.0, log_path=log_path, process_group=True) \
             as (url, process):
@@ -405,7 +419,9 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             result["load_average_start"] = list(os.getloadavg())
             sampler.phase = "class"
             print(f"{options.visitors} visitors arriving over {options.arrival:g} s at {url}", file=sys.stderr)
-            browser_version, closed = asyncio.run(run_class(url, visits, drawn, options.timeout))
+            with tempfile.TemporaryDirectory(prefix="cfrviz-class-") as folder:
+                executable = niced_browser(options.browser_nice, Path(folder))
+                browser_version, closed = asyncio.run(run_class(url, visits, drawn, options.timeout, executable))
             sampler.phase = "after"
             at_close = rss_megabytes(process.pid)
             # The measurement's own interval: memory 60 s after the last tab closed.
@@ -416,7 +432,8 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
         finally:
             sampler.stop.set()
             sampler.join(timeout=5)
-    result["browser"] = f"Chromium {browser_version} (one browser, one context per visitor)"
+    result["browser"] = (f"Chromium {browser_version} (one browser, one context per visitor"
+                         + (f", at nice {options.browser_nice}" if options.browser_nice > 0 else "") + ")")
     everything = sampler.megabytes()
     result["memory_mb"] = {"idle": round(idle), "peak": round(max(everything)), "at_last_close": round(at_close),
                            "after_60s": round(after), "after_60s_minus_idle": round(after - idle)}
@@ -540,10 +557,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="visitors of one kind open the same heavy link (default: each its own computation)")
     parser.add_argument("--address-space", type=float, default=3.0,
                         help="the server's address-space cap in GB, as the tests' deployed server (0: none)")
+    parser.add_argument("--browser-nice", type=int, default=0,
+                        help="start the browser this much lower in CPU priority than the server (0-19; 0: the same)")
     parser.add_argument("--json", type=Path, help="also write every number to this file")
     options = parser.parse_args(argv)
-    if not 1 <= options.visitors <= 60 or options.arrival < 0 or options.timeout <= 0 or options.download_every < 0:
-        parser.error("visitors 1-60, arrival ≥ 0, timeout > 0, download-every ≥ 0")
+    if not 1 <= options.visitors <= 60 or options.arrival < 0 or options.timeout <= 0 or options.download_every < 0 \
+            or not 0 <= options.browser_nice <= 19:
+        parser.error("visitors 1-60, arrival ≥ 0, timeout > 0, download-every ≥ 0, browser-nice 0-19")
     # A plain SIGTERM would skip the `finally` that stops the server.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     try:

@@ -134,13 +134,13 @@ SOLVE_NICENESS = 10
 RUN_CACHE_BYTES = 100_000_000
 RUN_CACHE_ENTRIES = 24
 CONCURRENT_SOLVES = SOLVE_WORKERS
-#: Runs alive at once (cached or held by a page being drawn) before a new solve waits for room, at
-#: most `LIVE_RUN_WAIT` seconds. The largest run the per-solve budget allows is 200 MB (Liar's dice
-#: at its cap keeps 178 MB), so two of them plus the cache fit; with the server's 220 MB at rest,
-#: the uploads' own budget and the payloads, a class stays under 1.5 GB
-#: (`scripts/load_class.py`; 30 visitors on distinct heavy runs reached 1.45 GB without it).
-LIVE_RUN_BYTES = 450_000_000
-LIVE_RUN_WAIT = 30.0
+#: Runs alive at once (cached or held by pages being drawn) before a new solve waits for room, at
+#: most `LIVE_RUN_WAIT` seconds (a page's own runs left out). Two solves in flight take up to 200 MB
+#: each (the per-solve budget; Liar's dice at its cap keeps 178 MB), so with the server's 220 MB at
+#: rest and the payloads a class stays near 1.2 GB (`scripts/load_class.py`: 30 visitors on distinct
+#: heavy runs reached 1.45 GB and MemoryError without this bound).
+LIVE_RUN_BYTES = 400_000_000
+LIVE_RUN_WAIT = 120.0
 
 _SHARED_LOCK = threading.Lock()
 _shared: RunCache | None = None

@@ -77,6 +77,8 @@ class RunCache:
         self.admission_wait = float(admission_wait)
         # Set whenever a run this cache handed out is freed: a solve waiting for room looks again.
         self._freed = threading.Event()
+        # The runs handed to each thread (a page's script): a page never waits for room it holds itself.
+        self._handed = threading.local()
         self._runs: OrderedDict[Hashable, Run] = OrderedDict()
         self._pinned: dict[Hashable, Run] = {}
         self._pinned_bytes = 0
@@ -116,6 +118,8 @@ class RunCache:
         the budget (a run already cached moves there).
         """
         run = self._get(key, solve, on_wait)
+        handed: list[weakref.ref[Run]] = getattr(self._handed, "runs", [])
+        self._handed.runs = [ref for ref in handed if ref() is not None] + [weakref.ref(run)]
         if pin:
             with self._lock:
                 if key not in self._pinned:
@@ -178,20 +182,24 @@ class RunCache:
         with self._lock:
             return self._live_bytes()
 
-    def _live_bytes(self) -> int:
-        return sum(run.nbytes for key, run in self._alive.items() if key not in self._pinned)
+    def _live_bytes(self, excluded: frozenset[int] = frozenset()) -> int:
+        return sum(run.nbytes for key, run in self._alive.items() if key not in self._pinned and id(run) not in excluded)
 
     def _admit(self, on_wait: Callable[[], None] | None) -> None:
         """Wait until the runs alive leave room under `max_live_bytes`, or `admission_wait` seconds
-        passed: the bound is soft, because a page that holds one run while it asks for another (a
-        locked view and its unlocked run) must never wait for itself."""
+        passed. Runs this thread was handed are left out, so a page that holds one run while it asks
+        for another (a locked view and its unlocked run) never waits for itself; the deadline keeps
+        two such pages from waiting for each other for good."""
         if self.max_live_bytes is None:
             return
         deadline = time.monotonic() + self.admission_wait
         told = False
         while True:
             self._freed.clear()
-            if self.live_bytes() <= self.max_live_bytes:
+            mine = frozenset(id(ref()) for ref in getattr(self._handed, "runs", []) if ref() is not None)
+            with self._lock:
+                live = self._live_bytes(mine)
+            if live <= self.max_live_bytes:
                 return
             if not told:
                 told = True
