@@ -231,10 +231,13 @@ def set_values(tree: GameTree, strategy: np.ndarray) -> SetValues:
     numbers = history_values(tree, strategy)
     decision = np.flatnonzero(tree.infoset >= 0)
     sets = tree.infoset[decision]
-    reach = np.zeros(tree.num_infosets)
-    np.add.at(reach, sets, numbers.counterfactual_reach[decision])
-    summed = np.zeros((tree.num_infosets, tree.max_actions))
-    np.add.at(summed, sets, numbers.counterfactual_action_value[decision])
+    # bincount, not np.add.at: the same sums in the same order, many times faster (a Play click on
+    # Liar's dice sums 300 frames of 51,181 histories, holding the interpreter lock while it does).
+    reach = np.bincount(sets, weights=numbers.counterfactual_reach[decision], minlength=tree.num_infosets)
+    values = numbers.counterfactual_action_value[decision]
+    summed = np.stack([np.bincount(sets, weights=values[:, a], minlength=tree.num_infosets)
+                       for a in range(tree.max_actions)], axis=1) if tree.max_actions else \
+        np.zeros((tree.num_infosets, 0))
     with np.errstate(invalid="ignore", divide="ignore"):
         action_value = np.where(reach[:, None] > 0, summed / reach[:, None], np.nan)
     action_value[~tree.legal] = np.nan
