@@ -54,6 +54,7 @@ import json
 import math
 import os
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -316,7 +317,10 @@ def niced_browser(niceness: int, folder: Path) -> str:
     if niceness <= 0:
         return CHROMIUM
     wrapper = folder / "chromium-niced"
-    wrapper.write_text(f'#!/bin/sh\nexec nice -n {int(niceness)} {CHROMIUM} "$@"\n', encoding="utf-8")
+    # As root, Chromium raises its own browser and compositor threads to nice -8 (a 30-page
+    # software compositor then outranks the server); without CAP_SYS_NICE it cannot.
+    drop = "setpriv --bounding-set=-sys_nice " if os.geteuid() == 0 and shutil.which("setpriv") else ""
+    wrapper.write_text(f'#!/bin/sh\nexec {drop}nice -n {int(niceness)} {CHROMIUM} "$@"\n', encoding="utf-8")
     wrapper.chmod(0o755)
     return str(wrapper)
 

@@ -137,13 +137,6 @@ SOLVE_NICENESS = 0
 RUN_CACHE_BYTES = 100_000_000
 RUN_CACHE_ENTRIES = 24
 CONCURRENT_SOLVES = SOLVE_WORKERS
-#: Runs alive at once (cached or held by pages being drawn) before a new solve waits for room, at
-#: most `LIVE_RUN_WAIT` seconds (a page's own runs left out). Two solves in flight take up to 200 MB
-#: each (the per-solve budget; Liar's dice at its cap keeps 178 MB), so with the server's 220 MB at
-#: rest and the payloads a class stays near 1.2 GB (`scripts/load_class.py`: 30 visitors on distinct
-#: heavy runs reached 1.45 GB and MemoryError without this bound).
-LIVE_RUN_BYTES = 400_000_000
-LIVE_RUN_WAIT = 120.0
 
 _SHARED_LOCK = threading.Lock()
 _shared: RunCache | None = None
@@ -155,8 +148,7 @@ def shared_runs() -> RunCache:
     global _shared
     with _SHARED_LOCK:
         if _shared is None:
-            _shared = RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES,
-                               max_live_bytes=LIVE_RUN_BYTES, admission_wait=LIVE_RUN_WAIT)
+            _shared = RunCache(RUN_CACHE_BYTES, RUN_CACHE_ENTRIES, CONCURRENT_SOLVES)
             idle.on_idle("runs", _shared.clear_unpinned)    # the pinned default views stay
         return _shared
 

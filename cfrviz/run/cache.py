@@ -7,10 +7,6 @@ several sessions ask for it at the same moment, and lets only a few solves run a
 machine has a core or two, and each solve in flight holds a run's worth of memory too. Pinned
 runs (the views a first visit gets, solved at server start) stay for good: they are outside the
 byte and entry budget, counted apart (`CacheStats.pinned`, `pinned_bytes`), and never evicted.
-With `max_live_bytes`, a new solve also waits (at most `admission_wait` seconds) while the runs
-that sessions still hold, cached or not, add up to more than that: under a class, pages are drawn
-slowly and each holds its run meanwhile, so the number of runs alive at once, not the cache, is
-what sets the process's peak.
 Pure Python: the app holds one instance per process (`cfrviz.app`).
 
 >>> cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1)
@@ -25,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -67,18 +62,11 @@ class RunCache:
     with `pin=True` are kept apart from the budget and never evicted.
     """
 
-    def __init__(self, max_bytes: int, max_entries: int, max_concurrent_solves: int, *,
-                 max_live_bytes: int | None = None, admission_wait: float = 30.0) -> None:
+    def __init__(self, max_bytes: int, max_entries: int, max_concurrent_solves: int) -> None:
         if max_bytes < 0 or max_entries < 1 or max_concurrent_solves < 1:
             raise ValueError("A run cache needs a byte budget >= 0, at least one entry and one solver slot.")
         self.max_bytes = int(max_bytes)
         self.max_entries = int(max_entries)
-        self.max_live_bytes = None if max_live_bytes is None else int(max_live_bytes)
-        self.admission_wait = float(admission_wait)
-        # Set whenever a run this cache handed out is freed: a solve waiting for room looks again.
-        self._freed = threading.Event()
-        # The runs handed to each thread (a page's script): a page never waits for room it holds itself.
-        self._handed = threading.local()
         self._runs: OrderedDict[Hashable, Run] = OrderedDict()
         self._pinned: dict[Hashable, Run] = {}
         self._pinned_bytes = 0
@@ -118,8 +106,6 @@ class RunCache:
         the budget (a run already cached moves there).
         """
         run = self._get(key, solve, on_wait)
-        handed: list[weakref.ref[Run]] = getattr(self._handed, "runs", [])
-        self._handed.runs = [ref for ref in handed if ref() is not None] + [weakref.ref(run)]
         if pin:
             with self._lock:
                 if key not in self._pinned:
@@ -161,7 +147,6 @@ class RunCache:
                 self._hits += 1
             return flight.run
         try:
-            self._admit(on_wait)
             with self.solver_slot(on_wait):
                 run = solve()
             if not isinstance(run, Run):
@@ -177,41 +162,6 @@ class RunCache:
                 self._flights.pop(key, None)
             flight.done.set()
 
-    def live_bytes(self) -> int:
-        """Bytes of the runs this cache handed out that are still alive, pinned ones left out."""
-        with self._lock:
-            return self._live_bytes()
-
-    def _live_bytes(self, excluded: frozenset[int] = frozenset()) -> int:
-        return sum(run.nbytes for key, run in self._alive.items() if key not in self._pinned and id(run) not in excluded)
-
-    def _admit(self, on_wait: Callable[[], None] | None) -> None:
-        """Wait until the runs alive leave room under `max_live_bytes`, or `admission_wait` seconds
-        passed. Runs this thread was handed are left out, so a page that holds one run while it asks
-        for another (a locked view and its unlocked run) never waits for itself; the deadline keeps
-        two such pages from waiting for each other for good."""
-        if self.max_live_bytes is None:
-            return
-        deadline = time.monotonic() + self.admission_wait
-        told = False
-        while True:
-            self._freed.clear()
-            mine = frozenset(id(ref()) for ref in getattr(self._handed, "runs", []) if ref() is not None)
-            with self._lock:
-                live = self._live_bytes(mine)
-            if live <= self.max_live_bytes:
-                return
-            if not told:
-                told = True
-                with self._lock:
-                    self._waits += 1
-                if on_wait is not None:
-                    on_wait()
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            self._freed.wait(min(remaining, 1.0))
-
     def _keep(self, key: Hashable, run: Run) -> None:
         with self._lock:
             self._solves += 1
@@ -222,8 +172,6 @@ class RunCache:
         if key in self._pinned:
             return
         self._runs[key] = run
-        if self._alive.get(key) is not run:
-            weakref.finalize(run, self._freed.set)
         self._alive[key] = run
         self._bytes += run.nbytes
         while len(self._runs) > 1 and (self._bytes > self.max_bytes or len(self._runs) > self.max_entries):

@@ -206,46 +206,6 @@ def test_a_pinned_key_solved_by_several_sessions_at_once_is_solved_once() -> Non
     assert cache.stats().pinned == 1 and cache.get("default", lambda: pytest.fail("pinned")) is run
 
 
-def test_a_new_solve_waits_while_the_runs_alive_fill_the_live_budget() -> None:
-    # The bound on runs alive at once: with room for one Kuhn run of 50 iterations (its nbytes,
-    # measured here), a second key waits (on_wait tells the visitor) until the first run is freed.
-    size = _kuhn(50).nbytes
-    cache = RunCache(max_bytes=0, max_entries=1, max_concurrent_solves=2, max_live_bytes=size, admission_wait=120.0)
-    held = cache.get("first", lambda: _kuhn(50))
-    waiting, solved = threading.Event(), threading.Event()
-    results: list[Run] = []
-
-    def session() -> None:
-        results.append(cache.get("second", lambda: _kuhn(60), on_wait=waiting.set))
-        solved.set()
-
-    # Two runs alive would be 2 x nbytes: the cache keeps at most one (max_entries=1), so the first
-    # run leaves the cache on the second's insert, and only the held reference keeps it alive.
-    cache.get("filler", lambda: _kuhn(50))      # within the budget: nothing else is alive
-    thread = threading.Thread(target=session)
-    thread.start()
-    assert waiting.wait(60)
-    assert not solved.is_set()
-    del held
-    gc.collect()
-    assert solved.wait(60)
-    thread.join(60)
-    assert results[0].iterations[-1] == 60
-
-
-def test_the_live_bound_is_soft_past_its_deadline() -> None:
-    # admission_wait=0: another page asking while the budget is full is told, then gets its solve.
-    cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1, max_live_bytes=0, admission_wait=0.0)
-    held = cache.get("first", lambda: _kuhn(50))
-    told: list[bool] = []
-    results: list[Run] = []
-    other = threading.Thread(target=lambda: results.append(
-        cache.get("second", lambda: _kuhn(60), on_wait=lambda: told.append(True))))
-    other.start()
-    other.join(60)
-    assert told == [True] and held.iterations[-1] == 50 and results[0].iterations[-1] == 60
-
-
 def test_clear_unpinned_keeps_the_pinned_runs() -> None:
     cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1)
     pinned = cache.get("default", lambda: _kuhn(20), pin=True)
@@ -255,14 +215,3 @@ def test_clear_unpinned_keeps_the_pinned_runs() -> None:
     assert (stats.entries, stats.bytes, stats.pinned, stats.pinned_bytes) == (0, 0, 1, pinned.nbytes)
     assert cache.get("default", lambda: _kuhn(1)) is pinned
 
-
-def test_a_page_never_waits_for_the_runs_it_holds_itself() -> None:
-    # One thread (a page) holds a run that fills the live budget and asks for a second one (a
-    # locked view beside its unlocked run): it is not told to wait, though another thread would be.
-    size = _kuhn(50).nbytes
-    cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=1, max_live_bytes=size,
-                     admission_wait=120.0)
-    held = cache.get("unlocked", lambda: _kuhn(50))
-    told: list[bool] = []
-    locked = cache.get("locked", lambda: _kuhn(60), on_wait=lambda: told.append(True))
-    assert told == [] and held.iterations[-1] == 50 and locked.iterations[-1] == 60
