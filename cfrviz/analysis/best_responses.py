@@ -22,6 +22,7 @@ from cfrviz.analysis._batched_judging import _nash_conv_pairs_batched
 from cfrviz.solvers._interpreted import pick
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.tree import GameTree
+from cfrviz.util import idle
 
 __all__ = ["BestResponse", "HistoryValues", "best_response", "expected_value", "exploitability",
            "exploitability_many", "exploitability_pairs", "history_values", "judge_snapshots", "nash_conv"]
@@ -481,6 +482,14 @@ _PACKED_LOCK = threading.Lock()
 # (tree, packed) of the latest call, replaced as one tuple: every session's thread reads it, and
 # a tree paired with another tree's arrays would send the unchecked kernels out of bounds.
 _last: tuple[GameTree, _Packed] | None = None
+
+
+def _forget_last() -> None:
+    global _last
+    _last = None
+
+
+idle.on_idle("last judged tree", _forget_last)   # it would keep its tree and arrays alive
 
 
 def _packed(tree: GameTree) -> _Packed:

@@ -14,6 +14,7 @@ import numpy as np
 
 from cfrviz.games.base import Game, TryAgainLater
 from cfrviz.tree import GameTree, build_tree
+from cfrviz.util import idle
 
 if TYPE_CHECKING:
     from cfrviz.catalog.entries import GameSpec
@@ -150,3 +151,13 @@ def clear_caches() -> None:
     """Forget every built game, tree and refusal (tests; a server under memory pressure)."""
     for cache in (_GAMES, _TREES, _REFUSALS):
         cache.clear()
+
+
+def _empty_built() -> None:
+    """Forget the built games and trees, not the refusals (a sentence each): with the trees go the
+    arrays the solvers, judging and drawing keep per tree (weakly keyed on it)."""
+    for cache in (_GAMES, _TREES):
+        cache.clear()
+
+
+idle.on_idle("games and trees", _empty_built)   # emptied when the last visitor has gone
