@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: Seconds a clicked download's file stays after it was built: a browser on a busy machine asks
-#: for it within a few seconds (the load script's worst was 15 s with 30 visitors).
-GRACE_S = 120.0
+#: Seconds a clicked download's file stays after it was built: the browser asks for it as soon as
+#: the click's answer arrives, a few seconds at most on a busy 2-core host.
+GRACE_S = 30.0
 #: Most bytes of clicked files held at once (a Leduc run at the app's cap is a 23 MB .npz).
 MAX_HELD_BYTES = 200_000_000
 # The "session" under which clicked files are named: Streamlit never clears it by itself.
