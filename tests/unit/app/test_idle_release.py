@@ -13,11 +13,26 @@ from cfrviz.util import idle
 
 @pytest.fixture
 def emptied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    # A registry of the test's own: the real caches of this test process stay as they are.
     calls: list[str] = []
     monkeypatch.setattr(sessions, "_released", False)
+    monkeypatch.setattr(idle, "_emptiers", {})
     idle.on_idle("test cache", lambda: calls.append("emptied"))
-    yield calls
-    idle.forget("test cache")
+    return calls
+
+
+def test_release_calls_every_emptier_and_survives_a_failing_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(idle, "_emptiers", {})
+    calls: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("this cache is broken")
+
+    idle.on_idle("broken", broken)
+    idle.on_idle("working", lambda: calls.append("working"))
+    assert idle.release() == 2 and calls == ["working"]
+    idle.forget("working")
+    assert idle.release() == 1 and calls == ["working"]
 
 
 def test_the_caches_are_emptied_once_when_no_session_is_left(emptied: list[str]) -> None:
@@ -38,6 +53,7 @@ def test_an_unknown_session_store_empties_nothing(emptied: list[str]) -> None:
 
 def test_every_shared_cache_registers_its_emptier() -> None:
     # The caches that hold visitors' data between clicks (README, "Memory and CPU budget").
+    import cfrviz.analysis.best_responses  # noqa: F401
     import cfrviz.analysis.lp  # noqa: F401
     import cfrviz.app.components.timeline  # noqa: F401
     import cfrviz.games.openspiel  # noqa: F401
@@ -45,4 +61,5 @@ def test_every_shared_cache_registers_its_emptier() -> None:
     from cfrviz.app import solving
 
     solving.shared_runs()
-    assert {"runs", "timeline payloads", "exact values", "locked trees", "OpenSpiel games"} <= set(idle._emptiers)
+    assert {"runs", "timeline payloads", "exact values", "locked trees", "OpenSpiel games", "games and trees",
+            "last judged tree"} <= set(idle._emptiers)
