@@ -7,9 +7,10 @@ What it does, in order:
    build time), then `bash scripts/deploy.sh serve` with its memory settings, on 127.0.0.1 and a free
    port, tracebacks hidden from visitors, numba's cache where deploy.sh puts it (NUMBA_CACHE_DIR,
    default `.numba-cache/`), under an address-space cap (`--address-space`, 3 GB as the tests'
-   deployed server; 0 for none). It waits for `/_stcore/health` and the server's "kernels ready"
-   line, then takes the idle memory: the server's resident memory (VmRSS of itself and every process
-   below it, /proc), the median of 3 s of samples.
+   deployed server; 0 for none). It waits for `/_stcore/health` and the server's "page modules
+   loaded" line (its last start-up step, after the kernels and the pinned first views), then takes
+   the idle memory: the server's resident memory (VmRSS of itself and every process below it,
+   /proc), the median of 3 s of samples.
 2. `--visitors` visitors arrive evenly spread over `--arrival` seconds (a class clicking a shared
    link). Each visitor is a browser context of its own in ONE headless Chromium (Debian's
    /usr/bin/chromium, driven by Playwright) on the same machine as the server: contexts share no
@@ -413,7 +414,7 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
                               "server_log": str(log_path), "host": host_facts()}
     with deployed_server(address_space, env, health_timeout=180.0, log_path=log_path, process_group=True) \
             as (url, process):
-        wait_for_log_line(log_path, "kernels ready", process, timeout=options.timeout)
+        wait_for_log_line(log_path, "page modules loaded", process, timeout=options.timeout)
         sampler = RssSampler(process.pid, SAMPLE_INTERVAL)
         try:
             sampler.phase = "idle"

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cfrviz.util import idle
+
 #: Seconds a clicked download's file stays after it was built: the browser asks for it as soon as
 #: the click's answer arrives, a few seconds at most on a busy 2-core host.
 GRACE_S = 30.0
@@ -78,6 +80,23 @@ def expire_clicked_downloads(manager: Any = None, clock: Callable[[], float] = t
         return
     with manager._lock:
         _let_go(manager, clock(), 0)
+
+
+def empty_media_files(manager: Any = None) -> None:
+    """Let go of every clicked file and sweep the files no session names, twice (Streamlit marks
+    a download on one sweep and deletes it on the next). Streamlit sweeps only when a script run
+    ends, so once the last visitor has gone nothing would: the idle release calls this."""
+    if manager is None:
+        manager = _server_manager()
+    if manager is None or id(manager) not in _wrapped:
+        return
+    with manager._lock:
+        _let_go(manager, float("inf"), 0)
+    for _ in range(2):
+        manager.remove_orphaned_files()
+
+
+idle.on_idle("clicked downloads", empty_media_files)
 
 
 def _server_manager() -> Any:

@@ -87,3 +87,10 @@ def test_wrapping_twice_wraps_once(manager: MediaFileManager) -> None:
     first = manager.execute_deferred
     assert keep_clicked_downloads(manager)
     assert manager.execute_deferred is first
+
+
+def test_the_idle_release_sweeps_what_no_rerun_would(manager: MediaFileManager) -> None:
+    # Once the last visitor has gone no script run ends, so Streamlit would never sweep again.
+    file_id = _click(manager)
+    download_files.empty_media_files(manager)
+    assert manager.read_file(file_id) is None
