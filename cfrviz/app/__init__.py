@@ -34,13 +34,13 @@ from cfrviz.app.solving import (
     wait_until_warm,
 )
 from cfrviz.app.state import CHOICE_KEY, NODE_KEY, PAGE_SETTINGS_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, View
-from cfrviz.app.widgets import action_legend, error, iteration_slider, legend_text, notice, rules_card
+from cfrviz.app.widgets import action_legend, error, legend_text, notice, rules_card
 from cfrviz.solvers import ALGORITHMS
 
 __all__ = [
     "ALGORITHMS", "CHOICE_KEY", "CONCURRENT_SOLVES", "LEARNING_PATH", "MAX_SEED", "NODE_KEY", "PAGES",
     "PAGE_SETTINGS_KEY", "RUN_CACHE_BYTES", "RUN_CACHE_ENTRIES", "T_KEY", "UPLOAD_KEY", "UPLOAD_NAME_KEY",
-    "Choice", "View", "action_legend", "bind", "cached_solve", "error", "iteration_cap", "iteration_slider",
+    "Choice", "View", "action_legend", "bind", "cached_solve", "error", "iteration_cap",
     "legend_text", "notice", "page_setting", "page_value", "rules_card", "set_locks", "set_page_value", "setup_page",
     "one_solve_at_a_time", "shared_runs", "solve_view", "solved_run", "start_session_reaper", "start_warmup",
     "wait_until_warm",

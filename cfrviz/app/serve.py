@@ -23,7 +23,7 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 #: LP solver, networkx): loaded here, last, so that no visitor of a deployed server waits for them
 #: and the server's memory at rest is what it keeps after its first visitors.
 PAGE_MODULES = ("cfrviz.figures.convergence", "cfrviz.figures.evolution", "cfrviz.figures.compare",
-                "cfrviz.figures.tree", "cfrviz.figures.best_response", "cfrviz.figures.play",
+                "cfrviz.figures.best_response", "cfrviz.figures.play",
                 "cfrviz.analysis.lp", "networkx")
 
 

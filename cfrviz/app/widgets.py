@@ -1,9 +1,8 @@
-"""Small pieces pages share: notices, the rules card and letter legend, the iteration slider."""
+"""Small pieces pages share: notices, the rules card and letter legend."""
 from __future__ import annotations
 
 import streamlit as st
 
-from cfrviz.app.state import T_KEY, View
 from cfrviz.util.text import escape_markdown
 
 
@@ -46,21 +45,3 @@ def action_legend(game: object) -> None:
     legend = getattr(game, "action_legend", {})
     if legend:
         st.caption(legend_text(legend))
-
-
-def _on_t_change(widget_key: str) -> None:
-    st.session_state[T_KEY] = int(st.session_state[widget_key])
-
-
-def iteration_slider(view: View, *, key: str = "cfrviz_w_t", label: str = "Iteration t") -> int:
-    """Draw the shared iteration control (over the run's snapshot iterations); returns t.
-
-    Moving it reruns the script; the new t is in `view.t` of the next run on every page.
-    """
-    if view.run is None or view.run.num_snapshots < 2:
-        return view.t
-    options = [int(i) for i in view.run.iterations]
-    st.session_state[key] = view.t
-    st.select_slider(label, options=options, key=key, on_change=_on_t_change, args=(key,),
-                     help="The solver keeps snapshots at these iterations; every page shows this one.")
-    return view.t

@@ -24,7 +24,7 @@ import importlib.abc, json, sys
 from streamlit.testing.v1 import AppTest
 import cfrviz.app.components.timeline as timeline
 
-WATCHED = ("pandas", "networkx", "cfrviz.figures.tree", "cfrviz.figures.convergence")
+WATCHED = ("pandas", "networkx", "cfrviz.figures.convergence")
 events = []
 
 class Watch(importlib.abc.MetaPathFinder):

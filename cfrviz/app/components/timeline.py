@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import numpy as np
 import streamlit as st
 from cachetools import LRUCache
 
@@ -239,9 +238,3 @@ def _event(key: str, name: str, callback: Callable[[Any], None]) -> Callable[[],
         if name in BROWSER_VALUES:   # the browser shows it already: the next header need not resend it
             _shown(key, **{name: value})
     return heard
-
-
-def frames_of(run: Run) -> np.ndarray:
-    """The iterations the timeline shows for `run` (for captions and tests)."""
-    shown: np.ndarray = run.iterations[frame_snapshots(run.iterations)]
-    return shown

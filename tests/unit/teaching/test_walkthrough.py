@@ -7,7 +7,7 @@ import pytest
 from cfrviz import analysis
 from cfrviz.solvers import solver_class
 from cfrviz.catalog import compile_game
-from cfrviz.teaching.walkthrough import information_set_table, solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
 
 
 def regret_of(trace, key):
@@ -38,7 +38,9 @@ def test_hand_worked_iteration_q_vs_k():
     assert returns["Q"].node_utility == pytest.approx(-0.875)
     assert returns["Q kb"].counterfactual_weight == pytest.approx(0.5)
     # Only the four information sets on the Q-vs-K deal change.
-    changed = {row["information set"] for row in information_set_table(trace) if row["changed"]}
+    changed = {record.key for i, record in enumerate(tree.infosets)
+               if np.any(trace.cumulative_regret_after[i] != trace.cumulative_regret_before[i])
+               or np.any(trace.strategy_sum_after[i] != trace.strategy_sum_before[i])}
     assert changed == {"Q", "Q kb", "K k", "K b"}
 
 

@@ -2,9 +2,9 @@
 
 References: the iteration worked by hand (chance sampling deals Q vs K from uniform: the first
 regret update is at Q kb, +0.25 / -0.25, at step 8 of 15: one deal, 4 decision nodes visited and
-returned, 5 terminals, the chance step and the end of the pass); the trace's own table
-(`information_set_table`, which reads the sums step by step) for when a set's "after" values
-are pending, partly added or final; and the trace's state after the iteration.
+returned, 5 terminals, the chance step and the end of the pass); the trace's own steps, their
+updates replayed one by one (`sums_after` below), for when a set's "after" values are pending,
+partly added or final; and the trace's state after the iteration.
 """
 from __future__ import annotations
 
@@ -15,7 +15,33 @@ import pytest
 
 from cfrviz.catalog import compile_game
 from cfrviz.figures.walkthrough import checked_step, first_part, set_progress, step_parts, walkthrough_payload
-from cfrviz.teaching.walkthrough import information_set_table, solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import IterationTrace, solver_state_before, trace_iteration
+
+
+def sums_after(trace: IterationTrace, upto: int) -> tuple[list[np.ndarray | None], np.ndarray]:
+    """(cumulative regret per set, or None while it waits for the end of its player's pass;
+    strategy sum [I, A]) after step `upto` (-1: before the first), replayed from the steps' updates.
+    Vanilla CFR and chance sampling only add; every other variant clips, discounts or predicts at
+    the end of a pass, so its regrets are final only from its player's "finish" step on."""
+    tree = trace.tree
+    regret = np.array(trace.cumulative_regret_before, dtype=float)
+    strategy_sum = np.array(trace.strategy_sum_before, dtype=float)
+    for step in trace.steps[:upto + 1]:
+        if step.kind == "return":
+            i, n = step.information_set_id, len(step.actions)
+            regret[i, :n] += np.asarray(step.regret_update)
+            strategy_sum[i, :n] += np.asarray(step.strategy_sum_update)
+    if trace.algorithm in ("cfr", "chance"):
+        return list(regret), strategy_sum
+    finished = {s.traverser for s in trace.steps[:upto + 1] if s.kind == "finish"}
+    shown: list[np.ndarray | None] = [
+        trace.cumulative_regret_after[i] if -1 in finished or int(tree.infoset_player[i]) in finished else None
+        for i in range(tree.num_infosets)]
+    return shown, strategy_sum
+
+
+def same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    return a is not None and b is not None and np.allclose(a, b, rtol=0, atol=1e-9)
 
 
 def kuhn_qk():
@@ -59,24 +85,24 @@ def test_a_sets_after_values_are_pending_until_its_first_update_and_final_from_i
                             iteration=3, deal="QK" if algorithm == "chance" else None, board="K" if game == "leduc" else None)
     first, final = set_progress(trace)
     last = len(trace.steps) - 1
-    final_table = information_set_table(trace)
+    final_regret, final_sum = trace.cumulative_regret_after, trace.strategy_sum_after
     for i, record in enumerate(tree.infosets):
         if first[i] < 0:
             assert final[i] < 0
-            assert final_table[i]["regret after"] == final_table[i]["regret before"]
+            assert same(final_regret[i], trace.cumulative_regret_before[i])
             continue
         assert 0 <= first[i] <= final[i] <= last
-        before = information_set_table(trace, upto=first[i] - 1)[i]
+        _, sum_before = sums_after(trace, first[i] - 1)
         # Before its first update nothing has been added: what a table would show is not final.
-        assert before["strategy sum after"] == before["strategy sum before"]
+        assert same(sum_before[i], trace.strategy_sum_before[i]), record.key
         if final[i] < last:
-            at_final = information_set_table(trace, upto=final[i])[i]
-            assert at_final["regret after"] == final_table[i]["regret after"], record.key
-            assert at_final["strategy sum after"] == final_table[i]["strategy sum after"], record.key
+            regret_at, sum_at = sums_after(trace, final[i])
+            assert same(regret_at[i], final_regret[i]), record.key
+            assert same(sum_at[i], final_sum[i]), record.key
         if final[i] > first[i]:
-            just_before = information_set_table(trace, upto=final[i] - 1)[i]
-            assert (just_before["regret after"] != final_table[i]["regret after"]
-                    or just_before["strategy sum after"] != final_table[i]["strategy sum after"]), record.key
+            regret_just_before, sum_just_before = sums_after(trace, final[i] - 1)
+            assert (not same(regret_just_before[i], final_regret[i])
+                    or not same(sum_just_before[i], final_sum[i])), record.key
 
 
 def test_replaying_the_frames_updates_gives_the_state_after_the_iteration():
