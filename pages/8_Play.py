@@ -56,7 +56,7 @@ st.markdown(
 c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
 SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
 DEALS = {"secret": "secret", "seeded": "seeded replay"}
-seat_choice = c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
+c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
 seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, **ui.bind("play_deals"),
                   help="Secret: cards from a seed drawn for your visit, which no one can predict. Seeded replay: "
                        "the hands of the seed on the right, the same every time.") == "seeded"

@@ -210,14 +210,13 @@ def scenario(name: str) -> dict[str, Any]:
                 f"{run.num_snapshots:,} snapshots held): EV loss, the play mode's numbers, {sent / 1e6:.1f} MB sent",
                 "seconds": seconds, "peak": peak}
     if kind == "evolution":
-        from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure, strategy_playback_figure
+        from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 
         run, _ = _leduc_run_bytes()
         chosen = list(range(0, run.tree.num_infosets, run.tree.num_infosets // 8))[:8]
         t = int(run.iterations[-1])
         seconds, peak, _ = _measure(lambda: (
             infoset_curves_figure(run, chosen, t).to_json(),
-            strategy_playback_figure(run, kind="average", start=0, infosets=chosen).to_json(),
             aggression_heatmap(run, kind="average", t=t).to_json()))
         return {"kind": "click", "what": "Evolution rerun: 8 Leduc information sets (the cap) at the cap, figures built",
                 "seconds": seconds, "peak": peak}

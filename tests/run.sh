@@ -47,8 +47,8 @@ echo "Compiling the solver kernels (once; later runs load them from numba's cach
 .venv/bin/python -m cfrviz.app.warmup
 
 # The type and lint gate (a full run only; extra arguments run just pytest): mypy --strict over
-# cfrviz/ and benchmarks/, ruff over the repository and import-linter's contracts, all configured
-# in pyproject.toml. The doctests run inside pytest (tests/unit/test_doctests.py).
+# cfrviz/ and benchmarks/, ruff over the repository, import-linter's contracts and vulture's dead
+# code, all configured in pyproject.toml. The doctests run inside pytest (tests/unit/test_doctests.py).
 static=0
 if [ "$#" -eq 0 ]; then
   echo "mypy (strict) over cfrviz/ and benchmarks/ ..."
@@ -57,6 +57,8 @@ if [ "$#" -eq 0 ]; then
   .venv/bin/python -m ruff check . || static=1
   echo "import-linter: the layers contract (pyproject.toml) ..."
   .venv/bin/lint-imports --no-cache || static=1
+  echo "vulture: dead code (pyproject.toml, tests/vulture_whitelist.py) ..."
+  .venv/bin/vulture || static=1
 fi
 
 # Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
@@ -64,7 +66,7 @@ rm -rf test-results
 status=0
 .venv/bin/python -m pytest -p no:cacheprovider --durations=10 "$@" || status=$?
 if [ "$status" = 0 ] && [ "$static" != 0 ]; then
-  echo "mypy, ruff or import-linter failed (see above)." >&2
+  echo "mypy, ruff, import-linter or vulture failed (see above)." >&2
   status=1
 fi
 

@@ -14,7 +14,6 @@ ACTOR_STYLE = {
 }
 PLAYER_NAMES = ("player 1", "player 2")
 HIGHLIGHT = "#E69F00"
-INFOSET_LINK = "#009E73"
 # One colour per action position (passive first, as every array orders them).
 ACTION_COLORS = ("#56B4E9", "#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00",
                  "#999999", "#E69F00", "#000000", "#882255")

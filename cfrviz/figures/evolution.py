@@ -1,4 +1,4 @@
-"""How regret and strategy move over the iterations: curves, playback bars and a heat map."""
+"""How regret and strategy move over the iterations: curves per information set and a heat map."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,8 +12,6 @@ from cfrviz.figures._style import AGGRESSIVE_ACTIONS, PLAYER_NAMES, action_color
 from cfrviz.figures.timeline import grouped_sets
 from cfrviz.run import Run
 
-# Client-side playback stays smooth up to about this many frames.
-MAX_FRAMES = 120
 # Heat-map columns; more snapshots are thinned evenly (the last one is always kept).
 MAX_HEATMAP_COLUMNS = 300
 # Heat-map rows and cells. Leduc's 288 sets x 300 columns fit whole; an uploaded game's 81,000
@@ -21,13 +19,6 @@ MAX_HEATMAP_COLUMNS = 300
 # order) and say so, and fewer columns when the rows are many.
 MAX_HEATMAP_ROWS = 600
 MAX_HEATMAP_CELLS = MAX_HEATMAP_ROWS * MAX_HEATMAP_COLUMNS // 2
-
-
-def thin(count: int, most: int) -> np.ndarray:
-    """At most `most` evenly spread indices into range(count), always keeping the first and last."""
-    if count <= most:
-        return np.arange(count)
-    return np.unique(np.round(np.linspace(0, count - 1, most)).astype(np.int64))
 
 
 def infoset_title(run: Run, infoset: int) -> str:
@@ -83,66 +74,6 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
                                             "yref": "container"},
                                     margin={"l": 60, "r": 20, "t": 40, "b": 90}))
     fig.layout.meta = {"t": int(t), "infosets": infosets}
-    return fig
-
-
-def _bars(run: Run, s: int, kind: str, rows: Sequence[int]) -> list[go.Bar]:
-    """Stacked horizontal bars: one per information set in `rows`, one segment per action position."""
-    tree = run.tree
-    strategy = run.average_strategy if kind == "average" else run.current_strategy
-    labels = [infoset_title(run, i) for i in rows]
-    bars = []
-    for a in range(tree.max_actions):
-        names = [tree.infosets[i].actions[a] if a < len(tree.infosets[i].actions) else "" for i in rows]
-        bars.append(go.Bar(
-            y=labels, x=strategy[s, rows, a], orientation="h", name=f"action {a + 1}",
-            marker={"color": action_color(a)}, text=names, textposition="inside", insidetextanchor="middle",
-            customdata=names, hovertemplate="%{y}<br>%{customdata}: %{x:.3f}<extra></extra>"))
-    return bars
-
-
-def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | None = None,
-                             infosets: Sequence[int] | None = None) -> go.Figure:
-    """The `kind` ("average" or "current") strategy of every information set (or of `infosets`)
-    as stacked bars, with plotly frames over (thinned) snapshots, a play/pause button and the
-    frames' own slider. Playback runs in the browser; `start` is the snapshot shown first
-    (default: the last)."""
-    if kind not in ("average", "current"):
-        raise ValueError(f"kind must be 'average' or 'current', not {kind!r}.")
-    tree = run.tree
-    rows = list(range(tree.num_infosets)) if infosets is None else [int(i) for i in infosets]
-    if not rows:
-        raise ValueError("Choose at least one information set to play back.")
-    picks = thin(run.num_snapshots, MAX_FRAMES)
-    start = int(picks[-1]) if start is None else int(start)
-    strategy = run.average_strategy if kind == "average" else run.current_strategy
-    # A frame only moves the bars' lengths; labels and colours stay from the first drawing.
-    frames = [go.Frame(data=[go.Bar(x=strategy[s, rows, a]) for a in range(tree.max_actions)],
-                       traces=list(range(tree.max_actions)), name=str(int(run.iterations[s])),
-                       layout={"title": {"text": f"{kind.capitalize()} strategy at iteration {int(run.iterations[s]):,}"}})
-              for s in picks]
-    fig = go.Figure(data=_bars(run, start, kind, rows), frames=frames)
-    steps = [{"method": "animate", "label": f"{int(run.iterations[s]):,}",
-              "args": [[str(int(run.iterations[s]))], {"mode": "immediate", "frame": {"duration": 0, "redraw": True},
-                                                     "transition": {"duration": 0}}]} for s in picks]
-    active = int(np.searchsorted(picks, start, side="right") - 1)
-    fig.update_layout(**base_layout(
-        title=f"{kind.capitalize()} strategy at iteration {int(run.iterations[start]):,}",
-        barmode="stack", height=max(360, 190 + 24 * len(rows)),
-        xaxis={"range": [0, 1], "title": "probability of each action (passive first)"},
-        yaxis={"autorange": "reversed", "automargin": True}, showlegend=False,
-        margin={"l": 90, "r": 20, "t": 60, "b": 150},
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": 0.0, "xanchor": "left",
-                      "yanchor": "top", "pad": {"t": 75},
-                      "buttons": [
-                          {"label": "▶ Play", "method": "animate",
-                           "args": [None, {"frame": {"duration": 110, "redraw": True}, "fromcurrent": True,
-                                           "transition": {"duration": 0}}]},
-                          {"label": "❚❚ Pause", "method": "animate",
-                           "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False},
-                                             "transition": {"duration": 0}}]}]}],
-        sliders=[{"active": max(active, 0), "steps": steps, "x": 0.2, "len": 0.8, "y": 0.0, "yanchor": "top",
-                  "currentvalue": {"prefix": "iteration ", "xanchor": "right"}, "pad": {"t": 55}}]))
     return fig
 
 

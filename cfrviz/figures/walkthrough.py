@@ -15,7 +15,7 @@ import numpy as np
 from cfrviz.figures.timeline import build_payload
 from cfrviz.games import CHANCE
 from cfrviz.solvers import ALGORITHMS
-from cfrviz.teaching.walkthrough import IterationTrace, Step
+from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.tree import GameTree
 
 # More nodes than this are cut down to the betting round being walked.
@@ -59,19 +59,13 @@ def _round_part(tree: GameTree, touched: Iterable[int], start: int) -> list[int]
     return sorted(keep)
 
 
-def shown_nodes(trace: IterationTrace, step: Step) -> list[int]:
-    """Node ids to draw for a step: every node the iteration touches, or, in a big tree, the
-    betting round being walked: the path from the root down to the round's start (the deal, or the
-    chance node that opened the round) and the touched nodes of that round, with the chance nodes
-    that end it as leaves."""
-    parts, part_of_step = step_parts(trace)
-    return list(parts[part_of_step[step.index]])
-
-
 def step_parts(trace: IterationTrace) -> tuple[list[tuple[int, ...]], list[int]]:
-    """(parts, part of each step): the distinct node sets `shown_nodes` draws, in order of first
-    use, and for each step [S] the index of its part. A part depends only on the round's start,
-    so each is computed once (Leduc's 2,711 vanilla-CFR steps have 55 parts)."""
+    """(parts, part of each step): the distinct node sets drawn, in order of first use, and for
+    each step [S] the index of its part. A part is every node the iteration touches, or, in a big
+    tree, the betting round being walked: the path from the root down to the round's start (the
+    deal, or the chance node that opened the round) and the touched nodes of that round, with the
+    chance nodes that end it as leaves. It depends only on the round's start, so each is computed
+    once (Leduc's 2,711 vanilla-CFR steps have 55 parts)."""
     tree = trace.tree
     touched = _touched(trace)
     if len(touched) <= MAX_DRAWN_NODES:

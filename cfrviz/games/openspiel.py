@@ -96,7 +96,6 @@ class OpenSpielGame(ExplicitGame):
     information_state_strings: tuple[str, ...] = ()
     action_ids: tuple[tuple[int, ...], ...] = ()
     turn_based: bool = False
-    openspiel_version: str = ""
 
 
 @dataclass(frozen=True)
@@ -509,8 +508,7 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
         edge_labels=tuple(edge_labels), chance_probabilities=tuple(probabilities), infoset=tuple(infoset),
         infosets=infosets, payoff=payoff, labels=unique_labels(walk.path_labels), description=description,
         game_string=text, information_state_strings=tuple(strings),
-        action_ids=tuple(tuple(int(a) for a in s[3]) for s in sets), turn_based=turn_based,
-        openspiel_version=str(document.get("version", "")))
+        action_ids=tuple(tuple(int(a) for a in s[3]) for s in sets), turn_based=turn_based)
 
 
 def information_set_keys(strings: list[str], players: list[int]) -> list[str]:

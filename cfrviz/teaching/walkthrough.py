@@ -89,9 +89,8 @@ class IterationTrace:
     cumulative_regret_before/after [I, A], strategy_sum_before/after [I, A], and
     strategy [I, A] (the current strategy at the start of the iteration, from
     regret matching on the cumulative regret before; for PCFR+ and PDCFR+ on it plus
-    the prediction). prediction_before/after [I, A]: the last instantaneous regret of
-    each player, the prediction predictive variants add (zero for the others);
-    next_strategy [I, A]: what iteration t + 1 plays. `deal` names the sampled root
+    the prediction, the last instantaneous regret); next_strategy [I, A]: what
+    iteration t + 1 plays. `deal` names the sampled root
     chance outcome (chance sampling) or is None. `value` is player 1's utility of the
     iteration's traversal (the first pass under alternating updates).
     """
@@ -108,8 +107,6 @@ class IterationTrace:
     strategy_sum_before: np.ndarray
     strategy_sum_after: np.ndarray
     value: float
-    prediction_before: np.ndarray | None = None
-    prediction_after: np.ndarray | None = None
     next_strategy: np.ndarray | None = None
 
 
@@ -377,12 +374,11 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
         tracer.pass_(1, tracer.next_strategy())
     deal_label = tree.edge_label[tree.children(0)[tracer.sampled[0]]] if 0 in tracer.sampled else None
     next_strategy = tracer.next_strategy()
-    for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum, before_prediction,
-              tracer.prediction, next_strategy):
+    for a in (start_strategy, before_regret, before_sum, tracer.regret, tracer.strategy_sum, next_strategy):
         a.setflags(write=False)
     return IterationTrace(tree, algorithm, updates, int(iteration), deal_label, tuple(tracer.steps),
                           start_strategy, before_regret, tracer.regret, before_sum, tracer.strategy_sum,
-                          float(value), before_prediction, tracer.prediction, next_strategy)
+                          float(value), next_strategy)
 
 
 def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,

@@ -9,7 +9,7 @@ import pytest
 
 import cfrviz
 from cfrviz.figures.convergence import equilibrium_figure, exploitability_figure, value_figure
-from cfrviz.figures.evolution import MAX_FRAMES, aggression_heatmap, infoset_curves_figure, strategy_playback_figure
+from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 
 
 @pytest.fixture(scope="module")
@@ -75,17 +75,6 @@ def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
     assert not fig["layout"].get("annotations")
     names = [t["name"] for t in fig["data"]]
     assert any("exact" in n for n in names) and any("running mean" in n for n in names)
-
-
-def test_playback_has_frames_buttons_and_its_own_slider(kuhn_run):
-    # Reference: plotly's animation contract: frames + updatemenus(animate) + sliders.
-    fig = spec(strategy_playback_figure(kuhn_run))
-    assert len(fig["frames"]) == min(kuhn_run.num_snapshots, MAX_FRAMES)
-    assert fig["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
-    assert len(fig["layout"]["sliders"][0]["steps"]) == len(fig["frames"])
-    # Every frame's bars sum to 1 per information set (a probability distribution).
-    total = sum(array(bar["x"]) for bar in fig["frames"][-1]["data"])
-    assert np.allclose(total, 1.0)
 
 
 def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):

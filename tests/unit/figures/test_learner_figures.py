@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cfrviz.catalog import compile_game
-from cfrviz.figures.walkthrough import shown_nodes
+from cfrviz.figures.walkthrough import step_parts
 from cfrviz.games import CHANCE
 from cfrviz.solvers.matrix import regret_matching_path
 from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
@@ -23,8 +23,9 @@ def test_a_leduc_walkthrough_draws_only_the_round_being_walked():
     regret, strategy_sum, prediction = solver_state_before(tree, "chance", "simultaneous", 0, 1)
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="chance",
                             updates="simultaneous", iteration=1, deal="QK", rng=np.random.default_rng([0, 1]))
+    parts, part_of_step = step_parts(trace)
     for step in trace.steps:
-        nodes = shown_nodes(trace, step)
+        nodes = list(parts[part_of_step[step.index]])
         assert step.node in nodes and 0 in nodes
         # One round of betting: its 17 histories at most, the path above it and the chance nodes below.
         assert len(nodes) <= 25, (step.index, len(nodes))
@@ -39,7 +40,8 @@ def test_kuhn_walkthroughs_stay_whole():
     regret, strategy_sum, prediction = solver_state_before(tree, "cfr", "simultaneous", 0, 1)
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="cfr",
                             updates="simultaneous", iteration=1, deal=None, rng=np.random.default_rng([0, 1]))
-    assert shown_nodes(trace, trace.steps[5]) == list(range(tree.num_nodes))
+    parts, part_of_step = step_parts(trace)
+    assert parts == [tuple(range(tree.num_nodes))] and set(part_of_step) == {0}
 
 
 def test_expected_value_self_play_moves_only_when_started_away_from_equilibrium():

@@ -1,0 +1,42 @@
+"""Names vulture (the dead-code check in tests/run.sh, configured in pyproject.toml) cannot see used.
+
+Vulture reads cfrviz/, pages/, app.py, scripts/ and benchmarks/, not the tests: a name only a test
+reads is reported, which is how dead product code is found. Each entry here is read by something
+vulture does not follow, and says what. `_` stands for any object (vulture matches by name); this
+file is only parsed, never run.
+"""
+
+# Imported by their "module:Class" path in cfrviz/util/vocabulary.py's ALGORITHMS (solver_class).
+CFRPlus
+LinearCFR
+PredictiveCFRPlus
+PredictiveDiscountedCFRPlus
+
+# Fields of result values that the tests read to check the numbers the product computes.
+_.action_names        # analysis.best_responses.BestResponse: the tests name the best action
+_.value_player_2_lp   # analysis.lp.Equilibrium: player 2's LP optimum, checked equal to player 1's (LP duality)
+_.payoff_shift        # games.efg.EfgGame: the c/2 taken off a constant-sum file's payoffs
+_.num_decision_nodes  # tree.compiled.GameTree: node counts pinned against the published sizes of Kuhn and Leduc
+
+# What the tests observe of the shared caches, pools and budgets (the product only uses them).
+_.stats               # app.page_results.ResultCache (and run.cache.RunCache): counts of computes, hits, pins
+_.computes
+_.hits
+_.pinned_bytes
+_.native_ids          # run.pool.SolvePool: the workers' thread ids, whose nice value a test reads in /proc
+_.held_bytes          # run.uploads: the bytes of uploaded runs held, checked against the budget
+forget_openspiel_games  # games.openspiel: tests empty the accepted/refused game caches between cases
+
+# scripts/load_class.py: fields of a visit, read back through dataclasses.asdict for the report.
+_.download_megabytes
+_.download_retried
+
+# ---------------------------------------------------------------------------------------------
+# TEMPORARY: deleted on branch s7-settings / s7-words (issue 27). The lead drops this section
+# after merging those branches; vulture then shows whether anything here is still dead.
+_.playable            # catalog.entries.GameSpec.playable (always True): deleted on s7-settings
+_.settings_params     # catalog.entries.GameSpec.settings_params (unused): deleted on s7-settings
+_.waits               # run.cache.CacheStats.waits: run/cache.py is converted on s7-settings
+_.CURRENT             # util.vocabulary.StrategyKind.CURRENT: s7-words replaces "current" with it
+_.family              # util.vocabulary.AlgorithmInfo.family and Family are read nowhere: dead, but deleting
+#                       them rewrites import lines that s7-words rewrites too (solvers/__init__.py)
