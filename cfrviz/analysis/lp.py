@@ -20,11 +20,11 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
-from cachetools import LRUCache
 
 from cfrviz.games.base import PLAYER_1, PLAYER_2, TERMINAL
 from cfrviz.tree import GameTree
 from cfrviz.util import idle
+from cfrviz.util.bounded_cache import BoundedCache
 
 #: Trees whose solution is kept.
 CACHE_SIZE = 16
@@ -175,11 +175,10 @@ def _solve(tree: GameTree) -> Equilibrium:
     return Equilibrium(value, strategy, -negated_value, time.perf_counter() - clock)
 
 
-# id(tree) -> (weak reference to the tree, its solution): a cached solution never keeps a tree alive
-# (many sessions share one server; trees of uploaded games come and go). Each entry counts at least
-# CACHE_BYTES / CACHE_SIZE, so at most CACHE_SIZE are kept.
-_cache: LRUCache[int, tuple[weakref.ref[GameTree], Equilibrium]] = LRUCache(
-    maxsize=CACHE_BYTES, getsizeof=lambda entry: max(entry[1].strategy.nbytes + 1_000, CACHE_BYTES // CACHE_SIZE))
+# id(tree) -> (weak reference to the tree, its solution), within CACHE_SIZE entries and CACHE_BYTES: a
+# cached solution never keeps a tree alive (many sessions share one server; uploaded trees come and go).
+_cache: BoundedCache[int, tuple[weakref.ref[GameTree], Equilibrium]] = BoundedCache(
+    CACHE_SIZE, CACHE_BYTES, lambda entry: entry[1].strategy.nbytes + 1_000)
 _lock = threading.Lock()
 
 

@@ -37,11 +37,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cachetools import LRUCache
 
 from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet, TryAgainLater
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 from cfrviz.util import idle
+from cfrviz.util.bounded_cache import BoundedCache
 
 __all__ = ["FILE_REFUSAL", "MAX_OPENSPIEL_NODES", "GameString", "OpenSpielGame", "available",
            "information_set_keys", "load_openspiel", "parse_game_string"]
@@ -209,9 +209,7 @@ class _Remembered:
     `most` entries and `max_bytes` by `size`."""
 
     def __init__(self, most: int, max_bytes: int, size: Callable[[Any], int]) -> None:
-        self.most, self.max_bytes = most, max_bytes
-        self.items: LRUCache[tuple[str, int], Any] = LRUCache(
-            maxsize=max_bytes, getsizeof=size)
+        self.items: BoundedCache[tuple[str, int], Any] = BoundedCache(most, max_bytes, size)
         self.lock = threading.Lock()
 
     def get(self, key: tuple[str, int]) -> Any:
@@ -220,10 +218,8 @@ class _Remembered:
 
     def put(self, key: tuple[str, int], value: Any) -> None:
         with self.lock:
-            if self.items.getsizeof(value) <= self.max_bytes:    # a larger one is used, not kept
+            if self.items.getsizeof(value) <= self.items.maxsize:    # a larger one is used, not kept
                 self.items[key] = value
-                while len(self.items) > self.most:      # the byte bound is cachetools'; the count is ours
-                    self.items.popitem()
 
     def clear(self) -> None:
         with self.lock:

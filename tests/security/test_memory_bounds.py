@@ -26,6 +26,7 @@ from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.run import load_run
 from cfrviz.catalog import cache
+from cfrviz.util.bounded_cache import BoundedCache
 from cfrviz.games import efg
 
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
@@ -287,9 +288,9 @@ def test_a_refused_game_is_not_cached_and_its_refusal_costs_nothing_the_second_t
         messages.append(str(caught.value))
     assert len(set(messages)) == 1 and "more than 500 actions" in messages[0]
     assert len(reads) == 1                                # read once, then remembered by key
-    assert cache._GAMES.nbytes == 0 and cache._TREES.nbytes == 0
-    assert len(cache._REFUSALS._values) == 1
-    assert all(len(key) == 16 for key in cache._REFUSALS._values)    # a digest, not the 1 MB text
+    assert len(cache._GAMES) == 0 and len(cache._TREES) == 0
+    assert len(cache._REFUSALS) == 1
+    assert all(len(key) == 16 for key in cache._REFUSALS)    # a digest, not the 1 MB text
 
 
 def test_a_refused_tree_drops_its_game_and_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,15 +317,24 @@ def test_a_refused_tree_drops_its_game_and_is_remembered(monkeypatch: pytest.Mon
         game.game()                                       # refused as a game too, without reading again
 
 
-def test_the_tree_cache_is_bounded_by_bytes() -> None:
-    # Reference: catalog.tree_bytes estimates each tree; the cache keeps at most TREE_CACHE_BYTES (the newest always).
+def test_the_tree_cache_is_bounded_by_count_and_by_bytes() -> None:
+    # Reference: catalog.tree_bytes estimates each tree; the cache keeps at most TREE_CACHE_ENTRIES trees
+    # and TREE_CACHE_BYTES (the newest always). The same rule on smaller bounds: bytes, count, one too big.
     trees = [catalog.get("efg", text=chain_efg(n)).tree() for n in (100, 200, 300)]
     sizes = [catalog.tree_bytes(t) for t in trees]
-    assert cache._TREES.nbytes == sum(sizes)
-    small = cache._BoundedCache(max_entries=10, max_bytes=sizes[1] + sizes[2])
-    for k, (tree, size) in enumerate(zip(trees, sizes)):
-        small.put(k, tree, size)
-    assert 0 not in small and 1 in small and 2 in small and small.nbytes == sizes[1] + sizes[2]
+    assert cache._TREES.currsize == sum(sizes)
+    assert (cache._TREES.max_entries, cache._TREES.maxsize) == (cache.TREE_CACHE_ENTRIES, cache.TREE_CACHE_BYTES)
+
+    def kept(max_entries: int, max_bytes: int) -> list[int]:
+        small: BoundedCache[int, GameTree] = BoundedCache(max_entries, max_bytes,
+                                                          cache._counted(catalog.tree_bytes, max_bytes))
+        for k, tree in enumerate(trees):
+            small[k] = tree
+        return sorted(small)
+
+    assert kept(100, sizes[1] + sizes[2]) == [1, 2]           # the bytes of the newest two
+    assert kept(2, 10 * sum(sizes)) == [1, 2]                 # two entries
+    assert kept(100, sizes[2] - 1) == [2]                     # the newest, alone, though over the bytes
 
 
 # --- Liar's Dice with 5 sides at 20,000 iterations, default settings ---------------------------------

@@ -319,7 +319,7 @@ def test_accepted_games_are_shared_by_equal_strings_and_kept_bounded(child_calls
     assert again.actor is game.actor and again.information_state_strings == game.information_state_strings
     for dice_sides in (2, 3, 4, 5):
         load_openspiel(f"liars_dice(numdice=1,dice_sides={dice_sides})")
-    assert len(openspiel._ACCEPTED.items) == openspiel._ACCEPTED.most == 4
+    assert len(openspiel._ACCEPTED.items) == openspiel._ACCEPTED.items.max_entries == 4
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ from importlib import resources
 from typing import Any
 
 import streamlit as st
-from cachetools import LRUCache
 
 from cfrviz.app.solving import first_drawing_sent
 from cfrviz.util import idle
+from cfrviz.util.bounded_cache import BoundedCache
 from cfrviz.app.state import LIVE_UPLOADS
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
@@ -63,14 +63,13 @@ _KINDS = "cfrviz_timeline_kind"
 WHOLE_SET_KEY = "cfrviz_tree_whole_set"
 
 # Encoded payloads by (run, part), least recently used first out. A Leduc part is about 1 MB and a
-# part at the frame cap a few MB, so 48 MB keeps the day's few dozen views warm; every entry counts
-# at least 2 MB, so at most 24 are kept however small. None holds a run: a solved run is named by
-# its settings (the shared run cache decides which runs stay), an uploaded one by its token.
+# part at the frame cap a few MB, so 48 MB keeps the day's few dozen views warm, and at most 24
+# however small. None holds a run: a solved run is named by its settings (the shared run cache
+# decides which runs stay), an uploaded one by its token.
 PAYLOAD_CACHE_BYTES = 48_000_000
 _PAYLOAD_CACHE_ENTRIES = 24
-_cache: LRUCache[tuple[Any, ...], tuple[str, bytes]] = LRUCache(
-    maxsize=PAYLOAD_CACHE_BYTES,
-    getsizeof=lambda entry: max(len(entry[1]), PAYLOAD_CACHE_BYTES // _PAYLOAD_CACHE_ENTRIES))
+_cache: BoundedCache[tuple[Any, ...], tuple[str, bytes]] = BoundedCache(
+    _PAYLOAD_CACHE_ENTRIES, PAYLOAD_CACHE_BYTES, lambda entry: len(entry[1]))
 _lock = threading.Lock()
 
 

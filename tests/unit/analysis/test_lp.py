@@ -91,7 +91,7 @@ def test_cache_is_per_tree_bounded_and_shared_across_threads(monkeypatch: pytest
     for thread in threads:
         thread.join()
     assert all(result is first for result in results)
-    monkeypatch.setattr(lp, "CACHE_SIZE", 2)
+    monkeypatch.setattr(lp._cache, "max_entries", 2)
     others = [build_tree(compile_game("kuhn").game) for _ in range(3)]
     for other in others:
         lp_equilibrium(other)
