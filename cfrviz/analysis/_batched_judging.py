@@ -9,7 +9,7 @@ import numpy as np
 
 from cfrviz.games import CHANCE, TERMINAL
 
-# Rows of the packed tables (as in `cfrviz.analysis.best_responses`).
+# Rows of the packed tables (as in `cfrviz.analysis._best_response_kernels`).
 _ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
 _INNER, _OPPONENT_SLOT, _PARENT_SLOT, _SET_ORDER = 0, 1, 2, 3
 

@@ -32,7 +32,8 @@ from numba import njit
 
 # The one reach and value pass, shared with best response and exploitability.
 from cfrviz.util import memory
-from cfrviz.analysis.best_responses import _packed, _profile_values, _reach_pass
+from cfrviz.analysis._best_response_kernels import _profile_values, _reach_pass
+from cfrviz.analysis.best_responses import _packed
 from cfrviz.analysis._batched_inspector import _frames_batched
 from cfrviz.run import Run
 from cfrviz.solvers import UpdateScheme, solver_class

@@ -13,7 +13,7 @@ import pytest
 from numba import njit
 
 import cfrviz
-from cfrviz.analysis import best_responses
+from cfrviz.analysis import _best_response_kernels, best_responses
 from cfrviz.analysis.best_responses import exploitability_many, exploitability_pairs, judge_snapshots
 from cfrviz.catalog import compile_game
 from cfrviz.games import CHANCE, TERMINAL
@@ -192,9 +192,9 @@ def test_every_walk_gives_the_old_walks_bits_and_own_reach(name: str) -> None:
     packed = best_responses._packed(tree)
     arrays = (packed.nodes, packed.chance_probability, packed.chance_reach, packed.payoff, packed.judging,
               packed.inner_levels, first, second)
-    walks = {"unblocked": lambda r: best_responses._nash_conv_pairs_unblocked(*arrays, r)}
+    walks = {"unblocked": lambda r: _best_response_kernels._nash_conv_pairs_unblocked(*arrays, r)}
     for block in (1, 3, 16):
-        walks[f"block {block}"] = lambda r, block=block: best_responses._nash_conv_pairs(*arrays, r, block)
+        walks[f"block {block}"] = lambda r, block=block: _best_response_kernels._nash_conv_pairs(*arrays, r, block)
     for label, walk in walks.items():
         reach = np.full(first.shape[:2], np.nan)
         np.testing.assert_array_equal(0.5 * walk(reach), expected, err_msg=label)

@@ -16,7 +16,7 @@ import pytest
 from numba import njit
 
 import cfrviz
-from cfrviz.analysis import _batched_inspector, _batched_judging, best_responses, inspector
+from cfrviz.analysis import _batched_inspector, _batched_judging, _best_response_kernels, best_responses, inspector
 from cfrviz.app.links import DEFAULT_CHOICE
 from cfrviz.catalog import compile_game
 from cfrviz.solvers import _cfr_kernel, _interpreted
@@ -133,8 +133,8 @@ def test_batched_exploitability_equals_the_kernel_on_random_profiles(game: str, 
               packed.inner_levels, first, second)
     batched_reach, blocked_reach, unblocked_reach = (np.empty(first.shape[:2]) for _ in range(3))
     batched = _batched_judging._nash_conv_pairs_batched(*arrays, batched_reach)
-    np.testing.assert_array_equal(batched, best_responses._nash_conv_pairs(*arrays, blocked_reach, 4))
-    np.testing.assert_array_equal(batched, best_responses._nash_conv_pairs_unblocked(*arrays, unblocked_reach))
+    np.testing.assert_array_equal(batched, _best_response_kernels._nash_conv_pairs(*arrays, blocked_reach, 4))
+    np.testing.assert_array_equal(batched, _best_response_kernels._nash_conv_pairs_unblocked(*arrays, unblocked_reach))
     np.testing.assert_array_equal(batched_reach, blocked_reach)
     np.testing.assert_array_equal(batched_reach, unblocked_reach)
 
