@@ -22,7 +22,6 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 import streamlit as st
-from cachetools import LRUCache
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from cfrviz import catalog
@@ -37,6 +36,7 @@ from cfrviz.teaching import compare, walkthrough
 from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
 from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.util import idle
+from cfrviz.util.bounded_cache import BoundedCache
 
 V = TypeVar("V")
 _ARRAY_HEADER = sys.getsizeof(np.empty(0))
@@ -109,8 +109,7 @@ class SharedResults(Generic[V]):
         if max_bytes < 0 or max_entries < 1:
             raise ValueError("A result cache needs a byte budget >= 0 and at least one entry.")
         self.name = name
-        self.max_entries = int(max_entries)
-        self._lru: LRUCache[Hashable, V] = LRUCache(maxsize=int(max_bytes), getsizeof=footprint)
+        self._lru: BoundedCache[Hashable, V] = BoundedCache(int(max_entries), int(max_bytes), footprint)
         self._pinned: dict[Hashable, V] = {}
         self._pinned_bytes = 0
         self._flights: dict[Hashable, _Flight[V]] = {}
@@ -168,9 +167,7 @@ class SharedResults(Generic[V]):
             with self._lock:
                 self._computes += 1
                 if size <= self._lru.maxsize:
-                    self._lru[key] = value          # evicts the least recently used beyond the bytes
-                    while len(self._lru) > self.max_entries:
-                        self._lru.popitem()
+                    self._lru[key] = value          # evicts the least recently used beyond the count or bytes
             return value
         except BaseException as error:
             flight.error = error

@@ -57,7 +57,7 @@ def calls() -> Iterator[Counter[str]]:
                                                    solving.CONCURRENT_SOLVES))
         for name in ("compare_lines", "regret_paths", "walk_traces"):
             old = getattr(page_results, name)
-            patch.setattr(page_results, name, page_results.SharedResults(old.name, old._lru.maxsize, old.max_entries))
+            patch.setattr(page_results, name, page_results.SharedResults(old.name, old._lru.maxsize, old._lru.max_entries))
         patch.setattr(compare, "measure_line", counting(counted, "compare", compare.measure_line))
         patch.setattr(matrix, "regret_matching_path", counting(counted, "regret matching", matrix.regret_matching_path))
         patch.setattr(walkthrough, "trace_iteration", counting(counted, "walkthrough", walkthrough.trace_iteration))

@@ -64,7 +64,7 @@ def test_the_apps_caches_are_bounded_in_bytes() -> None:
     for cache, limit in ((page_results.compare_lines, page_results.COMPARE_BYTES),
                          (page_results.regret_paths, page_results.PATH_BYTES),
                          (page_results.walk_traces, page_results.TRACE_BYTES)):
-        assert 0 < limit <= 100_000_000 and cache._lru.maxsize == limit and cache.max_entries <= 64
+        assert 0 < limit <= 100_000_000 and cache._lru.maxsize == limit and cache._lru.max_entries <= 64
 
 
 def test_sessions_asking_at_once_compute_once() -> None:
