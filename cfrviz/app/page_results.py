@@ -261,7 +261,7 @@ class CompareRequest:
 def compare_first_visit() -> CompareRequest:
     """Compare's first view: the sidebar's default game and run, the page's default settings."""
     settings = DEFAULT_CHOICE.settings()
-    game = DEFAULT_CHOICE.catalog_game
+    game = settings.spec
     cap = iteration_cap(game)
     choices = compare_choices(game)
     algorithms = [a for a in _default("cmp_algos") if a in choices]
@@ -273,24 +273,22 @@ def compare_first_visit() -> CompareRequest:
     return CompareRequest(settings, tuple(entries), DEFAULT_REPEATS)
 
 
-def compare_line(game: str, game_params: tuple[tuple[str, Any], ...], entry: Entry, repeats: int,
-                 on_wait: Callable[[], None] | None = None, *, pin: bool = False) -> Line:
-    """One entry solved per seed and timed `repeats` times; only its curves are kept.
+def compare_line(game: GameSpec, entry: Entry, repeats: int, on_wait: Callable[[], None] | None = None, *,
+                 pin: bool = False) -> Line:
+    """One entry solved per seed on `game` (the sidebar's `GameSpec`, used as it is) and timed `repeats`
+    times; only its curves are kept.
 
     Every solve takes one of the server's solver slots and runs in the solve pool, as every other
     page's solve does; `on_wait()` runs when it has to wait for another visitor's."""
-    def solve_run(g: str, p: tuple[tuple[str, Any], ...], a: str, n: int, u: str, seed: int) -> Run:
+    def solve_run(settings: RunSettings) -> Run:
         # The run every other page shows: share its cached solve (which takes a slot itself).
-        if _in_session():
-            return solving.cached_solve(g, p, a, n, u, seed)
-        return solving.shared_run(solving.as_settings(g, p, a, n, u, seed))   # the warm-up: nothing to draw
+        return solving.cached_solve(settings) if _in_session() else solving.shared_run(settings)   # the warm-up: nothing to draw
 
     def measure() -> Line:
         return read_only(compare.measure_line(game, entry, repeats, solve_run=solve_run if entry.sidebar else None,
-                                    solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait),
-                                    **dict(game_params)))
+                                              solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait)))
 
-    return compare_lines.get(("compare", game, game_params, entry, repeats), measure, pin=pin)
+    return compare_lines.get(("compare", game, entry, repeats), measure, pin=pin)
 
 
 # Regret matching --------------------------------------------------------------------------------
@@ -377,8 +375,7 @@ def replayable_algorithms(game: GameSpec) -> list[str]:
 class TraceRequest:
     """One walked iteration as the page asks for it (a cache key)."""
 
-    game: str
-    game_params: tuple[tuple[str, Any], ...]
+    game: GameSpec
     algorithm: str
     updates: str
     seed: int
@@ -399,14 +396,14 @@ def walkthrough_first_visit() -> TraceRequest:
     deal = str(_default("walk_deal")) if algorithm == "chance" else None
     t = min(int(_default("walk_t")), game.walkthrough_iteration_cap)
     seed = int(_default("walk_seed")) if algorithm == "chance" else 0
-    return TraceRequest(game.name, game.params, algorithm, updates, seed, t, deal)
+    return TraceRequest(game, algorithm, updates, seed, t, deal)
 
 
 def walkthrough_trace(request: TraceRequest, *, pin: bool = False) -> IterationTrace:
     """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
     def trace() -> IterationTrace:
         with st.spinner("Replaying the iterations before t…") if _in_session() else contextlib.nullcontext():
-            tree = catalog.get(request.game, **dict(request.game_params)).tree()
+            tree = request.game.tree()     # the page's GameSpec: resolved once, where it was chosen
             regret, strategy_sum, prediction = walkthrough.solver_state_before(
                 tree, request.algorithm, request.updates, request.seed, request.t)
             return walkthrough.trace_iteration(
@@ -434,4 +431,4 @@ def pin_first_views() -> None:
 def _pin_compare() -> None:
     request = compare_first_visit()
     for entry in request.entries:
-        compare_line(request.settings.game, request.settings.game_params, entry, request.repeats, pin=True)
+        compare_line(request.settings.spec, entry, request.repeats, pin=True)

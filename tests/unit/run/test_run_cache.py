@@ -15,7 +15,7 @@ import pytest
 
 import cfrviz
 from cfrviz import catalog
-from cfrviz.run import Run
+from cfrviz.run import Run, RunSettings
 from cfrviz.run.cache import RunCache
 
 THREADS = 6
@@ -135,13 +135,12 @@ def test_a_shared_run_cannot_be_written() -> None:
 def test_the_app_hands_every_session_the_same_run() -> None:
     from cfrviz import app as ui
 
-    first = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
-    second = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
+    first = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0))
+    second = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0))
     assert first is second
-    # The view's settings (one GameSpec, enum members) key the same entry as the older plain-values form.
+    # The view's settings (one GameSpec, enum members) key the same entry as plain strings do.
     settings = ui.Choice(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0).settings()
-    assert ui.cached_solve(settings) is first and ui.cached_solve(settings.spec, (), "cfr", 123,
-                                                                   "simultaneous", 0) is first
+    assert ui.cached_solve(settings) is first
     assert first.settings == settings
     # Reference: the same solve outside the app.
     assert np.array_equal(first.exploitability, cfrviz.solve("kuhn", "cfr", iterations=123,
