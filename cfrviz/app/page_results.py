@@ -3,8 +3,8 @@ matching's paths and the Walkthrough's traces.
 
 Each page used to keep these in its own Streamlit cache, out of reach of the warm-up. Here they
 are process-wide, each cache bounded in entries and in bytes (`footprint`), and a result many
-sessions ask for at once is computed once (single flight, as `cfrviz.run.cache.RunCache` does
-for runs). The first visit's view of each page (`*_first_visit`, read from the same defaults the
+sessions ask for at once is computed once (`cfrviz.util.single_flight`, as runs are in
+`cfrviz.run.cache.RunCache`). The first visit's view of each page (`*_first_visit`, read from the same defaults the
 page reads) is computed at server start and pinned (`pin_first_views`). Values are our own
 read-only objects, handed out as they are (no pickling).
 """
@@ -37,6 +37,7 @@ from cfrviz.teaching import compare, walkthrough
 from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
 from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.util import idle
+from cfrviz.util.single_flight import SingleFlight
 
 V = TypeVar("V")
 _ARRAY_HEADER = sys.getsizeof(np.empty(0))
@@ -91,30 +92,24 @@ class ResultStats:
     pinned_bytes: int = 0
 
 
-class _Flight(Generic[V]):
-    """A computation in progress that other sessions wait for instead of starting their own."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.value: V | None = None
-        self.error: BaseException | None = None
-
-
 class SharedResults(Generic[V]):
     """Least-recently-used results within `max_bytes` (`footprint`) and `max_entries`, plus pinned
     ones outside that budget that are never evicted. A result larger than the whole budget is
-    handed out but not kept. Thread-safe; each key is computed once however many ask at once."""
+    handed out but not kept. Thread-safe; each key is computed once however many ask at once
+    (`cfrviz.util.single_flight`)."""
 
     def __init__(self, name: str, max_bytes: int, max_entries: int) -> None:
         if max_bytes < 0 or max_entries < 1:
             raise ValueError("A result cache needs a byte budget >= 0 and at least one entry.")
         self.name = name
         self.max_entries = int(max_entries)
+        # Bounded by bytes here (cachetools evicts the least recently used beyond `max_bytes` of
+        # `footprint`) and by count in `_keep` (at most `max_entries`).
         self._lru: LRUCache[Hashable, V] = LRUCache(maxsize=int(max_bytes), getsizeof=footprint)
         self._pinned: dict[Hashable, V] = {}
         self._pinned_bytes = 0
-        self._flights: dict[Hashable, _Flight[V]] = {}
         self._lock = threading.Lock()
+        self._flights: SingleFlight[V] = SingleFlight(name, self._lock)
         self._computes = 0
         self._hits = 0
 
@@ -124,61 +119,30 @@ class SharedResults(Generic[V]):
         An error from `compute` reaches every session that waited for it and is not kept; a session
         whose script was stopped mid-way (a rerun) leaves the work to the next one that waits.
         `pin=True` keeps the result for good, outside the budget."""
-        value = self._get(key, compute)
-        if pin:
-            with self._lock:
-                if key not in self._pinned:
-                    self._lru.pop(key, None)
-                    self._pinned[key] = value
-                    self._pinned_bytes += footprint(value)
+        value, computed = self._flights.get(key, lambda: self._find(key), compute, lambda value: self._keep(key, value))
+        with self._lock:
+            if not computed:
+                self._hits += 1
+            if pin and key not in self._pinned:
+                self._lru.pop(key, None)
+                self._pinned[key] = value
+                self._pinned_bytes += footprint(value)
         return value
 
-    def _get(self, key: Hashable, compute: Callable[[], V]) -> V:
-        while True:
-            with self._lock:
-                if key in self._pinned:
-                    self._hits += 1
-                    return self._pinned[key]
-                if key in self._lru:
-                    self._hits += 1
-                    return self._lru[key]       # and it is now the most recently used
-                flight = self._flights.get(key)
-                owner = flight is None
-                if flight is None:
-                    flight = self._flights[key] = _Flight()
-            if owner:
-                return self._compute(key, compute, flight)
-            flight.done.wait()
-            if isinstance(flight.error, ValueError):   # a sentence for the user; a fresh one per thread
-                raise ValueError(str(flight.error))
-            if isinstance(flight.error, Exception):
-                raise RuntimeError(f"The shared {self.name} for {key!r} failed: {flight.error!r}")
-            if flight.error is None:
-                assert flight.value is not None
-                with self._lock:
-                    self._hits += 1
-                return flight.value
-            # The owner's script was stopped (not an error of the work): try again, maybe as owner.
+    def _find(self, key: Hashable) -> V | None:
+        """The result kept under `key` (under the lock), now the most recently used."""
+        if key in self._pinned:
+            return self._pinned[key]
+        return self._lru.get(key)
 
-    def _compute(self, key: Hashable, compute: Callable[[], V], flight: _Flight[V]) -> V:
-        try:
-            value = compute()
-            flight.value = value
-            size = footprint(value)
-            with self._lock:
-                self._computes += 1
-                if size <= self._lru.maxsize:
-                    self._lru[key] = value          # evicts the least recently used beyond the bytes
-                    while len(self._lru) > self.max_entries:
-                        self._lru.popitem()
-            return value
-        except BaseException as error:
-            flight.error = error
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.done.set()
+    def _keep(self, key: Hashable, value: V) -> None:
+        size = footprint(value)
+        with self._lock:
+            self._computes += 1
+            if size <= self._lru.maxsize:
+                self._lru[key] = value          # evicts the least recently used beyond the bytes
+                while len(self._lru) > self.max_entries:
+                    self._lru.popitem()
 
     def stats(self) -> ResultStats:
         with self._lock:
