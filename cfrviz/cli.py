@@ -16,13 +16,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import IO, TYPE_CHECKING, NoReturn, TextIO
 
 import numpy as np
 
 from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Player
-from cfrviz.run import export_strategy, save_run
+from cfrviz.run import RunSettings, export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
 from cfrviz.util.text import quoted
@@ -36,7 +36,7 @@ ALGORITHM_NAMES = tuple(ALGORITHMS)
 
 
 def iteration_caps() -> dict[str, int]:
-    """Most iterations one CLI solve may ask for, per game of the app's menu (`CatalogGame.cli_iteration_cap`),
+    """Most iterations one CLI solve may ask for, per game of the app's menu (`GameSpec.cli_iteration_cap`),
     so a typo cannot tie up a machine for hours."""
     return {str(game.link): game.cli_iteration_cap for game in catalog.menu()}
 
@@ -173,8 +173,9 @@ def _writable(path: Path, flag: str) -> None:
         path.unlink(missing_ok=True)
 
 
-def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """Settings for `cfrviz.solve` from parsed arguments; UsageError explains the first bad one."""
+def check_arguments(args: argparse.Namespace) -> RunSettings:
+    """The one `RunSettings` parsed arguments name (the snapshots stay `args.snapshots`: how a run is
+    recorded, not what is solved); UsageError explains the first bad one."""
     game: catalog.GameSpec = args.game
     if args.cards is not None:
         names = {p.name: p for p in game.entry.parameters}
@@ -203,8 +204,7 @@ def check_arguments(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError("--json and --out must name different files.")
     locks = Locks.parse(args.lock).check(game.tree())
     # The game goes on as its GameSpec: the runner uses it as it is, without asking the catalog again.
-    return {"game": game, "algorithm": args.algorithm, "iterations": args.iterations,
-            "updates": args.updates, "seed": args.seed, "snapshots": args.snapshots, "locks": locks}
+    return RunSettings(game, args.algorithm, args.iterations, args.updates, args.seed, locks)
 
 
 def format_report(run: Run, stream: TextIO) -> None:
@@ -219,7 +219,7 @@ def format_report(run: Run, stream: TextIO) -> None:
     average = np.asarray(run.average_strategy[-1])
     running_mean = float(run.expected_value[-1])
     settings = run.settings
-    title = getattr(tree.game, "title", settings.game)
+    title = getattr(tree.game, "title", settings.spec.name)
     print(f"{title}: {settings.algorithm}, {int(run.iterations[-1]):,} iterations, "
           f"{settings.updates} updates, seed {settings.seed}", file=stream)
     print(file=stream)
@@ -242,7 +242,7 @@ def format_report(run: Run, stream: TextIO) -> None:
     if settings.locks:
         _locked_report(run, value, stream)
         return
-    source, exact = value_source(tree), game_value(tree)
+    source, exact = value_source(game), game_value(tree, game)
     note = "" if exact is None else (f" ({game.title}'s value is {exact:.7g}"
                                      + (", from the sequence-form linear program)" if source == "linear program"
                                         else ")"))
@@ -321,9 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
         settings = check_arguments(args)
         from cfrviz import runner
-        game = settings.pop("game")
-        algorithm = settings.pop("algorithm")
-        run = runner.solve(game, algorithm, **settings)
+        run = runner.solve_settings(settings, args.snapshots)
         format_report(run, sys.stdout)
         outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:

@@ -91,8 +91,7 @@ if view.choice.locks and not view.uploaded:
     view = ui.solve_view(view)
 locked, unlocked, comparison = view.run, None, None
 if view.choice.locks and not view.uploaded and locked is not None:
-    s = view.settings
-    unlocked = ui.cached_solve(s.spec, (), s.algorithm, s.iterations, s.updates, s.seed)
+    unlocked = ui.cached_solve(view.settings.without_locks())
     drawn = None if nodes is None else tuple(nodes)
     comparison = timeline.Extra(key=("lock comparison", unlocked.settings, int(unlocked.iterations[-1]), drawn),
                                 build=functools.partial(lock_comparison, locked, unlocked, drawn))
@@ -106,7 +105,7 @@ if locked is not None and unlocked is not None:
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)
-stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.game)[:40]
+stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.spec.name)[:40]
 st.download_button("Download GraphML", data=functools.partial(graphml_bytes, tree, nodes),
                    file_name=f"cfrviz_{stem}_tree.graphml", mime="application/graphml+xml",
                    on_click="ignore", key="tree_graphml",

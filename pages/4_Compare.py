@@ -27,7 +27,7 @@ view = ui.setup_page(
     own_settings="This page follows the sidebar's game and runs its own list of algorithms, chosen below.",
     sidebar_note="Compare uses the game chosen here (and draws this solve too); its algorithms are on the page.")
 settings = view.settings
-game = view.choice.catalog_game
+game = view.choice.spec
 
 if game.matrix:
     st.info("Comparisons run the CFR family on an extensive-form game. Choose another game in the sidebar; "
@@ -119,7 +119,7 @@ for k, entry in enumerate(entries):
                                 "at a time on this shared server)")
     with status:
         try:
-            lines.append(page_results.compare_line(settings.game, settings.game_params, entry, repeats, waiting))
+            lines.append(page_results.compare_line(game, entry, repeats, waiting))
         except ValueError as error:
             ui.error(f"{entry.label}: {error}")
             st.stop()
@@ -150,8 +150,8 @@ st.dataframe(rows, hide_index=True, width="stretch", column_config={
                                       "current exploitability", "nodes touched", "seconds"])
 d1, d2, _ = st.columns([1, 1, 3])
 # Partials, not lambdas: a lambda would keep this page's globals (the view and its run) alive with the button.
-d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{settings.game}.csv",
+d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{game.name}.csv",
                    mime="text/csv", on_click="ignore", key="cmp_table_csv")
 d2.download_button("Curves (CSV)", data=functools.partial(curves_csv, lines),
-                   file_name=f"cfrviz_compare_{settings.game}_curves.csv", mime="text/csv", on_click="ignore",
+                   file_name=f"cfrviz_compare_{game.name}_curves.csv", mime="text/csv", on_click="ignore",
                    key="cmp_curves_csv")

@@ -36,7 +36,7 @@ st.markdown(
 
 c1, c2, c3, c4, c5 = st.columns([1.1, 1.7, 1.2, 0.8, 1.1])
 # Small extensive-form games only: a step-by-step walk of a big tree would never end.
-walkable = page_results.walkable_games(view.choice.catalog_game)
+walkable = page_results.walkable_games(view.choice.spec)
 keys = list(walkable)
 # Kept values this game cannot take fall back before the widgets are drawn.
 if ui.page_value("walk_game") not in walkable:
@@ -75,7 +75,7 @@ if algorithm == "chance":
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
-request = page_results.TraceRequest(game.name, game.params, algorithm, updates, seed, t, deal)
+request = page_results.TraceRequest(game, algorithm, updates, seed, t, deal)
 trace = page_results.walkthrough_trace(request)
 
 # A new trace starts at its first step, unless the session has just opened a link naming a step.

@@ -63,7 +63,7 @@ def on_exploiter(value: object) -> None:
         state["_br_reported_exploiter"] = checked
 
 
-game_value = reference_value(tree)
+game_value = reference_value(tree, view.settings.spec)
 snapshots = frames_with(run, view.t)
 drawn = None if nodes is None else tuple(sorted(nodes))
 extra = timeline.Extra(key=("best_response", drawn, tuple(snapshots.tolist()), game_value),

@@ -14,7 +14,6 @@ import math
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz import catalog
 from cfrviz.app.components import timeline
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
 from cfrviz.figures.drawn import is_drawn_whole
@@ -37,7 +36,7 @@ SESSION_KEY = "play_session"
 SECRET_KEY = "play_secret"
 
 # Card games show the cards; any other game shows the information set the human is in.
-cards_dealt = catalog.of_tree(tree).parts_by == "private card"
+cards_dealt = view.settings.spec.parts_by == "private card"
 has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any())
 
 st.markdown(
@@ -62,7 +61,7 @@ seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, 
                        "the hands of the seed on the right, the same every time.") == "seeded"
 seed = int(c3.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, disabled=not seeded,
                            **ui.bind("play_seed")))
-game_value = play.known_game_value(tree)
+game_value = play.known_game_value(tree, view.settings.spec)
 
 # A new game, way of dealing or seed starts a new session of hands (with a new secret).
 session = (tree.game.title, seeded, seed if seeded else None)

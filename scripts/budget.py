@@ -109,8 +109,8 @@ def compare_at_cap(plan_name: str) -> dict[str, Any]:
     gate = RunCache(0, 1, 1)
 
     def click() -> None:
-        lines = [measure_line(game.name, entry, repeats, solver_slot=functools.partial(gate.solver_slot, None),
-                              **dict(game.params)) for entry in entries]
+        lines = [measure_line(game, entry, repeats, solver_slot=functools.partial(gate.solver_slot, None))
+                 for entry in entries]
         for axis in ("iterations", "nodes", "seconds"):
             comparison_figure(lines, axis, "average").to_json()
         summary(lines)

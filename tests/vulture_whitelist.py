@@ -27,6 +27,10 @@ _.native_ids          # run.pool.SolvePool: the workers' thread ids, whose nice 
 _.held_bytes          # run.uploads: the bytes of uploaded runs held, checked against the budget
 forget_openspiel_games  # games.openspiel: tests empty the accepted/refused game caches between cases
 
+# cfrviz/__init__.py: a module's __getattr__ is called by Python itself for a missing attribute (PEP 562);
+# it imports `cfrviz.solve` on first use.
+__getattr__
+
 # scripts/load_class.py: fields of a visit, read back through dataclasses.asdict for the report.
 _.download_megabytes
 _.download_retried

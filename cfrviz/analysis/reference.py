@@ -10,15 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from cfrviz import catalog
+from cfrviz.catalog import GameSpec
 from cfrviz.analysis.equilibria import ALPHA_MAX, kuhn_equilibrium, matrix_equilibrium, matrix_strategy
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.tree import GameTree
 
 
-def game_value(tree: GameTree) -> float | None:
-    """Player 1's value of the game in chips per hand: known, exact (matrix games) or from the LP
-    (computed once per tree); None when the LP finds no answer within its time limit."""
-    game = catalog.of_tree(tree)
+def game_value(tree: GameTree, game: GameSpec) -> float | None:
+    """Player 1's value of the game `game` (whose tree is `tree`: a caller holds both, so nothing is
+    resolved again) in chips per hand: known, exact (matrix games) or from the LP (computed once per
+    tree); None when the LP finds no answer within its time limit."""
     if game.known_value is not None:
         return game.known_value
     if game.matrix:
@@ -29,9 +30,8 @@ def game_value(tree: GameTree) -> float | None:
         return None
 
 
-def value_source(tree: GameTree) -> str:
+def value_source(game: GameSpec) -> str:
     """Where `game_value` comes from, in words for a caption."""
-    game = catalog.of_tree(tree)
     if game.known_value is not None:
         return "known"
     if game.matrix:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from cfrviz import catalog
-from cfrviz.catalog import CarriesGameSpec, GameSpec
+from cfrviz.catalog import GameSpec
 from cfrviz.run import RunSettings
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
     update_schemes
@@ -25,7 +25,7 @@ LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
 
 
 @dataclass(frozen=True)
-class Choice(CarriesGameSpec):
+class Choice:
     """What the sidebar asks for: the game as one `GameSpec` and the plain values a solve is keyed on.
 
     `algorithm` and `updates` may be given as strings; they are kept as `Algorithm` and
@@ -41,11 +41,6 @@ class Choice(CarriesGameSpec):
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))
         object.__setattr__(self, "updates", UpdateScheme(self.updates))
-
-    @property
-    def catalog_game(self) -> GameSpec:
-        """The chosen game (its earlier name; `spec` is the same value)."""
-        return self.spec
 
     @property
     def game_param(self) -> str | None:
@@ -115,9 +110,6 @@ def _first(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         return ""
 
 
-_parse_int = parse_whole_number   # the one reader of typed numbers, shared with the CLI (cfrviz.util.whole_numbers)
-
-
 def parse_query_params(params: Mapping[str, object]) -> DeepLink:
     """Validate deep-link query parameters; anything malformed falls back with a notice.
 
@@ -167,7 +159,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     cap = game.app_iteration_cap
     if "iters" in get:
         try:
-            iters = _parse_int(get["iters"])
+            iters = parse_whole_number(get["iters"])
             if iters < 1:
                 raise ValueError
             if iters > cap:
@@ -196,7 +188,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
 
     if "seed" in get:
         try:
-            seed = _parse_int(get["seed"])
+            seed = parse_whole_number(get["seed"])
             if not 0 <= seed <= MAX_SEED:
                 raise ValueError
             choice = replace(choice, seed=seed)
@@ -210,7 +202,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     t: int | None = None
     if "t" in get:
         try:
-            t = _parse_int(get["t"])
+            t = parse_whole_number(get["t"])
             if not 1 <= t <= choice.iterations:
                 raise ValueError
         except ValueError:
@@ -225,7 +217,7 @@ def _parse_query_params(params: Mapping[str, object]) -> DeepLink:
     if "node" in get and get["node"].strip() not in ("", "none"):
         num_nodes = choice.tree().num_nodes
         try:
-            node = _parse_int(get["node"])
+            node = parse_whole_number(get["node"])
             if not 0 <= node < num_nodes:
                 raise ValueError
         except ValueError:

@@ -3,8 +3,8 @@ matching's paths and the Walkthrough's traces.
 
 Each page used to keep these in its own Streamlit cache, out of reach of the warm-up. Here they
 are process-wide, each cache bounded in entries and in bytes (`footprint`), and a result many
-sessions ask for at once is computed once (single flight, as `cfrviz.run.cache.RunCache` does
-for runs). The first visit's view of each page (`*_first_visit`, read from the same defaults the
+sessions ask for at once is computed once (`cfrviz.util.single_flight`, as runs are in
+`cfrviz.run.cache.RunCache`). The first visit's view of each page (`*_first_visit`, read from the same defaults the
 page reads) is computed at server start and pinned (`pin_first_views`). Values are our own
 read-only objects, handed out as they are (no pickling).
 """
@@ -37,6 +37,7 @@ from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
 from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
+from cfrviz.util.single_flight import SingleFlight
 
 V = TypeVar("V")
 _ARRAY_HEADER = sys.getsizeof(np.empty(0))
@@ -91,19 +92,11 @@ class ResultStats:
     pinned_bytes: int = 0
 
 
-class _Flight(Generic[V]):
-    """A computation in progress that other sessions wait for instead of starting their own."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.value: V | None = None
-        self.error: BaseException | None = None
-
-
 class SharedResults(Generic[V]):
     """Least-recently-used results within `max_bytes` (`footprint`) and `max_entries`, plus pinned
     ones outside that budget that are never evicted. A result larger than the whole budget is
-    handed out but not kept. Thread-safe; each key is computed once however many ask at once."""
+    handed out but not kept. Thread-safe; each key is computed once however many ask at once
+    (`cfrviz.util.single_flight`)."""
 
     def __init__(self, name: str, max_bytes: int, max_entries: int) -> None:
         if max_bytes < 0 or max_entries < 1:
@@ -112,8 +105,8 @@ class SharedResults(Generic[V]):
         self._lru: BoundedCache[Hashable, V] = BoundedCache(int(max_entries), int(max_bytes), footprint)
         self._pinned: dict[Hashable, V] = {}
         self._pinned_bytes = 0
-        self._flights: dict[Hashable, _Flight[V]] = {}
         self._lock = threading.Lock()
+        self._flights: SingleFlight[V] = SingleFlight(name, self._lock)
         self._computes = 0
         self._hits = 0
 
@@ -123,59 +116,28 @@ class SharedResults(Generic[V]):
         An error from `compute` reaches every session that waited for it and is not kept; a session
         whose script was stopped mid-way (a rerun) leaves the work to the next one that waits.
         `pin=True` keeps the result for good, outside the budget."""
-        value = self._get(key, compute)
-        if pin:
-            with self._lock:
-                if key not in self._pinned:
-                    self._lru.pop(key, None)
-                    self._pinned[key] = value
-                    self._pinned_bytes += footprint(value)
+        value, computed = self._flights.get(key, lambda: self._find(key), compute, lambda value: self._keep(key, value))
+        with self._lock:
+            if not computed:
+                self._hits += 1
+            if pin and key not in self._pinned:
+                self._lru.pop(key, None)
+                self._pinned[key] = value
+                self._pinned_bytes += footprint(value)
         return value
 
-    def _get(self, key: Hashable, compute: Callable[[], V]) -> V:
-        while True:
-            with self._lock:
-                if key in self._pinned:
-                    self._hits += 1
-                    return self._pinned[key]
-                if key in self._lru:
-                    self._hits += 1
-                    return self._lru[key]       # and it is now the most recently used
-                flight = self._flights.get(key)
-                owner = flight is None
-                if flight is None:
-                    flight = self._flights[key] = _Flight()
-            if owner:
-                return self._compute(key, compute, flight)
-            flight.done.wait()
-            if isinstance(flight.error, ValueError):   # a sentence for the user; a fresh one per thread
-                raise ValueError(str(flight.error))
-            if isinstance(flight.error, Exception):
-                raise RuntimeError(f"The shared {self.name} for {key!r} failed: {flight.error!r}")
-            if flight.error is None:
-                assert flight.value is not None
-                with self._lock:
-                    self._hits += 1
-                return flight.value
-            # The owner's script was stopped (not an error of the work): try again, maybe as owner.
+    def _find(self, key: Hashable) -> V | None:
+        """The result kept under `key` (under the lock), now the most recently used."""
+        if key in self._pinned:
+            return self._pinned[key]
+        return self._lru.get(key)
 
-    def _compute(self, key: Hashable, compute: Callable[[], V], flight: _Flight[V]) -> V:
-        try:
-            value = compute()
-            flight.value = value
-            size = footprint(value)
-            with self._lock:
-                self._computes += 1
-                if size <= self._lru.maxsize:
-                    self._lru[key] = value          # evicts the least recently used beyond the count or bytes
-            return value
-        except BaseException as error:
-            flight.error = error
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.done.set()
+    def _keep(self, key: Hashable, value: V) -> None:
+        size = footprint(value)
+        with self._lock:
+            self._computes += 1
+            if size <= self._lru.maxsize:
+                self._lru[key] = value          # evicts the least recently used beyond the count or bytes
 
     def stats(self) -> ResultStats:
         with self._lock:
@@ -258,7 +220,7 @@ class CompareRequest:
 def compare_first_visit() -> CompareRequest:
     """Compare's first view: the sidebar's default game and run, the page's default settings."""
     settings = DEFAULT_CHOICE.settings()
-    game = DEFAULT_CHOICE.catalog_game
+    game = settings.spec
     cap = iteration_cap(game)
     choices = compare_choices(game)
     algorithms = [a for a in _default("cmp_algos") if a in choices]
@@ -270,24 +232,22 @@ def compare_first_visit() -> CompareRequest:
     return CompareRequest(settings, tuple(entries), DEFAULT_REPEATS)
 
 
-def compare_line(game: str, game_params: tuple[tuple[str, Any], ...], entry: Entry, repeats: int,
-                 on_wait: Callable[[], None] | None = None, *, pin: bool = False) -> Line:
-    """One entry solved per seed and timed `repeats` times; only its curves are kept.
+def compare_line(game: GameSpec, entry: Entry, repeats: int, on_wait: Callable[[], None] | None = None, *,
+                 pin: bool = False) -> Line:
+    """One entry solved per seed on `game` (the sidebar's `GameSpec`, used as it is) and timed `repeats`
+    times; only its curves are kept.
 
     Every solve takes one of the server's solver slots and runs in the solve pool, as every other
     page's solve does; `on_wait()` runs when it has to wait for another visitor's."""
-    def solve_run(g: str, p: tuple[tuple[str, Any], ...], a: str, n: int, u: str, seed: int) -> Run:
+    def solve_run(settings: RunSettings) -> Run:
         # The run every other page shows: share its cached solve (which takes a slot itself).
-        if _in_session():
-            return solving.cached_solve(g, p, a, n, u, seed)
-        return solving.shared_run(solving.as_settings(g, p, a, n, u, seed))   # the warm-up: nothing to draw
+        return solving.cached_solve(settings) if _in_session() else solving.shared_run(settings)   # the warm-up: nothing to draw
 
     def measure() -> Line:
         return read_only(compare.measure_line(game, entry, repeats, solve_run=solve_run if entry.sidebar else None,
-                                    solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait),
-                                    **dict(game_params)))
+                                              solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait)))
 
-    return compare_lines.get(("compare", game, game_params, entry, repeats), measure, pin=pin)
+    return compare_lines.get(("compare", game, entry, repeats), measure, pin=pin)
 
 
 # Regret matching --------------------------------------------------------------------------------
@@ -374,8 +334,7 @@ def replayable_algorithms(game: GameSpec) -> list[str]:
 class TraceRequest:
     """One walked iteration as the page asks for it (a cache key)."""
 
-    game: str
-    game_params: tuple[tuple[str, Any], ...]
+    game: GameSpec
     algorithm: str
     updates: str
     seed: int
@@ -396,14 +355,14 @@ def walkthrough_first_visit() -> TraceRequest:
     deal = str(_default("walk_deal")) if algorithm == "chance" else None
     t = min(int(_default("walk_t")), game.walkthrough_iteration_cap)
     seed = int(_default("walk_seed")) if algorithm == "chance" else 0
-    return TraceRequest(game.name, game.params, algorithm, updates, seed, t, deal)
+    return TraceRequest(game, algorithm, updates, seed, t, deal)
 
 
 def walkthrough_trace(request: TraceRequest, *, pin: bool = False) -> IterationTrace:
     """The trace of iteration t, replayed from the real solver's state after t - 1 iterations."""
     def trace() -> IterationTrace:
         with st.spinner("Replaying the iterations before t…") if _in_session() else contextlib.nullcontext():
-            tree = catalog.get(request.game, **dict(request.game_params)).tree()
+            tree = request.game.tree()     # the page's GameSpec: resolved once, where it was chosen
             regret, strategy_sum, prediction = walkthrough.solver_state_before(
                 tree, request.algorithm, request.updates, request.seed, request.t)
             return walkthrough.trace_iteration(
@@ -431,4 +390,4 @@ def pin_first_views() -> None:
 def _pin_compare() -> None:
     request = compare_first_visit()
     for entry in request.entries:
-        compare_line(request.settings.game, request.settings.game_params, entry, request.repeats, pin=True)
+        compare_line(request.settings.spec, entry, request.repeats, pin=True)

@@ -48,7 +48,7 @@ def share(view: View) -> None:
 
 def _file_stem(view: View) -> str:
     """A file-name-safe name of the view's game."""
-    name = view.settings.spec.link or view.settings.game
+    name = view.settings.spec.link or view.settings.spec.name
     return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)[:40]
 
 

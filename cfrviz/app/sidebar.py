@@ -17,7 +17,9 @@ from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree.locks import Locks
 from cfrviz.util.text import quoted
 
-_UPLOADED_GAME = "uploaded"   # the game menu's key for a game a link cannot name (an uploaded .efg)
+#: The game menu's widget value for a game a link cannot name (an uploaded .efg): the widget holds
+#: strings (a menu game's link value), the menu maps each back to its `GameSpec`.
+_UPLOADED_GAME = "uploaded"
 
 
 def _sidebar_parameters(game: GameSpec) -> tuple[Parameter, ...]:
@@ -25,18 +27,22 @@ def _sidebar_parameters(game: GameSpec) -> tuple[Parameter, ...]:
     return tuple(p for p in game.entry.parameters if p.kind == "int")
 
 
-def _menu_key(game: GameSpec) -> str:
-    """The game menu's entry for a game: its link value without the sidebar's own parameters."""
+def _menu_game(game: GameSpec) -> GameSpec:
+    """The game menu's entry for a game: the game without the parameters the sidebar sets itself."""
     own = {p.name for p in _sidebar_parameters(game)}
-    return GameSpec(game.entry, tuple(kv for kv in game.params if kv[0] not in own)).link or _UPLOADED_GAME
+    return GameSpec(game.entry, tuple(kv for kv in game.params if kv[0] not in own))
 
 
-def _menu(choice: Choice) -> dict[str, str]:
-    """Game menu keys (link values) and titles; an uploaded game is listed while it is chosen."""
-    options = {str(g.link): g.label for g in catalog.menu()}
-    key = _menu_key(choice.catalog_game)
-    if key not in options:
-        options[key] = choice.catalog_game.label
+def _widget_value(game: GameSpec) -> str:
+    """A menu game as the menu widget holds it (its link value; an uploaded game has none)."""
+    return game.link or _UPLOADED_GAME
+
+
+def _menu(choice: Choice) -> dict[str, GameSpec]:
+    """The game menu by widget value; an uploaded game is listed while it is chosen."""
+    options = {_widget_value(g): g for g in catalog.menu()}
+    chosen = _menu_game(choice.spec)
+    options.setdefault(_widget_value(chosen), chosen)
     return options
 
 
@@ -44,11 +50,13 @@ def _on_sidebar_change() -> None:
     """Copy the sidebar widgets into the shared state (widget values die on page switches)."""
     old = state_choice()
     s = st.session_state
-    old_game = old.catalog_game
-    key = s.get(W + "game", _menu_key(old_game))
-    game = old_game if key in (_menu_key(old_game), _UPLOADED_GAME) else catalog.lookup(key)
+    old_game = old.spec
+    menu = _menu(old)
+    picked = menu.get(str(s.get(W + "game", _widget_value(_menu_game(old_game)))), _menu_game(old_game))
+    same = picked == _menu_game(old_game)
+    game = old_game if same else picked
     params = dict(game.params)
-    if key == _menu_key(old_game):
+    if same:
         for parameter in _sidebar_parameters(game):
             params[parameter.name] = int(s.get(W + parameter.name, params.get(parameter.name, parameter.default)))
     if params != dict(game.params):     # a sidebar parameter changed: the one new game to resolve
@@ -84,10 +92,10 @@ def _on_sidebar_change() -> None:
 def sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) -> None:
     """The shared solve controls; disabled, with a caption saying why, while an upload is shown."""
     s = st.session_state
-    game = choice.catalog_game
+    game = choice.spec
     menu = _menu(choice)
     # Feed the shared state back into the widgets (they are rebuilt on every page).
-    s[W + "game"] = _menu_key(game)
+    s[W + "game"] = _widget_value(_menu_game(game))
     for parameter in _sidebar_parameters(game):
         s[W + parameter.name] = int(dict(game.params).get(parameter.name, parameter.default))
     s[W + "algo"] = choice.algorithm
@@ -102,7 +110,7 @@ def sidebar(choice: Choice, *, in_use: bool = True, note: str | None = None) -> 
                        "Share to use these again.")
         elif note:
             st.caption(note)
-        st.selectbox("Game", list(menu), format_func=lambda key: menu.get(key, key), key=W + "game",
+        st.selectbox("Game", list(menu), format_func=lambda key: menu[key].label if key in menu else key, key=W + "game",
                      on_change=_on_sidebar_change, disabled=off)
         for parameter in _sidebar_parameters(game):
             st.number_input(parameter.label, min_value=parameter.low, max_value=parameter.high,
@@ -176,9 +184,9 @@ def _openspiel_box(choice: Choice, off: bool) -> None:
 
 def _openspiel_menu_values(choice: Choice) -> tuple[str, dict[str, str]] | None:
     """The menu game and parameter values of the sidebar's game, when it is a menu game."""
-    if choice.game != "openspiel":
+    if choice.spec.name != "openspiel":
         return None
-    found = catalog.openspiel_menu_values(str(dict(choice.game_params).get("game_string", "")))
+    found = catalog.openspiel_menu_values(str(dict(choice.spec.params).get("game_string", "")))
     return None if found is None else (found[0].name, found[1])
 
 

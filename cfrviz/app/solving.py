@@ -11,15 +11,11 @@ from typing import TypeVar
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from cfrviz import catalog
-from cfrviz.catalog import GameSpec, Params
 from cfrviz.run import Run, RunSettings
-from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.util import idle
 from cfrviz.run.cache import RunCache
 from cfrviz.run.pool import SolvePool
 from cfrviz.solvers._interpreted import expect_background_compile
-from cfrviz.tree.locks import Locks
 
 T = TypeVar("T")
 
@@ -162,18 +158,11 @@ def solve_pool() -> SolvePool:
         return _pool
 
 
-def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (),
-                 algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
-                 updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0, locks: Locks | None = None) -> Run:
+def cached_solve(settings: RunSettings) -> Run:
     """The run `settings` name, solved once per process and shared by every session; shows a progress
     bar when the solve is slow. The run is shared: read it, never write into it (its arrays are read-only).
-
-    Give the view's `RunSettings` (their `GameSpec` is used as it is). The older form, a game and the
-    plain values one by one (`cached_solve("kuhn", (), "cfr", 1000, "alternating", 0)`), still works: a
-    game named by text is looked up in the catalog here.
+    The settings go to the runner whole: their `GameSpec` is used as it is, nothing is resolved again.
     """
-    chosen = as_settings(settings, game_params, algorithm, iterations, updates, seed, locks)
-
     # Drawn here, in the session's thread; the solve runs on a pool worker and only reports fractions.
     waiting: list[DeltaGenerator] = []
 
@@ -182,45 +171,30 @@ def cached_solve(settings: RunSettings | GameSpec | str, game_params: Params = (
                                "yours starts when one of them ends.", icon=":material/hourglass_top:"))
 
     def solve() -> Run:
-        if float(chosen.spec.tree().num_nodes) * chosen.iterations < _PROGRESS_COST:
-            return _pooled_solve(chosen)
-        bar = st.progress(0.0, text=f"Solving {chosen.iterations:,} iterations…")
+        if float(settings.spec.tree().num_nodes) * settings.iterations < _PROGRESS_COST:
+            return _pooled_solve(settings)
+        bar = st.progress(0.0, text=f"Solving {settings.iterations:,} iterations…")
 
         def progress(fraction: float) -> None:
             fraction = min(max(float(fraction), 0.0), 1.0)
             bar.progress(fraction, text=f"Solving… {fraction:.0%}")
 
-        run = solve_pool().run(lambda report: _solve(chosen, report), on_progress=progress)
+        run = solve_pool().run(lambda report: _solve(settings, report), on_progress=progress)
         bar.empty()
         return run
 
     try:
-        return shared_runs().get(chosen, solve, on_wait)
+        return shared_runs().get(settings, solve, on_wait)
     finally:
         for message in waiting:
             message.empty()     # the solve has started and ended: the wait is over
 
 
-def as_settings(settings: RunSettings | GameSpec | str, game_params: Params = (),
-                algorithm: Algorithm | str = Algorithm.CFR, iterations: int = 1000,
-                updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0, locks: Locks | None = None) -> RunSettings:
-    """The `RunSettings` `cached_solve`'s arguments name (given as they are, or a game and plain values)."""
-    if isinstance(settings, RunSettings):
-        return settings
-    spec = settings if isinstance(settings, GameSpec) and not game_params else catalog.resolve(
-        settings, **dict(game_params))
-    from cfrviz.runner import checked_choices
-
-    chosen_algorithm, count, chosen_updates, chosen_seed = checked_choices(algorithm, iterations, updates, seed)
-    return RunSettings(spec, chosen_algorithm, count, chosen_updates, chosen_seed, locks or Locks())
-
-
 def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
-    """`cfrviz.runner.solve` of `settings`: their `GameSpec` goes in as it is, so the catalog is not asked again."""
+    """`cfrviz.runner.solve_settings(settings)`: the settings whole, their `GameSpec` as it is."""
     from cfrviz import runner
 
-    return runner.solve(settings.spec, settings.algorithm, iterations=settings.iterations, updates=settings.updates,
-                        seed=settings.seed, progress=progress, locks=settings.locks)
+    return runner.solve_settings(settings, progress=progress)
 
 
 @contextlib.contextmanager

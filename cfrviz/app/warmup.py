@@ -48,11 +48,11 @@ def compile_kernels() -> float:
     # The sidebar's default solve (and its snapshot judging) first: numba compiles one kernel at a
     # time, so a first visitor's solve waits only for these, not for every other algorithm's.
     first = DEFAULT_CHOICE
-    runner.solve(first.game, first.algorithm, iterations=2, updates=first.updates, seed=0)
+    runner.solve(first.spec, first.algorithm, iterations=2, updates=first.updates, seed=0)
     for algorithm in ALGORITHMS:
         game = "rps" if algorithm == "rm" else "kuhn"
         for updates in update_schemes(algorithm):
-            if (game, algorithm, updates) != (first.game, first.algorithm, first.updates):
+            if (game, algorithm, updates) != (first.spec.name, first.algorithm, first.updates):
                 runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)
     from cfrviz.analysis.inspector import frame_numbers  # the Game tree page's numbers for every frame
 

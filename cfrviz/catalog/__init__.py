@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from cfrviz.catalog.parameters import Parameter, Params, frozen_parameter
 from cfrviz.catalog.entries import (ENTRIES, MATRIX_ONLY_ALGORITHMS, MAX_LINK_LENGTH, MAX_WALKTHROUGH_DEPTH,
-                                    MAX_WALKTHROUGH_NODES, CarriesGameSpec, CatalogGame, Entry, GameSpec)
+                                    MAX_WALKTHROUGH_NODES, Entry, GameSpec)
 from cfrviz.catalog.cache import (GAME_CACHE_BYTES, GAME_CACHE_ENTRIES, REFUSAL_CACHE_ENTRIES, TREE_CACHE_BYTES,
                                   TREE_CACHE_ENTRIES, cached_game, cached_tree, clear_caches, tree_bytes)
 from cfrviz.catalog.openspiel_menu import (OPENSPIEL_ANY_ENV, OPENSPIEL_MENU, MenuParameter, OpenSpielMenuGame,
@@ -35,7 +35,7 @@ from cfrviz.catalog.lookups import (bundled_games, compile_game, entry, get, loa
 
 __all__ = ["ENTRIES", "GAME_CACHE_BYTES", "GAME_CACHE_ENTRIES", "MATRIX_ONLY_ALGORITHMS", "MAX_LINK_LENGTH",
            "MAX_WALKTHROUGH_DEPTH", "MAX_WALKTHROUGH_NODES", "OPENSPIEL_ANY_ENV", "OPENSPIEL_MENU",
-           "REFUSAL_CACHE_ENTRIES", "TREE_CACHE_BYTES", "TREE_CACHE_ENTRIES", "CarriesGameSpec", "CatalogGame", "Entry", "GameSpec",
+           "REFUSAL_CACHE_ENTRIES", "TREE_CACHE_BYTES", "TREE_CACHE_ENTRIES", "Entry", "GameSpec",
            "MenuParameter", "OpenSpielMenuGame", "Parameter", "Params", "bundled_games", "cached_game",
            "cached_tree", "check_hosted", "clear_caches", "compile_game", "entry", "frozen_parameter", "get",
            "hosted_openspiel_string", "load_game", "lookup", "lookup_hosted", "menu", "of_game", "of_tree",

@@ -113,9 +113,9 @@ class GameSpec:
 
     >>> from cfrviz.catalog import get, lookup
     >>> spec = get("kuhn", cards=5)
-    >>> spec.link, spec.fields()
-    ('kuhn5', ('kuhn', {'cards': 5}))
-    >>> GameSpec.checked(*spec.fields()) == spec == lookup("kuhn5")
+    >>> spec.link, spec.name, spec.params
+    ('kuhn5', 'kuhn', (('cards', 5),))
+    >>> GameSpec.checked(spec.name, dict(spec.params)) == spec == lookup("kuhn5")
     True
     """
 
@@ -133,10 +133,6 @@ class GameSpec:
             raise ValueError("A game's parameters must be a JSON object.")
         found = ENTRIES[name]
         return cls(found, found.normalise({str(k): frozen_parameter(v) for k, v in params.items()}))
-
-    def fields(self) -> tuple[str, dict[str, Any]]:
-        """The (game, game_params) pair saved runs and strategy files carry (the inverse of `checked`)."""
-        return self.entry.name, dict(self.params)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" if len(repr(v)) <= 40 else f"{k}=…" for k, v in self.params)
@@ -232,11 +228,6 @@ class GameSpec:
         return _budget_cap(_WALKTHROUGH_NODE_BUDGET, self.tree().num_nodes, 10, 10_000)
 
     @property
-    def playable(self) -> bool:
-        """Whether a human can play it against a strategy (every two-player game in the catalog)."""
-        return True
-
-    @property
     def parts_by(self) -> str:
         return self.entry.parts_by
 
@@ -250,31 +241,6 @@ class GameSpec:
     def action_legend(self) -> Any:
         """What the game's action letters mean, if the game class says."""
         return getattr(self.game(), "action_legend", None)
-
-    def settings_params(self) -> dict[str, Any]:
-        """The parameters as a plain dict (for `cfrviz.solve(name, **params)`)."""
-        return dict(self.params)
-
-
-#: The name this value had before it carried a game from link to file; kept for existing callers.
-CatalogGame = GameSpec
-
-
-class CarriesGameSpec:
-    """For values that carry a `spec` (a run's settings, the sidebar's choice): the name and parameters
-    callers written before `GameSpec` travelled still read, as views of the spec."""
-
-    spec: GameSpec
-
-    @property
-    def game(self) -> str:
-        """The catalog entry's name ("kuhn", "efg", ...), as files and links write it."""
-        return self.spec.name
-
-    @property
-    def game_params(self) -> Params:
-        """The game's checked parameters, sorted pairs (`GameSpec.params`)."""
-        return self.spec.params
 
 
 def _budget_cap(budget: int, nodes: int, low: int, high: int) -> int:

@@ -4,6 +4,7 @@ rules object or a compiled tree (`of_game`, `of_tree`), from anything a caller m
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from cfrviz.games import efg
 from cfrviz.games.base import Game
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree, build_tree, efg_export
-from cfrviz.catalog.entries import GameSpec, ENTRIES, MAX_LINK_LENGTH
+from cfrviz.catalog.entries import GameSpec, ENTRIES, MAX_LINK_LENGTH, Entry
 from cfrviz.catalog.parameters import frozen_parameter
 
 if TYPE_CHECKING:
@@ -150,8 +151,14 @@ def openspiel_available() -> bool:
 
 def menu() -> tuple[GameSpec, ...]:
     """The games the app offers in its game menu, in catalog order: every entry a link names without
-    parameters (Kuhn, Leduc, rock-paper-scissors), then each bundled .efg game."""
-    games = [get(e.name) for e in ENTRIES.values() if GameSpec(e).link is not None]
+    parameters (Kuhn, Leduc, rock-paper-scissors), then each bundled .efg game. Resolved once per set of
+    entries (every page's sidebar draws it), again when an entry is registered."""
+    return _menu_of(tuple(ENTRIES.values()))
+
+
+@functools.lru_cache(maxsize=1)
+def _menu_of(entries: tuple[Entry, ...]) -> tuple[GameSpec, ...]:
+    games = [get(e.name) for e in entries if GameSpec(e).link is not None]
     for name in bundled_games():
         try:
             games.append(get("efg", bundled=name))

@@ -110,7 +110,7 @@ def game_value(run: Run) -> float | None:
             return restricted_equilibrium(restrict(run.tree, run.settings.locks))[0]
         except ValueError:
             return None
-    return reference.game_value(run.tree)
+    return reference.game_value(run.tree, run.settings.spec)
 
 
 def value_figure(run: Run, t: int | None = None) -> go.Figure:

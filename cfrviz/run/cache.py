@@ -22,11 +22,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
+from cachetools import LRUCache
+
 from cfrviz.run.record import Run
+from cfrviz.util.single_flight import SingleFlight
 
 __all__ = ["CacheStats", "RunCache"]
 
@@ -45,15 +47,6 @@ class CacheStats:
     pinned_bytes: int = 0
 
 
-class _Flight:
-    """A solve in progress that other sessions wait for instead of starting their own."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.run: Run | None = None
-        self.error: BaseException | None = None
-
-
 class RunCache:
     """Least-recently-used runs within `max_bytes` (snapshot arrays) and `max_entries`.
 
@@ -67,15 +60,16 @@ class RunCache:
             raise ValueError("A run cache needs a byte budget >= 0, at least one entry and one solver slot.")
         self.max_bytes = int(max_bytes)
         self.max_entries = int(max_entries)
-        self._runs: OrderedDict[Hashable, Run] = OrderedDict()
+        # At most `max_entries` runs (cachetools keeps them in least-recently-used order) of at most
+        # `max_bytes` snapshot bytes (`Run.nbytes`); `_insert` makes room, and the newest run always stays.
+        self._runs: LRUCache[Hashable, Run] = LRUCache(maxsize=self.max_entries)
+        self._bytes = 0
         self._pinned: dict[Hashable, Run] = {}
-        self._pinned_bytes = 0
         # Runs that left the budget but that some session still holds (a page's variables keep
         # its run until that session's next rerun): handed out again rather than solved twice.
         self._alive: weakref.WeakValueDictionary[Hashable, Run] = weakref.WeakValueDictionary()
-        self._bytes = 0
-        self._flights: dict[Hashable, _Flight] = {}
         self._lock = threading.Lock()
+        self._flights: SingleFlight[Run] = SingleFlight("solve", self._lock)
         self._solver_slots = threading.BoundedSemaphore(max_concurrent_solves)
         self._solves = 0
         self._hits = 0
@@ -105,62 +99,35 @@ class RunCache:
         session that waited for it and is not cached. `pin=True` keeps the run for good, outside
         the budget (a run already cached moves there).
         """
-        run = self._get(key, solve, on_wait)
-        if pin:
-            with self._lock:
-                if key not in self._pinned:
-                    held = self._runs.pop(key, None)
-                    if held is not None:
-                        self._bytes -= held.nbytes
-                    self._pinned[key] = run
-                    self._pinned_bytes += run.nbytes
-        return run
-
-    def _get(self, key: Hashable, solve: Callable[[], Run], on_wait: Callable[[], None] | None) -> Run:
-        with self._lock:
-            run = self._pinned.get(key)
-            if run is not None:
-                self._hits += 1
-                return run
-            run = self._runs.get(key)
-            if run is not None:
-                self._runs.move_to_end(key)
-                self._hits += 1
-                return run
-            run = self._alive.get(key)
-            if run is not None:
-                self._hits += 1
-                self._insert(key, run)
-                return run
-            flight = self._flights.get(key)
-            owner = flight is None
-            if flight is None:
-                flight = self._flights[key] = _Flight()
-        if not owner:
-            flight.done.wait()
-            if isinstance(flight.error, ValueError):   # a sentence for the user; a fresh one per thread
-                raise ValueError(str(flight.error))
-            if flight.error is not None:
-                raise RuntimeError(f"The shared solve for {key!r} failed: {flight.error!r}")
-            assert flight.run is not None
-            with self._lock:
-                self._hits += 1
-            return flight.run
-        try:
+        def solved() -> Run:
             with self.solver_slot(on_wait):
                 run = solve()
             if not isinstance(run, Run):
                 raise TypeError(f"The solve for {key!r} returned {type(run).__name__}, not a Run.")
-            flight.run = run
-            self._keep(key, run)
             return run
-        except BaseException as error:
-            flight.error = error
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.done.set()
+
+        run, computed = self._flights.get(key, lambda: self._find(key), solved,
+                                          lambda run: self._keep(key, run))
+        with self._lock:
+            if not computed:
+                self._hits += 1
+            if pin and key not in self._pinned:
+                if self._runs.pop(key, None) is not None:
+                    self._bytes -= run.nbytes
+                self._pinned[key] = run
+        return run
+
+    def _find(self, key: Hashable) -> Run | None:
+        """The run kept under `key` (under the lock), now the most recently used; a run some session
+        still holds goes back into the budget."""
+        run = self._pinned.get(key)
+        if run is None:
+            run = self._runs.get(key)
+        if run is None:
+            run = self._alive.get(key)
+            if run is not None:
+                self._insert(key, run)
+        return run
 
     def _keep(self, key: Hashable, run: Run) -> None:
         with self._lock:
@@ -168,20 +135,21 @@ class RunCache:
             self._insert(key, run)
 
     def _insert(self, key: Hashable, run: Run) -> None:
-        """Add under the lock, then drop the least recently used runs until within budget."""
+        """Add a run not yet in the budget (under the lock), first dropping the least recently used
+        runs it needs the room of: the newest run is always kept, even alone over the byte budget."""
         if key in self._pinned:
             return
-        self._runs[key] = run
-        self._alive[key] = run
-        self._bytes += run.nbytes
-        while len(self._runs) > 1 and (self._bytes > self.max_bytes or len(self._runs) > self.max_entries):
-            _, evicted = self._runs.popitem(last=False)
+        while self._runs and (len(self._runs) >= self.max_entries or self._bytes + run.nbytes > self.max_bytes):
+            _, evicted = self._runs.popitem()
             self._bytes -= evicted.nbytes
+        self._runs[key] = run
+        self._bytes += run.nbytes
+        self._alive[key] = run
 
     def stats(self) -> CacheStats:
         with self._lock:
             return CacheStats(len(self._runs), self._bytes, self._solves, self._hits, self._waits,
-                              len(self._pinned), self._pinned_bytes)
+                              len(self._pinned), sum(run.nbytes for run in self._pinned.values()))
 
     def clear_unpinned(self) -> None:
         """Forget every cached run but the pinned ones (when the last visitor has gone)."""
@@ -196,4 +164,3 @@ class RunCache:
             self._pinned.clear()
             self._alive.clear()
             self._bytes = 0
-            self._pinned_bytes = 0

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from cfrviz.catalog import CarriesGameSpec, GameSpec, frozen_parameter
+from cfrviz.catalog import GameSpec
 from cfrviz.games.efg import MAX_EFG_BYTES
 from cfrviz.util.memory import MAX_DEFAULT_SNAPSHOTS
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
@@ -40,21 +40,24 @@ SNAPSHOT_FIELDS = ("cumulative_regret", "current_strategy", "average_strategy", 
                     "expected_value", "exploitability", "nodes_touched", "seconds")
 #: Snapshot fields a saved run may lack (files written before they existed); they load as NaN.
 OPTIONAL_FIELDS = ("current_exploitability",)
-#: Every array name a saved run may hold.
 #: Arrays every saved run holds.
 REQUIRED_RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + SNAPSHOT_FIELDS)
+#: Every array name a saved run may hold (the required ones and the optional fields).
 RUN_ARRAYS = frozenset(("format", "settings", "average_strategy_value", "iterations") + SNAPSHOT_FIELDS
                        + OPTIONAL_FIELDS)
 
 
 @dataclass(frozen=True)
-class RunSettings(CarriesGameSpec):
-    """The plain values that produced a run (and key the app's cache): the game as one `GameSpec`,
-    the algorithm and update scheme as vocabulary members, iterations, seed and locks.
+class RunSettings:
+    """One solve's settings, from the link, the sidebar, the command line or a file to the kernel (and
+    the key of the app's run cache): the game as one `GameSpec`, the algorithm and update scheme as
+    vocabulary members, iterations, seed and locks.
 
-    Strings are accepted for `algorithm` and `updates` and become `Algorithm` and `UpdateScheme`
-    members (which compare equal to those strings, so links and files keep working). Every field is
-    checked on construction; a bad one is a ValueError sentence.
+    Checked here, once, on construction; a bad field is a ValueError sentence. Strings are accepted
+    for `algorithm` ("CFR+ " reads as "cfr+") and `updates` and become `Algorithm` and `UpdateScheme`
+    members (which compare equal to those strings, so links and files keep working); the update
+    scheme must be one the algorithm implements, and regret matching needs a matrix game. The game
+    is not built here (a file's game is vetted before it is built: `catalog.check_hosted`).
     """
 
     spec: GameSpec
@@ -67,26 +70,35 @@ class RunSettings(CarriesGameSpec):
     def __post_init__(self) -> None:
         if not isinstance(self.spec, GameSpec):
             raise ValueError("A run's game must be a cfrviz.catalog.GameSpec (catalog.get, lookup or resolve).")
-        if not isinstance(self.algorithm, str) or self.algorithm not in ALGORITHMS:
+        name = self.algorithm.strip().lower() if isinstance(self.algorithm, str) else self.algorithm
+        if not isinstance(name, str) or name not in ALGORITHMS:
             raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
+        algorithm = Algorithm(name)
+        info = ALGORITHMS[algorithm]
         if not isinstance(self.updates, str) or self.updates not in UPDATE_SCHEMES:
             raise ValueError(f"Unknown update scheme {quoted(self.updates)}; "
                              f"choose {' or '.join(repr(str(u)) for u in reversed(UPDATE_SCHEMES))}.")
-        object.__setattr__(self, "algorithm", Algorithm(self.algorithm))
+        if self.updates not in info.update_schemes:
+            allowed = info.update_schemes
+            raise ValueError(f"{info.title} supports only {' or '.join(allowed)} updates; choose {allowed[0]}.")
+        if not self.spec.offers(algorithm):
+            raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
+                             f"{self.spec.entry.title}.")
+        object.__setattr__(self, "algorithm", algorithm)
         object.__setattr__(self, "updates", UpdateScheme(self.updates))
         if not isinstance(self.locks, Locks):
             raise ValueError("The run's locks must be built with cfrviz.tree.locks.Locks.")
-        for name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"The run's {name} must be a whole number from {low} to {high:,}, "
+        for field_name, low, high in (("iterations", 1, MAX_RECORDED_ITERATIONS), ("seed", 0, MAX_RECORDED_SEED)):
+            value = getattr(self, field_name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"The run's {field_name} must be a whole number from {low} to {high:,}, "
                                  f"not {quoted(value)}.")
+            object.__setattr__(self, field_name, int(value))
 
     def to_json(self) -> str:
         """The settings as a JSON object (game parameters as an object). Text values (an .efg file) keep
         their brackets as escapes, so the bounded reader's counts see only the settings' structure."""
-        game, params = self.spec.fields()
-        raw: dict[str, Any] = {"game": game, "game_params": params, "algorithm": str(self.algorithm),
+        raw: dict[str, Any] = {"game": self.spec.name, "game_params": dict(self.spec.params), "algorithm": str(self.algorithm),
                                "iterations": self.iterations, "updates": str(self.updates), "seed": self.seed}
         if self.locks:       # only when locked, so files of unlocked runs read as they always did
             raw["locks"] = self.locks.as_dict()
@@ -115,14 +127,9 @@ class RunSettings(CarriesGameSpec):
         return cls(GameSpec.checked(raw["game"], params), raw["algorithm"], raw["iterations"], raw["updates"],
                    raw["seed"], Locks.of(raw.get("locks")))
 
-    def check(self) -> None:
-        """Raise ValueError unless every field has a known, well-typed value (construction checks them;
-        kept for callers that ask again)."""
-        RunSettings(self.spec, self.algorithm, self.iterations, self.updates, self.seed, self.locks)
-
-    def catalog_game(self) -> GameSpec:
-        """The game these settings name (its earlier name; `spec` is the same value)."""
-        return self.spec
+    def without_locks(self) -> RunSettings:
+        """The same solve with no information set locked."""
+        return replace(self, locks=Locks())
 
     def build_tree(self) -> GameTree:
         """The compiled tree these settings name (a matrix game's payoffs, an .efg file's text are in the spec),
@@ -130,10 +137,6 @@ class RunSettings(CarriesGameSpec):
         tree = self.spec.tree()
         self.locks.check(tree)
         return tree
-
-
-#: JSON lists to (nested) tuples so settings stay hashable (the catalog's own rule, kept under this name).
-frozen_value = frozen_parameter
 
 
 def snapshot_schedule(iterations: int, snapshots: int | str | None = None,

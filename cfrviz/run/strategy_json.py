@@ -53,11 +53,11 @@ def strategy_document(run: Run, snapshot: int = -1) -> dict[str, Any]:
             # OpenSpiel's own names for the set and its actions, so OpenSpiel can read the strategy back.
             infosets[-1]["information_state_string"] = openspiel[i][0]
             infosets[-1]["openspiel_actions"] = list(openspiel[i][1])
-    game, params = run.settings.spec.fields()
+    spec = run.settings.spec
     avg_value = run.average_strategy_value if s == run.num_snapshots - 1 else math.nan
     return {
         "format": STRATEGY_FORMAT, "version": FORMAT_VERSION,
-        "game": game, "game_params": _jsonable(params),
+        "game": spec.name, "game_params": _jsonable(dict(spec.params)),
         "algorithm": str(run.settings.algorithm), "updates": str(run.settings.updates),
         "iterations": int(run.iterations[s]), "seed": run.settings.seed,
         "expected_value": [ev, -ev],

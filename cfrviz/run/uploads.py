@@ -173,7 +173,7 @@ def _check_hosted_run(archive: zipfile.ZipFile) -> None:
         settings = RunSettings.from_json(str(text))
     except Exception:   # damaged or missing settings: load_run says what is wrong
         return
-    catalog.check_hosted(*settings.spec.fields())
+    catalog.check_hosted(settings.spec.name, dict(settings.spec.params))
 
 
 def read_game_upload(filename: str, data: bytes) -> GameSpec:

@@ -22,15 +22,15 @@ from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis.best_responses import judge_snapshots
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, Solver, solver_class, update_schemes
+from cfrviz.solvers import DEFAULT_UPDATES, Solver, solver_class
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
-from cfrviz.solvers.base import check_updates
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.tree.locks import Locks
 
 #: Most calls to `progress` per solve.
 PROGRESS_CALLS = 100
-#: Largest iteration count `solve` accepts.
+#: Most iterations one solve runs (a run's record may claim more: `cfrviz.run.record.MAX_RECORDED_ITERATIONS`);
+#: the app and the CLI cap each game lower (`GameSpec.app_iteration_cap`, `cli_iteration_cap`).
 MAX_ITERATIONS = 100_000_000
 
 
@@ -59,64 +59,67 @@ def resolve_game(game: object, game_params: Mapping[str, Any]) -> tuple[GameTree
     return catalog.restorable(build_tree(game))   # type: ignore[arg-type]  # a rules object: resolve just recognised its members
 
 
-def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, not {value!r}.")
-    if value < low or (high is not None and value > high):
-        bound = f"between {low:,} and {high:,}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be {bound}; {value:,} was asked for.")
-    return int(value)
-
-
 def solve(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree, algorithm: Algorithm | str = Algorithm.CFR,
           iterations: int = 1000, updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0,
-          snapshots: int | str | None = None,
-          progress: Callable[[float], object] | None = None,
+          snapshots: int | str | None = None, progress: Callable[[float], object] | None = None,
           locks: Locks | Mapping[str, Sequence[float]] | str | None = None, **game_params: Any) -> Run:
     """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
 
-    game: a `GameSpec` (used as it is: the catalog is not asked again), a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps", "matrix" with
-    payoffs=..., row_names=..., column_names=...), a link value ("kuhn5", "efg:<bundled name>",
-    "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix, any object with
-    the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog entry knows is
-    recorded as its .efg copy (checked to compile to the same tree), so its run saves and reloads. algorithm: a key of
-    `cfrviz.solvers.ALGORITHMS` (an `Algorithm`). updates: an `UpdateScheme`. snapshots: None
-    (every iteration up to 1,000, then log-spaced, at most 2,000, fewer where the memory budget
-    holds fewer: `cfrviz.util.memory`), "all", or a stride; a choice that does not fit the budget is
-    a ValueError saying what does.
+    game: a `GameSpec` (`cfrviz.catalog.get("kuhn", cards=5)`, `lookup("kuhn5")`: used as it is, the
+    catalog is not asked again), a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps",
+    "matrix" with payoffs=..., row_names=..., column_names=...), a link value ("kuhn5",
+    "efg:<bundled name>", "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix
+    [R, C], any object with the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog
+    entry knows is recorded as its .efg copy (checked to compile to the same tree), so its run saves
+    and reloads. game_params: the game's parameters (cards=N, suits=True, payoffs=...).
+    algorithm: an `Algorithm` ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance",
+    "external", "outcome", "rm"). updates: an `UpdateScheme`, alternating by default. seed: the
+    sampling algorithms' random generator. snapshots: None (every iteration up to 1,000, then
+    log-spaced, at most 2,000, fewer where the memory budget holds fewer: `cfrviz.util.memory`),
+    "all", or a stride; a choice that does not fit the budget is a ValueError saying what does.
     progress: called with the fraction done, at most about 100 times.
     locks: information sets to fix, {key: probabilities in the set's action order} or text
     "KEY=p1,p2;..." (`cfrviz.tree.locks`): the restricted game is solved and its run written back
-    over the game's sets, locked sets playing the lock (`cfrviz.runner.locks.solve_locked`).
+    over the game's sets, locked sets playing the lock (`cfrviz.runner.locks`).
+
+    The values become one `RunSettings` (checked there, once) and are solved as `solve_settings`
+    solves them. The Run holds [T, I, A] snapshot arrays. Bad input is a ValueError sentence.
 
     >>> run = solve("kuhn", "cfr+", iterations=2000)
     >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
     True
     """
+    tree, settings = settings_of(game, algorithm, iterations, updates, seed, locks, game_params)
+    return _solved(tree, settings, snapshots, progress)
+
+
+def settings_of(game: object, algorithm: object, iterations: object, updates: object, seed: object,
+                locks: Locks | Mapping[str, Sequence[float]] | str | None,
+                game_params: Mapping[str, Any]) -> tuple[GameTree, RunSettings]:
+    """The tree and the one `RunSettings` a Python caller's loose values name (`solve`, `solve_locked`):
+    the game resolved once (`resolve_game`), every value checked by `RunSettings` itself."""
+    chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
+    tree, spec = resolve_game(game, game_params)
+    return tree, RunSettings(spec, algorithm, iterations, updates, seed, chosen)   # type: ignore[arg-type]  # RunSettings checks each value and says what is wrong
+
+
+def solve_settings(settings: RunSettings, snapshots: int | str | None = None,
+                   progress: Callable[[float], object] | None = None) -> Run:
+    """The run `settings` name, solved on their game's tree (`GameSpec.tree()`, the catalog's
+    per-process tree: nothing is resolved again), with their locks if any. The app and the CLI
+    hand their settings here whole."""
+    return _solved(settings.spec.tree(), settings, snapshots, progress)
+
+
+def _solved(tree: GameTree, settings: RunSettings, snapshots: int | str | None,
+            progress: Callable[[float], object] | None) -> Run:
     if progress is not None and not callable(progress):
         raise ValueError("progress must be a function taking the fraction done, or None.")
-    chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
-    if chosen:
-        from cfrviz.runner.locks import solve_locked   # here: that module builds on this one
+    if settings.locks:
+        from cfrviz.runner.locks import solve_locked_tree   # here: that module builds on this one
 
-        return solve_locked(game, algorithm, iterations, chosen, updates=updates, seed=seed, snapshots=snapshots,
-                            progress=progress, **game_params).run
-    chosen_algorithm, iterations, chosen_updates, seed = checked_choices(algorithm, iterations, updates, seed)
-    tree, spec = resolve_game(game, game_params)
-    return solve_tree(tree, RunSettings(spec, chosen_algorithm, iterations, chosen_updates, seed), snapshots,
-                      progress)
-
-
-def checked_choices(algorithm: object, iterations: object, updates: object,
-                    seed: object) -> tuple[Algorithm, int, UpdateScheme, int]:
-    """A caller's algorithm ("CFR+ " reads as "cfr+"), iterations, update scheme and seed, checked for a
-    solve; ValueError in one sentence for the first bad one."""
-    if not isinstance(algorithm, str) or algorithm.strip().lower() not in ALGORITHMS:
-        raise ValueError(f"Unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}.")
-    chosen = Algorithm(algorithm.strip().lower())
-    count = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    return chosen, count, check_updates(updates, update_schemes(chosen), ALGORITHMS[chosen].title), seed
+        return solve_locked_tree(tree, settings, snapshots, progress).run
+    return solve_tree(tree, settings, snapshots, progress)
 
 
 def solve_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | None = None,
@@ -124,9 +127,9 @@ def solve_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | Non
     """Solve `tree` as `settings` say (their algorithm, iterations, updates and seed; their game is what
     the run is recorded as, and the catalog is not asked) and return the recorded `Run`."""
     algorithm, updates, seed = settings.algorithm, settings.updates, settings.seed
-    if not settings.spec.offers(algorithm):
-        raise ValueError(f"Regret matching ('rm') solves matrix games only; pick a CFR algorithm for "
-                         f"{tree.game.title}.")
+    if settings.iterations > MAX_ITERATIONS:
+        raise ValueError(f"One solve runs at most {MAX_ITERATIONS:,} iterations; {settings.iterations:,} "
+                         "were asked for.")
     schedule = planned_schedule(tree, settings.iterations, snapshots)
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
     recorded = _record(solver, schedule, progress)
@@ -220,5 +223,5 @@ def _record(solver: Solver, schedule: np.ndarray,
     return out
 
 
-__all__ = ["MAX_ITERATIONS", "checked_choices", "planned_schedule", "resolve_game", "solve", "solve_tree",
-           "solver_seconds"]
+__all__ = ["MAX_ITERATIONS", "planned_schedule", "resolve_game", "settings_of", "solve", "solve_settings",
+           "solve_tree", "solver_seconds"]

@@ -12,7 +12,7 @@ and the uniform strategy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -20,7 +20,7 @@ from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_schedule
-from cfrviz.runner import checked_choices, resolve_game, solve_tree
+from cfrviz.runner import settings_of, solve_tree
 from cfrviz.solvers import DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util import memory
@@ -28,7 +28,7 @@ from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, RestrictedTree, restrict
 
-__all__ = ["LockedSolve", "lift_run", "solve_locked"]
+__all__ = ["LockedSolve", "lift_run", "solve_locked", "solve_locked_tree"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,10 +101,16 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
     >>> round(solved.run.average_strategy_value * 18, 2)     # the locked game's value is -5/18
     -5.0
     """
-    name, iterations, chosen_updates, seed = checked_choices(algorithm, iterations, updates, seed)
-    tree, spec = resolve_game(game, game_params)
-    restricted = restrict(tree, locks)
-    if name == Algorithm.REGRET_MATCHING:
+    tree, settings = settings_of(game, algorithm, iterations, updates, seed, Locks.of(locks), game_params)
+    return solve_locked_tree(tree, settings, snapshots, progress)
+
+
+def solve_locked_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | None = None,
+                      progress: Callable[[float], object] | None = None) -> LockedSolve:
+    """`settings` (with their locks) solved on `tree`, their game's tree: the restricted game's run
+    and its copy over the game's own sets (see the module's note)."""
+    restricted = restrict(tree, settings.locks)
+    if settings.algorithm == Algorithm.REGRET_MATCHING:
         # A lock puts chance above the other player: the restricted game is no matrix game any more.
         raise ValueError(f"Regret matching ('rm') solves matrix games only, and {tree.game.title} with locks is "
                          "not one; pick a CFR algorithm.")
@@ -112,10 +118,7 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
     # is named a custom game instead of being written out as .efg and read back).
     restricted_spec = GameSpec(catalog.entry("custom"), (("title", f"{tree.game.title} with locks"),))
     if snapshots is None:
-        snapshots = _stride_for_both_runs(restricted, iterations)
-    restricted_run = solve_tree(restricted.tree, RunSettings(restricted_spec, name, iterations, chosen_updates, seed),
+        snapshots = _stride_for_both_runs(restricted, settings.iterations)
+    restricted_run = solve_tree(restricted.tree, replace(settings, spec=restricted_spec, locks=Locks()),
                                 snapshots, progress)
-    solved = restricted_run.settings
-    settings = RunSettings(spec, solved.algorithm, solved.iterations, solved.updates, solved.seed,
-                           locks=restricted.locks)
     return LockedSolve(lift_run(restricted_run, restricted, settings), restricted_run, restricted)

@@ -20,15 +20,15 @@ import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 import numpy as np
 
 from cfrviz.analysis import closest_alpha
-from cfrviz.catalog import of_tree
-from cfrviz.run import Run, snapshot_schedule
-from cfrviz.runner import planned_schedule, solve, solver_seconds
-from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
+from cfrviz.catalog import GameSpec
+from cfrviz.run import Run, RunSettings, snapshot_schedule
+from cfrviz.runner import planned_schedule, solve_settings, solver_seconds
+from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme, update_schemes
 from cfrviz.tree import GameTree
 
 #: Seeds each sampling method runs with by default (fixed, so a comparison can be repeated).
@@ -50,8 +50,8 @@ ITERATION_OVERHEAD_NODES = 40
 #: app's 10 s a click (README, "Per-click budget", Compare at its cap).
 MAX_NODE_VISITS = 400_000_000
 
-#: (game, game parameters as sorted pairs, algorithm, iterations, updates, seed) -> Run
-Solve = Callable[[str, tuple[tuple[str, object], ...], str, int, str, int], Run]
+#: A run's settings -> the run (the runner's `solve_settings`, or a server's cached solve)
+Solve = Callable[[RunSettings], Run]
 #: A context held around every solve, e.g. a server's solve gate (`cfrviz.run.cache.RunCache.solver_slot`);
 #: the default holds nothing. If it hands over a function (`with slot() as run_elsewhere`), the solve
 #: is `run_elsewhere(solve)`: the app's gate runs it on its solve pool.
@@ -85,6 +85,10 @@ class Entry:
     @property
     def sampling(self) -> bool:
         return ALGORITHMS[self.algorithm].sampling
+
+    def settings(self, game: GameSpec, seed: int) -> RunSettings:
+        """The settings of this entry's run with `seed` on `game`."""
+        return RunSettings(game, Algorithm(self.algorithm), self.iterations, UpdateScheme(self.updates), seed)
 
     @property
     def title(self) -> str:
@@ -235,7 +239,7 @@ def _seed_curves(entry: Entry, runs: Iterable[Run]) -> _SeedCurves:
     for run in runs:
         if tree is None:
             iterations, tree = np.array(run.iterations), run.tree
-            if of_tree(tree).alpha_family:
+            if run.settings.spec.alpha_family:
                 alpha = float(closest_alpha(run.average_strategy[-1], tree))
         for field, kept in rows.items():
             kept.append(np.array(getattr(run, field), dtype=float))
@@ -260,25 +264,20 @@ def line_from_runs(entry: Entry, runs: Iterable[Run], seconds: np.ndarray, repea
     return _line(entry, _seed_curves(entry, runs), seconds, repeats)
 
 
-def measure_line(game: str, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
-                 solve_run: Solve | None = None, solver_slot: SolverSlot = contextlib.nullcontext,
-                 **game_params: object) -> Line:
-    """Solve `entry` once per seed (through `solve_run(game, params, algorithm, iterations, updates,
-    seed)` when given, e.g. a cached solve that takes its own slot), time it, and keep its curves.
+def measure_line(game: GameSpec, entry: Entry, repeats: int = DEFAULT_REPEATS, *,
+                 solve_run: Solve | None = None, solver_slot: SolverSlot = contextlib.nullcontext) -> Line:
+    """Solve `entry` on `game` once per seed (through `solve_run(settings)` when given, e.g. a cached
+    solve that takes its own slot), time it, and keep its curves. The game is used as it is: nothing
+    here asks the catalog again.
 
     Every solve made here (each seed's, the warm-up and the timed ones) holds `solver_slot()`, one
     at a time, so a server's other visitors' solves take turns with a comparison's. Runs are
     solved one after another and dropped once their curves are read.
     """
-    params = tuple(sorted(game_params.items()))
     if solve_run is None:
-        def solve_run(g: str, p: tuple[tuple[str, object], ...], algorithm: str, iterations: int, updates: str,
-                      seed: int) -> Run:
-            parameters: dict[str, Any] = dict(p)
-            return _held(solver_slot, lambda: solve(g, algorithm, iterations=iterations, updates=updates, seed=seed,
-                                                    **parameters))
-    curves = _seed_curves(entry, (solve_run(game, params, entry.algorithm, entry.iterations, entry.updates, seed)
-                                  for seed in entry.seeds))
+        def solve_run(settings: RunSettings) -> Run:
+            return _held(solver_slot, lambda: solve_settings(settings))
+    curves = _seed_curves(entry, (solve_run(entry.settings(game, seed)) for seed in entry.seeds))
     return _line(entry, curves, timed_seconds(curves.tree, entry, repeats, solver_slot=solver_slot), repeats)
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from cfrviz.analysis.best_responses import history_values
+from cfrviz.catalog import GameSpec
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.games.kuhn import KuhnPoker
 from cfrviz.games.leduc import BET_SIZE, LeducPoker
@@ -395,11 +396,12 @@ def score(results: list[float] | tuple[float, ...]) -> Score:
     return Score(n, float(x.sum()), float(x.mean()), se)
 
 
-def known_game_value(tree: GameTree) -> float | None:
-    """Player 1's value of the game (`cfrviz.analysis.reference.game_value`: known, exact or from the LP)."""
+def known_game_value(tree: GameTree, game: GameSpec) -> float | None:
+    """Player 1's value of `game`, whose tree is `tree` (`cfrviz.analysis.reference.game_value`: known,
+    exact or from the LP)."""
     from cfrviz.analysis.reference import game_value
 
-    return game_value(tree)
+    return game_value(tree, game)
 
 
 def seat_value(game_value: float, seat: int) -> float:

@@ -8,6 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import app as ui
+from cfrviz import catalog
+from cfrviz.run import RunSettings
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.run import export_strategy
 
@@ -40,7 +42,7 @@ def test_landing_page_shows_the_headline_chart_and_links():
     assert not charts(at)                     # no plotly on Home: its chart is the timeline's
     header, payload = timeline(at)
     assert header["mode"] == "exploitability" and header["log"] is True
-    run = ui.cached_solve("kuhn", (), "cfr", 1000, "simultaneous", 0)
+    run = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 1000, "simultaneous", 0))
     assert payload["frames"][-1] == 1000 and payload["nodes"]["id"] == [] and payload["sets"] == []
     assert payload["exploitability"][-1] == round(float(run.exploitability[-1]), 8)
     title = f"Exploitability of the average strategy: {run.exploitability[-1]:.2e} chips per hand after 1,000 iterations"

@@ -28,7 +28,7 @@ def test_chance_sampling_takes_two_locks_on_one_hand() -> None:
     assert not at.exception and not at.error and not at.warning
     s = at.session_state[ui.CHOICE_KEY].settings()
     assert s.algorithm == "chance" and s.locks.text() == Locks.parse(LOCKS).text()
-    run = ui.cached_solve(s.game, s.game_params, s.algorithm, s.iterations, s.updates, s.seed, s.locks)
+    run = ui.cached_solve(s)
     value, _ = restricted_equilibrium(restrict(lookup("kuhn").tree(), Locks.parse(LOCKS)))
     assert run.exploitability[-1] < 0.01
     assert abs(run.average_strategy_value - value) <= 2 * float(run.exploitability[-1])

@@ -36,7 +36,7 @@ def test_a_lock_link_is_listed_kept_in_the_url_and_removed_by_its_button() -> No
 
     s = at.session_state[ui.CHOICE_KEY].settings()
     # The page's own solve, from the process's cache: its key carries the locks.
-    run = ui.cached_solve(s.game, s.game_params, s.algorithm, s.iterations, s.updates, s.seed, s.locks)
+    run = ui.cached_solve(s)
     assert run.settings.locks.text() == "J=0,1"
     assert run.average_strategy[-1, run.tree.infoset_index("J"), :2].tolist() == [0.0, 1.0]
     at.button(key=f"{LOCK_WIDGET}remove_0").click().run()

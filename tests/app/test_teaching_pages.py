@@ -10,6 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, app as ui
+from cfrviz import catalog
+from cfrviz.run import RunSettings
 from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
@@ -109,7 +111,7 @@ def test_best_response_page_matches_analysis():
     at = open_page("pages/7_Best_response.py", {"game": "kuhn", "algo": "cfr", "iters": "200",
                                                 "updates": "simultaneous"})
     # Reference: cfrviz.analysis on the same run's average strategy, at the first and the last frame.
-    run = ui.cached_solve("kuhn", (), "cfr", 200, "simultaneous", 0)
+    run = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 200, "simultaneous", 0))
     header, payload = read_component_data(at.get("bidi_component")[0].proto.bytes)
     assert header["mode"] == "best_response" and header["state"] == {"exploiter": 1}
     extra = payload["extra"]

@@ -49,8 +49,7 @@ def test_a_solved_views_downloads_name_the_run_and_do_not_hold_it():
     # Reference: the download rebuilds the same run (same settings, same numbers) from the cache.
     choice = Choice(cfrviz.catalog.get("kuhn"), "cfr+", 321, "alternating", 0)
     settings = choice.settings()
-    run = ui.cached_solve(settings.game, settings.game_params, settings.algorithm, settings.iterations,
-                          settings.updates, settings.seed)
+    run = ui.cached_solve(settings)
     view = ui.View(settings, run.tree, run, 321, run.num_snapshots - 1, None, choice, {})
     source = share._run_source(view)
     assert reaches_a_run(types.SimpleNamespace(run=run))        # the walk does find a run it is given

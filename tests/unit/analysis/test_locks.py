@@ -194,7 +194,7 @@ def test_locked_sets_never_change_and_keep_no_regret(algorithm: str) -> None:
     solved = solve_locked("kuhn", algorithm, 60, locks, snapshots="all", seed=3)
     run, restricted = solved.run, solved.restricted
     # The catalog's tree now (a test elsewhere may have emptied the catalog's cache since KUHN was built).
-    assert run.num_snapshots == 60 and run.settings.game == "kuhn" and run.tree is get("kuhn").tree()
+    assert run.num_snapshots == 60 and run.settings.spec.name == "kuhn" and run.tree is get("kuhn").tree()
     for key, lock in locks.items:
         i = KUHN.infoset_index(key)
         for name in ("current_strategy", "average_strategy"):

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 import cfrviz
 from cfrviz.app import solving
 from cfrviz.app.links import DEFAULT_CHOICE
+from cfrviz.run import RunSettings
 from cfrviz.run.cache import RunCache
 
 APP = str(Path(__file__).resolve().parents[3] / "app.py")
@@ -35,7 +36,7 @@ def test_the_default_view_is_solved_once_and_stays(cache: RunCache) -> None:
     settings = DEFAULT_CHOICE.settings()
     run = solving.cached_solve(settings)
     for iterations in (11, 12, 13):                 # other visitors' solves fill the one-run budget
-        solving.cached_solve("kuhn", (), "cfr", iterations, "simultaneous", 0)
+        solving.cached_solve(RunSettings(cfrviz.catalog.get("kuhn"), "cfr", iterations, "simultaneous", 0))
     assert solving.cached_solve(settings) is run
     assert cache.stats().solves == 4 and cache.stats().pinned == 1
     reference = cfrviz.solve(settings.spec, settings.algorithm, iterations=settings.iterations,

@@ -23,7 +23,7 @@ def test_a_valid_link_round_trips():
               "t": "1200", "node": "30"}
     link = links.parse_query_params(params)
     assert link.notices == ()
-    assert link.choice.game == "kuhn" and link.choice.game_params == (("cards", 5),)
+    assert link.choice.spec.name == "kuhn" and link.choice.spec.params == (("cards", 5),)
     assert links.query_params_of(link.choice, link.t, link.node) == params
 
 
@@ -66,8 +66,8 @@ def test_any_query_parameters_parse_to_a_valid_view(params):
     # Property: parsing never raises and always yields values inside their ranges.
     link = links.parse_query_params(params)
     choice = link.choice
-    assert choice.game_param is not None and choice.algorithm in links.algorithms_for(choice.catalog_game)
-    assert 1 <= choice.iterations <= links.iteration_cap(choice.catalog_game)
+    assert choice.game_param is not None and choice.algorithm in links.algorithms_for(choice.spec)
+    assert 1 <= choice.iterations <= links.iteration_cap(choice.spec)
     assert link.t is None or 1 <= link.t <= choice.iterations
     assert link.node is None or 0 <= link.node < choice.tree().num_nodes
     reparsed = links.parse_query_params(links.query_params_of(choice, link.t, link.node))
@@ -97,7 +97,7 @@ def test_non_ascii_digits_after_kuhn_are_an_unknown_game():
     # Reference: game names are ASCII ("kuhn4" ... "kuhn13"); anything else falls back to Kuhn poker.
     for digits in NON_ASCII_DIGITS + ["1" * 5000, "0" * 5000 + "5", "+4", "-4", "4.0"]:
         link = links.parse_query_params({"game": "kuhn" + digits})
-        assert link.choice.game == "kuhn" and link.choice.game_params == (), digits
+        assert link.choice.spec.name == "kuhn" and link.choice.spec.params == (), digits
         assert len(link.notices) == 1 and "Unknown game" in link.notices[0], digits
         assert len(link.notices[0]) < 300  # the value is quoted cut short, not echoed whole
 
@@ -135,7 +135,7 @@ def test_parse_never_raises_even_on_hostile_values():
 def test_any_digits_or_markup_parse_to_a_valid_view(params):
     # Property: Unicode digits and markdown in any parameter never raise and never leave range.
     link = links.parse_query_params(params)
-    assert 1 <= link.choice.iterations <= links.iteration_cap(link.choice.catalog_game)
+    assert 1 <= link.choice.iterations <= links.iteration_cap(link.choice.spec)
     assert link.t is None or 1 <= link.t <= link.choice.iterations
     assert link.node is None or 0 <= link.node < link.choice.tree().num_nodes
     for value in params.values():
@@ -178,8 +178,8 @@ def test_a_menu_link_loads_in_the_menus_own_form():
     openspiel.forget_openspiel_games()
     link = links.parse_query_params({"game": "openspiel:liars_dice(dice_sides=02,numdice=1)"})
     assert link.notices == ()
-    assert link.choice.game == "openspiel"
-    assert link.choice.game_params == (("game_string", "liars_dice(numdice=1,dice_sides=2)"),)
+    assert link.choice.spec.name == "openspiel"
+    assert link.choice.spec.params == (("game_string", "liars_dice(numdice=1,dice_sides=2)"),)
     assert links.query_params_of(link.choice, None, None)["game"] == "openspiel:liars_dice(numdice=1,dice_sides=2)"
     assert link.choice.tree().num_nodes == 127   # OpenSpiel's history count of 1 die with 2 sides (measured)
 

@@ -122,7 +122,7 @@ def test_compare_on_a_first_visit_costs_no_solve(at_start: Counter[str], calls: 
                Entry("cfr", "simultaneous", 1000, (0,), sidebar=True)]
     assert len(shown) == len(entries)
     for row, entry in zip(shown.to_dict("records"), entries):
-        line = compare.measure_line("kuhn", entry, repeats=1)   # seconds are timed anew; the curves are exact
+        line = compare.measure_line(catalog.get("kuhn"), entry, repeats=1)   # seconds are timed anew; the curves are exact
         assert row["iterations"] == entry.iterations and row["updates"] == entry.updates
         assert row["exploitability"] == float(line.exploitability[-1])
         assert row["current exploitability"] == float(line.current_exploitability[-1])

@@ -85,7 +85,7 @@ def test_sessions_asking_at_once_compute_once() -> None:
     owner = threading.Thread(target=lambda: results.append(cache.get("k", slow)))
     owner.start()
     assert started.wait(timeout=60)
-    cache._flights["k"].done = NotedWait()          # the owner sets this one when it is done
+    cache._flights._flights["k"].done = NotedWait()   # the owner sets this one when it is done
     other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: np.arange(5))))
     other.start()
     assert waiting.wait(timeout=60)                 # the second session waits for the first's work
@@ -123,7 +123,7 @@ def test_a_waiting_session_takes_over_from_one_whose_script_stopped() -> None:
     owner = threading.Thread(target=owner_session)
     owner.start()
     assert started.wait(timeout=60)
-    cache._flights["k"].done = NotedWait()
+    cache._flights._flights["k"].done = NotedWait()
     other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: np.arange(5))))
     other.start()
     assert waiting.wait(timeout=60)

@@ -15,8 +15,11 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz import catalog
 from cfrviz.app import solving
+from cfrviz.run import RunSettings
 from cfrviz.run.cache import RunCache
+from cfrviz.tree.locks import Locks
 
 WAIT = 120.0
 
@@ -55,7 +58,7 @@ def test_a_big_solve_runs_on_a_worker_and_its_bar_is_drawn_here(drawn: list[tupl
 
     monkeypatch.setattr(solving, "_solve", solve)
     # Leduc (1,936 histories) at 12,000 iterations passes the bar's cost (histories x iterations >= 20 million).
-    run = solving.cached_solve("leduc", (), "cfr", 12_000, "alternating", 0)
+    run = solving.cached_solve(RunSettings(catalog.get("leduc"), "cfr", 12_000, "alternating", 0))
     here = threading.get_ident()
     assert solved_on and all(name.startswith("cfrviz-solve-") for name in solved_on)
     fractions = [fraction for kind, fraction, _ in drawn if kind == "bar.progress"]
@@ -66,8 +69,11 @@ def test_a_big_solve_runs_on_a_worker_and_its_bar_is_drawn_here(drawn: list[tupl
 
 
 def test_an_error_sentence_reaches_the_visitor(drawn: list[tuple[str, Any, int]]) -> None:
-    with pytest.raises(ValueError, match=r"^Regret matching \('rm'\) solves matrix games only"):
-        solving.cached_solve("kuhn", (), "rm", 10, "simultaneous", 0)
+    # A lock on a set Kuhn poker does not have is found where the tree is, on the pool's worker
+    # (`cfrviz.tree.locks.Locks.check`'s sentence); the visitor's thread raises that sentence.
+    locked = RunSettings(catalog.get("kuhn"), "cfr", 10, "simultaneous", 0, Locks.of({"Z": [1.0, 0.0]}))
+    with pytest.raises(ValueError, match=r"^Kuhn poker has no information set 'Z' to lock"):
+        solving.cached_solve(locked)
 
 
 def test_a_visitor_who_finds_every_slot_taken_is_told_until_the_solve_is_done(
@@ -84,7 +90,7 @@ def test_a_visitor_who_finds_every_slot_taken_is_told_until_the_solve_is_done(
     monkeypatch.setattr(solving.st, "info", tell)
     results: list[Any] = []
     visitor = threading.Thread(target=lambda: results.append(
-        solving.cached_solve("kuhn", (), "cfr", 77, "simultaneous", 0)))
+        solving.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 77, "simultaneous", 0))))
     with contextlib.ExitStack() as others:
         for _ in range(solving.CONCURRENT_SOLVES):          # other visitors' solves hold every slot
             others.enter_context(cache.solver_slot())
@@ -111,9 +117,9 @@ def test_compares_solves_take_a_slot_and_run_on_the_pool(monkeypatch: pytest.Mon
             return function(*args, **kwargs)
         return call
 
-    monkeypatch.setattr(compare, "solve", recorded(compare.solve))
+    monkeypatch.setattr(compare, "solve_settings", recorded(compare.solve_settings))
     monkeypatch.setattr(compare, "solver_seconds", recorded(compare.solver_seconds))
-    line = compare.measure_line("kuhn", compare.Entry("cfr+", "alternating", 25), repeats=1,
+    line = compare.measure_line(catalog.get("kuhn"), compare.Entry("cfr+", "alternating", 25), repeats=1,
                                 solver_slot=solving.one_solve_at_a_time)
     assert len(solved_on) == 3 and all(name.startswith("cfrviz-solve-") for name in solved_on)
     assert line.exploitability[-1] == cfrviz.solve("kuhn", "cfr+", iterations=25).exploitability[-1]

@@ -73,7 +73,7 @@ OPENSPIEL_GAMES = json.loads((ROOT / "tests" / "data" / "openspiel_games_referen
 SNAPSHOTS = {key: entry for key, entry in OPENSPIEL_GAMES.items() if entry.get("snapshot")}
 
 
-def _snapshot(key: str) -> catalog.CatalogGame:
+def _snapshot(key: str) -> catalog.GameSpec:
     text = (ROOT / "tests" / "data" / SNAPSHOTS[key]["snapshot"]).read_text(encoding="utf-8")
     return catalog.get("efg", text=text)
 
@@ -92,12 +92,12 @@ def test_openspiel_snapshots_match_openspiel(key: str) -> None:
     assert run.exploitability[-1] == pytest.approx(entry["cfr_exploitability"], abs=1e-9)
 
 
-def _every_tree() -> list[tuple[str, catalog.CatalogGame]]:
+def _every_tree() -> list[tuple[str, catalog.GameSpec]]:
     return [(c.link, catalog.lookup(c.link)) for c in CASES] + [(key, _snapshot(key)) for key in SNAPSHOTS]
 
 
 @pytest.mark.parametrize("name, game", _every_tree(), ids=lambda x: x if isinstance(x, str) else "")
-def test_lp_value_is_the_same_for_both_players(name: str, game: catalog.CatalogGame) -> None:
+def test_lp_value_is_the_same_for_both_players(name: str, game: catalog.GameSpec) -> None:
     # The minimax theorem: player 1's and player 2's sequence-form programs have the same optimum, and the
     # strategy they give is an equilibrium (exploitability 0).
     from cfrviz.analysis.lp import lp_equilibrium
@@ -147,7 +147,7 @@ def test_value_from_the_lp_and_the_reference(case: Case) -> None:
     value, strategy = solve_lp(tree)
     assert value == pytest.approx(case.value, abs=1e-7)          # Leduc's published value has 7 digits
     assert exploitability(tree, strategy) == pytest.approx(0.0, abs=1e-7)
-    assert game_value(tree) == pytest.approx(case.value, abs=1e-7)
+    assert game_value(tree, catalog.lookup(case.link)) == pytest.approx(case.value, abs=1e-7)
 
 
 def test_every_game_in_the_menu_has_its_test_matrix() -> None:
@@ -207,7 +207,7 @@ def test_matrix_games_have_canonical_parameters() -> None:
     plain = catalog.get("matrix", payoffs=[[1, -1], [-1, 1]])
     named = catalog.get("matrix", payoffs=((1.0, -1.0), (-1.0, 1.0)), row_names=["a1", "a2"])
     assert plain == named and plain.link is None
-    assert cfrviz.solve([[1, -1], [-1, 1]], "rm", iterations=10).settings.game_params == plain.params
+    assert cfrviz.solve([[1, -1], [-1, 1]], "rm", iterations=10).settings.spec.params == plain.params
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def test_any_game_object_is_solved_and_its_run_reloads(tmp_path: Path) -> None:
     # than a fair guess (-1/2 on average): the value is 1/2.
     assert run.average_strategy_value == pytest.approx(0.5, abs=1e-3)
     # The game is kept as its .efg text, so the run reloads without the Python class.
-    assert run.settings.game == "efg" and run.tree.game.title == "Coin call"
+    assert run.settings.spec.name == "efg" and run.tree.game.title == "Coin call"
     save_run(run, tmp_path / "coin.npz")
     again = load_run(tmp_path / "coin.npz")
     assert [r.key for r in again.tree.infosets] == ["p1 H", "p1 T", "p2"]
@@ -281,9 +281,9 @@ def test_a_new_game_is_one_entry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert catalog.lookup("coin").title == "Coin call"
     assert "coin" in [g.link for g in catalog.menu()]
     link = links.parse_query_params({"game": "coin", "iters": "50"})
-    assert link.notices == () and link.choice.game == "coin"
+    assert link.notices == () and link.choice.spec.name == "coin"
     run = cfrviz.solve("coin", "cfr", iterations=50)
-    assert run.settings.game == "coin"
+    assert run.settings.spec.name == "coin"
     save_run(run, tmp_path / "coin.npz")
     assert load_run(tmp_path / "coin.npz").tree is catalog.lookup("coin").tree()
     # With no caps of its own, the entry's caps follow its size (15 nodes: the largest caps).
@@ -317,7 +317,7 @@ def test_solve_takes_a_path_to_an_efg_file_and_its_run_reloads(tmp_path: Path) -
     run = cfrviz.solve(str(path), "cfr+", iterations=500)
     # Myerson (1991): the value is 1/3 for player 1.
     assert run.average_strategy_value == pytest.approx(1 / 3, abs=1e-3)
-    assert run.settings.game == "efg" and dict(run.settings.game_params)["text"] == MYERSON
+    assert run.settings.spec.name == "efg" and dict(run.settings.spec.params)["text"] == MYERSON
     saved = tmp_path / "run.npz"
     save_run(run, saved)
     again = load_run(saved)     # rebuilt from the file's text kept in the settings, not from the path
@@ -416,13 +416,13 @@ def test_a_game_spec_checks_a_files_fields_without_building_the_game() -> None:
     with pytest.raises(ValueError):
         catalog.get("efg", text="not an efg file")
     unbuilt = catalog.GameSpec.checked("efg", {"text": "not an efg file"})
-    assert unbuilt.fields() == ("efg", {"text": "not an efg file"})
+    assert (unbuilt.name, unbuilt.params) == ("efg", (("text", "not an efg file"),))
     with pytest.raises(ValueError):
         unbuilt.tree()
     # Defaults are left out and JSON lists become tuples, so a file's spec equals the solved one.
     assert catalog.GameSpec.checked("kuhn", {"cards": 3}) == catalog.get("kuhn") == catalog.lookup("kuhn")
     matrix = catalog.resolve([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
-    name, params = matrix.fields()
+    name, params = matrix.name, dict(matrix.params)
     assert catalog.GameSpec.checked(name, json.loads(json.dumps(params))) == matrix
     assert catalog.resolve(matrix) is matrix
 

@@ -67,7 +67,7 @@ def test_bundled_kuhn_is_the_built_in_kuhn_node_for_node(kuhn_pair: tuple[GameTr
 def test_bundled_kuhn_gives_the_same_strategies_and_values(algorithm: str) -> None:
     built_in = cfrviz.solve("kuhn", algorithm, iterations=300, seed=7)
     from_file = cfrviz.solve("efg:kuhn", algorithm, iterations=300, seed=7)
-    assert from_file.settings.game == "efg" and from_file.tree.game.title == "Kuhn poker"
+    assert from_file.settings.spec.name == "efg" and from_file.tree.game.title == "Kuhn poker"
     for field in ("average_strategy", "current_strategy", "cumulative_regret"):
         np.testing.assert_allclose(getattr(from_file, field), getattr(built_in, field), rtol=0, atol=1e-12,
                                    err_msg=field)

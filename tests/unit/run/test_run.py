@@ -65,7 +65,8 @@ def test_bad_snapshots_are_sentences(bad):
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(game="kuhn", algorithm="magic"), "Unknown algorithm"),
-    (dict(game="kuhn", algorithm="cfr", iterations=0), "iterations must be between"),
+    (dict(game="kuhn", algorithm="cfr", iterations=0), "iterations must be a whole number from 1"),
+    (dict(game="kuhn", algorithm="cfr", iterations=10**9), "at most 100,000,000 iterations"),   # runner.MAX_ITERATIONS
     (dict(game="kuhn", algorithm="cfr", iterations=2.5), "iterations must be a whole number"),
     (dict(game="kuhn", algorithm="cfr", updates="both"), "update scheme"),
     (dict(game="kuhn", algorithm="rm"), "matrix games only"),
@@ -125,10 +126,10 @@ def test_progress_is_called_at_most_about_100_times_and_ends_at_one():
 def test_game_given_as_tree_or_matrix_names_itself():
     tree = cfrviz.compile_game("kuhn", cards=4)
     run = cfrviz.solve(tree, "cfr", iterations=5)
-    assert run.settings.game == "kuhn" and run.settings.game_params == (("cards", 4),)
+    assert run.settings.spec.name == "kuhn" and run.settings.spec.params == (("cards", 4),)
     matrix = cfrviz.solve([[0, 1], [1, 0]], "cfr", iterations=5)
-    assert matrix.settings.game == "matrix"
-    again = cfrviz.solve(matrix.settings.game, "cfr", iterations=5, **dict(matrix.settings.game_params))
+    assert matrix.settings.spec.name == "matrix"
+    again = cfrviz.solve(matrix.settings.spec.name, "cfr", iterations=5, **dict(matrix.settings.spec.params))
     np.testing.assert_array_equal(again.average_strategy, matrix.average_strategy)
 
 

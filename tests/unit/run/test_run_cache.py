@@ -15,7 +15,7 @@ import pytest
 
 import cfrviz
 from cfrviz import catalog
-from cfrviz.run import Run
+from cfrviz.run import Run, RunSettings
 from cfrviz.run.cache import RunCache
 
 THREADS = 6
@@ -135,13 +135,12 @@ def test_a_shared_run_cannot_be_written() -> None:
 def test_the_app_hands_every_session_the_same_run() -> None:
     from cfrviz import app as ui
 
-    first = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
-    second = ui.cached_solve("kuhn", (), "cfr", 123, "simultaneous", 0)
+    first = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0))
+    second = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0))
     assert first is second
-    # The view's settings (one GameSpec, enum members) key the same entry as the older plain-values form.
+    # The view's settings (one GameSpec, enum members) key the same entry as plain strings do.
     settings = ui.Choice(catalog.get("kuhn"), "cfr", 123, "simultaneous", 0).settings()
-    assert ui.cached_solve(settings) is first and ui.cached_solve(settings.spec, (), "cfr", 123,
-                                                                   "simultaneous", 0) is first
+    assert ui.cached_solve(settings) is first
     assert first.settings == settings
     # Reference: the same solve outside the app.
     assert np.array_equal(first.exploitability, cfrviz.solve("kuhn", "cfr", iterations=123,
@@ -215,3 +214,43 @@ def test_clear_unpinned_keeps_the_pinned_runs() -> None:
     assert (stats.entries, stats.bytes, stats.pinned, stats.pinned_bytes) == (0, 0, 1, pinned.nbytes)
     assert cache.get("default", lambda: _kuhn(1)) is pinned
 
+
+
+class Stopped(BaseException):
+    """Like Streamlit's StopException and RerunException: a script stopped, not a failed solve."""
+
+
+def test_a_waiting_session_solves_when_the_solving_sessions_script_was_stopped() -> None:
+    # Reference: the single-flight contract the pages' results keep (`cfrviz.util.single_flight`):
+    # a session whose script was stopped mid-solve (its visitor reran the page) leaves the solve to
+    # a session that waited for it, which solves it itself instead of failing.
+    cache = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=2)
+    started, release, waiting = threading.Event(), threading.Event(), threading.Event()
+    run = _kuhn(10)
+    results: list[Run] = []
+
+    class NotedWait(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waiting.set()
+            return super().wait(timeout)
+
+    def stopped_midway() -> Run:
+        started.set()
+        release.wait(60)
+        raise Stopped
+
+    def owner_session() -> None:
+        with pytest.raises(Stopped):
+            cache.get("k", stopped_midway)
+
+    owner = threading.Thread(target=owner_session)
+    owner.start()
+    assert started.wait(60)
+    cache._flights._flights["k"].done = NotedWait()      # the owner sets this one when it is done
+    other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: run)))
+    other.start()
+    assert waiting.wait(60)                             # the second session waits for the first's solve
+    release.set()
+    owner.join(60)
+    other.join(60)
+    assert results == [run] and cache.stats().solves == 1

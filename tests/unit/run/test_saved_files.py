@@ -33,7 +33,7 @@ def _same_run(saved: Run, fresh: Run) -> None:
 
 def test_a_kuhn_run_saved_before_the_move_loads() -> None:
     saved = load_run(DATA / "pre_layers_kuhn4_cfr+.npz")
-    assert dict(saved.settings.game_params) == {"cards": 4} and saved.settings.algorithm == "cfr+"
+    assert dict(saved.settings.spec.params) == {"cards": 4} and saved.settings.algorithm == "cfr+"
     _same_run(saved, cfrviz.solve("kuhn", "cfr+", iterations=40, cards=4))
 
 
@@ -46,7 +46,7 @@ def test_a_strategy_saved_before_the_move_loads() -> None:
 
 def test_an_efg_run_and_a_matrix_run_saved_before_the_move_load() -> None:
     pennies = load_run(DATA / "pre_layers_efg_matching_pennies_cfr.npz")
-    assert pennies.settings.game == "efg" and dict(pennies.settings.game_params) == {"bundled": "matching_pennies"}
+    assert pennies.settings.spec.name == "efg" and dict(pennies.settings.spec.params) == {"bundled": "matching_pennies"}
     _same_run(pennies, cfrviz.solve("efg:matching_pennies", "cfr", iterations=30, updates="simultaneous"))
     rps = load_run(DATA / "pre_layers_matrix_rm.npz")
     names = ["rock", "paper", "scissors"]
@@ -101,7 +101,7 @@ def test_saved_settings_read_as_one_game_spec_and_vocabulary_members_and_write_b
     with np.load(DATA / name, allow_pickle=False) as archive:
         text = str(archive["settings"])
     settings = RunSettings.from_json(text)
-    assert isinstance(settings.spec, GameSpec) and settings.spec == GameSpec.checked(*settings.spec.fields())
+    assert isinstance(settings.spec, GameSpec) and settings.spec == GameSpec.checked(settings.spec.name, dict(settings.spec.params))
     assert type(settings.algorithm) is Algorithm and type(settings.updates) is UpdateScheme
     assert settings.algorithm == json.loads(text)["algorithm"] and settings.updates == json.loads(text)["updates"]
     assert json.loads(settings.to_json()) == json.loads(text)

@@ -35,6 +35,7 @@ from cfrviz.solvers import ALGORITHMS
 from cfrviz.catalog import compile_game
 
 APP = str(Path(__file__).resolve().parents[3] / "app.py")
+KUHN = cfrviz.catalog.get("kuhn")
 
 
 def spec(figure: Any) -> dict[str, Any]:
@@ -86,13 +87,13 @@ def test_timing_is_a_median_of_repeats_over_the_default_snapshots() -> None:
     assert seconds.shape == (50,) and np.all(seconds > 0) and np.all(np.diff(seconds) >= 0)
     with pytest.raises(ValueError, match="1 to 9 times"):
         timed_seconds(tree, entry, repeats=0)
-    line = measure_line("kuhn", entry, repeats=2)
+    line = measure_line(KUHN, entry, repeats=2)
     assert line.repeats == 2 and line.seconds.shape == line.iterations.shape
 
 
 def test_summary_and_csv_files_round_trip_at_full_precision() -> None:
-    lines = [measure_line("kuhn", Entry("cfr+", "alternating", 2000), repeats=1),
-             measure_line("kuhn", Entry("external", "alternating", 200, fixed_seeds(2)), repeats=1)]
+    lines = [measure_line(KUHN, Entry("cfr+", "alternating", 2000), repeats=1),
+             measure_line(KUHN, Entry("external", "alternating", 200, fixed_seeds(2)), repeats=1)]
     rows = summary(lines)
     # Kuhn's α family (Kuhn 1950): the nearest α lies in [0, 1/3]; CFR+'s average is close to it.
     alpha = rows[0]["α heads for"]
@@ -112,8 +113,8 @@ def test_summary_and_csv_files_round_trip_at_full_precision() -> None:
 
 
 def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_the_axis_title() -> None:
-    lines = [measure_line("kuhn", Entry("cfr+", scheme, 30), repeats=1) for scheme in ("alternating", "simultaneous")]
-    lines.append(measure_line("kuhn", Entry("chance", "alternating", 100, fixed_seeds(3)), repeats=2))
+    lines = [measure_line(KUHN, Entry("cfr+", scheme, 30), repeats=1) for scheme in ("alternating", "simultaneous")]
+    lines.append(measure_line(KUHN, Entry("chance", "alternating", 100, fixed_seeds(3)), repeats=2))
     fig = spec(comparison_figure(lines, "seconds", "both"))
     named = [t for t in fig["data"] if t.get("showlegend") is not False]
     plus = [t for t in named if t["meta"]["algorithm"] == "cfr+"]
@@ -193,7 +194,7 @@ def test_compare_settings_survive_a_page_switch() -> None:
 
 def test_current_exploitability_of_a_compare_line_is_that_of_the_solvers_last_iterate() -> None:
     # Reference: analysis.exploitability of PDCFR+'s strategy played in iteration 30.
-    line = measure_line("kuhn", Entry("pdcfr+", "alternating", 30), repeats=1)
+    line = measure_line(KUHN, Entry("pdcfr+", "alternating", 30), repeats=1)
     run = cfrviz.solve("kuhn", "pdcfr+", iterations=30)
     assert line.current_exploitability[-1] == pytest.approx(
         analysis.exploitability(run.tree, run.current_strategy[-1]), abs=1e-12)
@@ -261,7 +262,7 @@ def test_every_solve_of_a_line_waits_for_the_gate() -> None:
 
     lines: list[Any] = []
     worker = threading.Thread(target=lambda: lines.append(
-        measure_line("kuhn", Entry("cfr+", "alternating", 25), repeats=1, solver_slot=slot)))
+        measure_line(KUHN, Entry("cfr+", "alternating", 25), repeats=1, solver_slot=slot)))
     with cache.solver_slot():                            # another visitor's solve holds the gate
         worker.start()
         assert waited.wait(timeout=120)
