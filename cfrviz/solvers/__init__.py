@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
-from cfrviz.solvers.vocabulary import (
+from cfrviz.util.vocabulary import (
     ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, Family, Player,
     RegretMode, StrategyKind, UpdateScheme,
 )

@@ -29,7 +29,7 @@ from numba import njit
 
 from cfrviz.solvers._kernel_tree import NONE, UNIFORM_CHANCE
 from cfrviz.solvers._snapshot import write_snapshot as _write_snapshot
-from cfrviz.solvers.vocabulary import AverageWeight, RegretMode
+from cfrviz.util.vocabulary import AverageWeight, RegretMode
 
 CHANCE = 2
 TERMINAL = 3

@@ -24,7 +24,7 @@ from numba import njit
 
 from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.solvers.base import Solver, check_updates
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["TUTORIAL_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]

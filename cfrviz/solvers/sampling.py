@@ -23,7 +23,7 @@ from cfrviz.games import CHANCE
 from cfrviz.solvers import _sampling_kernels as kernels
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["ChanceSampling", "ExternalSampling", "OutcomeSampling"]
