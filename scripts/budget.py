@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))   # before importing cfrviz: `python scripts/budge
 
 from cfrviz.run import Run, save_run
 from cfrviz.solvers import UpdateScheme
+from cfrviz.util.vocabulary import Player
 
 T = TypeVar("T")
 
@@ -175,7 +176,7 @@ def scenario(name: str) -> dict[str, Any]:
         game = catalog.lookup(rest)
         tree = game.tree()
         run = cfrviz.solve(tree, "cfr", iterations=game.app_iteration_cap, updates=UpdateScheme.ALTERNATING)
-        part = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")[0]
+        part = tree_parts.parts(tree, Player.FIRST if tree_parts.card_view(tree) else "subtree")[0]
         nodes = [int(n) for n in tree_parts.part_nodes(tree, part)]
         seconds, peak, (_, body) = _measure(lambda: timeline.encode_payload(timeline.build_payload(tree, run, nodes)))
         frames = len(timeline.frame_snapshots(run.iterations))
@@ -195,7 +196,7 @@ def scenario(name: str) -> dict[str, Any]:
         cap = game.app_iteration_cap
         run = cfrviz.solve(tree, "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING)
         strategy = run.average_strategy[-1]
-        hand = play.start_hand(tree, strategy, seat=0, seed=1, number=0)
+        hand = play.start_hand(tree, strategy, seat=Player.FIRST, seed=1, number=0)
         action = play.legal_actions(tree, hand)[0]
 
         def click() -> int:
@@ -263,7 +264,7 @@ def scenario(name: str) -> dict[str, Any]:
 
             data = maximal_leduc_npz(MAX_UNPACKED_BYTES)
             tree = catalog.lookup("leduc").tree()
-            part = tree_parts.parts(tree, "player1")[0]
+            part = tree_parts.parts(tree, Player.FIRST)[0]
             drawn = tuple(sorted(int(n) for n in tree_parts.part_nodes(tree, part)))
 
             def read_and_draw() -> Run:

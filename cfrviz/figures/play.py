@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.timeline import _rounded, frame_snapshots
-from cfrviz.games import TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.run import Run
 from cfrviz.teaching.play import Hand, set_values_over
 from cfrviz.tree import GameTree
@@ -54,7 +54,7 @@ def hand_state(tree: GameTree, hand: Hand | None, seat: int) -> dict[str, Any]:
     hiding the bot's cards no longer matters."""
     if hand is None:
         return {"seat": seat, "pending": None, "decisions": [], "path": None}
-    over = int(tree.actor[hand.node]) == TERMINAL
+    over = int(tree.actor[hand.node]) == Player.TERMINAL
     acting = int(tree.actor[hand.node]) == hand.seat
     return {
         "seat": hand.seat,

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from cfrviz.figures.timeline import build_payload
-from cfrviz.games import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.teaching.walkthrough import IterationTrace, Step
 from cfrviz.tree import GameTree
@@ -39,7 +39,7 @@ def _round_start(tree: GameTree, node: int) -> int:
     path = [node]
     while int(tree.parent[path[-1]]) >= 0:
         path.append(int(tree.parent[path[-1]]))
-    return next((m for m in path[:-1] if int(tree.actor[m]) == CHANCE), path[-2])
+    return next((m for m in path[:-1] if int(tree.actor[m]) == Player.CHANCE), path[-2])
 
 
 def _round_part(tree: GameTree, touched: Iterable[int], start: int) -> list[int]:
@@ -52,7 +52,7 @@ def _round_part(tree: GameTree, touched: Iterable[int], start: int) -> list[int]
         keep.add(m)
     for n in touched:
         m = int(tree.parent[n])
-        while m > start and int(tree.actor[m]) != CHANCE:
+        while m > start and int(tree.actor[m]) != Player.CHANCE:
             m = int(tree.parent[m])
         if m == start:
             keep.add(n)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers import DEFAULT_UPDATES, UPDATE_SCHEMES, AverageWeight, RegretMode, UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
 from cfrviz.solvers.cfr import FullTraversalCFR
@@ -227,7 +227,7 @@ class _Tracer:
         tree = self.tree
         who = int(tree.actor[node])
         label = tree.node_label[node]
-        if who == TERMINAL:
+        if who == Player.TERMINAL:
             payoff = float(tree.payoff[node])
             self.add(kind="terminal", node=node, history=label, traverser=traverser, player=who,
                      information_set="", information_set_id=-1, actions=(), reach=reach,
@@ -235,7 +235,7 @@ class _Tracer:
                      text=f"Terminal {label}: player 1 gets {payoff:+g}, player 2 {-payoff:+g}.")
             return payoff
         children = tree.children(node)
-        if who == CHANCE:
+        if who == Player.CHANCE:
             names = tuple(tree.edge_label[c] for c in children)
             probs = tuple(float(tree.chance_probability[c]) for c in children)
             if self.sampler is not None:
@@ -314,7 +314,7 @@ def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np
     if deal is not None and deal not in labels:
         raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
     if board is not None:
-        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == CHANCE
+        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == Player.CHANCE
                  for c in tree.children(n)}
         if board not in cards:
             raise ValueError(f"No public card {board!r} in {tree.game.title}; choose one of: "
@@ -335,7 +335,7 @@ def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np
 
 def deal_options(tree: GameTree) -> tuple[str, ...]:
     """Labels of the root chance outcomes (e.g. "QK": player 1 holds Q, player 2 holds K)."""
-    if int(tree.actor[0]) != CHANCE:
+    if int(tree.actor[0]) != Player.CHANCE:
         return ()
     return tuple(tree.edge_label[c] for c in tree.children(0))
 
@@ -364,7 +364,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
         raise ValueError(f"The solver state must be {shape} arrays for {tree.game.title}.")
     sampler = None
     if algorithm == "chance":
-        if int(tree.actor[0]) != CHANCE:
+        if int(tree.actor[0]) != Player.CHANCE:
             raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
         sampler = _chance_sampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
     tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler,
