@@ -6,6 +6,7 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 from cfrviz.app.components import timeline
+from cfrviz.util.vocabulary import StrategyKind
 
 PLAYBACK_ALL = 40  # most information sets shown all at once on the timeline
 # Each chosen set adds curves and playback frames; on Leduc 5, 10, 20 and 40 sets cost 0.9, 1.1,
@@ -43,6 +44,7 @@ if chosen:
 else:
     st.info("Choose one or more information sets to plot their regret and strategy.")
 
-kind = st.radio("Strategy in the heat map", ["average", "current"], horizontal=True, key="evolution_kind")
+kind = StrategyKind(st.radio("Strategy in the heat map", [k.value for k in StrategyKind], horizontal=True,
+                             key="evolution_kind"))
 st.subheader("Every information set over the iterations")
 st.plotly_chart(aggression_heatmap(run, kind=kind, t=view.t), key="evolution_heatmap")

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))   # before importing cfrviz: `python scripts/budge
 
 from cfrviz.run import Run, save_run
 from cfrviz.solvers import UpdateScheme
-from cfrviz.util.vocabulary import Player
+from cfrviz.util.vocabulary import Player, StrategyKind
 
 T = TypeVar("T")
 
@@ -113,7 +113,7 @@ def compare_at_cap(plan_name: str) -> dict[str, Any]:
         lines = [measure_line(game.name, entry, repeats, solver_slot=functools.partial(gate.solver_slot, None),
                               **dict(game.params)) for entry in entries]
         for axis in ("iterations", "nodes", "seconds"):
-            comparison_figure(lines, axis, "average").to_json()
+            comparison_figure(lines, axis, StrategyKind.AVERAGE).to_json()
         summary(lines)
 
     seconds, peak, _ = _measure(click)
@@ -218,8 +218,8 @@ def scenario(name: str) -> dict[str, Any]:
         t = int(run.iterations[-1])
         seconds, peak, _ = _measure(lambda: (
             infoset_curves_figure(run, chosen, t).to_json(),
-            strategy_playback_figure(run, kind="average", start=0, infosets=chosen).to_json(),
-            aggression_heatmap(run, kind="average", t=t).to_json()))
+            strategy_playback_figure(run, kind=StrategyKind.AVERAGE, start=0, infosets=chosen).to_json(),
+            aggression_heatmap(run, kind=StrategyKind.AVERAGE, t=t).to_json()))
         return {"kind": "click", "what": "Evolution rerun: 8 Leduc information sets (the cap) at the cap, figures built",
                 "seconds": seconds, "peak": peak}
     if kind == "large-upload":
@@ -328,7 +328,7 @@ def large_upload(click: str) -> dict[str, Any]:
         nodes = (int(tree.nodes_of(0)[0]), int(tree.nodes_of(1)[0]))
         seconds, peak, _ = _measure(lambda: (
             infoset_curves_figure(run, [0, 1], t).to_json(),
-            aggression_heatmap(run, kind="average", t=t).to_json(),
+            aggression_heatmap(run, kind=StrategyKind.AVERAGE, t=t).to_json(),
             timeline.encode_payload(timeline.build_payload(tree, run, nodes))))
         return {"kind": "click", "what": f"Evolution on an {shape} (run {run.nbytes / 1e6:.0f} MB held): "
                 "curves, heat map and timeline payload", "seconds": seconds, "peak": peak}

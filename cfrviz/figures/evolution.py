@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from cfrviz.figures._style import AGGRESSIVE_ACTIONS, PLAYER_NAMES, action_color, base_layout
 from cfrviz.figures.timeline import grouped_sets
 from cfrviz.run import Run
+from cfrviz.util.vocabulary import StrategyKind
 
 # Client-side playback stays smooth up to about this many frames.
 MAX_FRAMES = 120
@@ -86,10 +87,15 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     return fig
 
 
-def _bars(run: Run, s: int, kind: str, rows: Sequence[int]) -> list[go.Bar]:
+def _strategy(run: Run, kind: StrategyKind) -> np.ndarray:
+    """[T, I, A] the run's strategy of that kind at every snapshot."""
+    return run.average_strategy if kind == StrategyKind.AVERAGE else run.current_strategy
+
+
+def _bars(run: Run, s: int, kind: StrategyKind, rows: Sequence[int]) -> list[go.Bar]:
     """Stacked horizontal bars: one per information set in `rows`, one segment per action position."""
     tree = run.tree
-    strategy = run.average_strategy if kind == "average" else run.current_strategy
+    strategy = _strategy(run, kind)
     labels = [infoset_title(run, i) for i in rows]
     bars = []
     for a in range(tree.max_actions):
@@ -101,21 +107,22 @@ def _bars(run: Run, s: int, kind: str, rows: Sequence[int]) -> list[go.Bar]:
     return bars
 
 
-def strategy_playback_figure(run: Run, *, kind: str = "average", start: int | None = None,
+def strategy_playback_figure(run: Run, *, kind: StrategyKind = StrategyKind.AVERAGE, start: int | None = None,
                              infosets: Sequence[int] | None = None) -> go.Figure:
-    """The `kind` ("average" or "current") strategy of every information set (or of `infosets`)
+    """The `kind` (average or current) strategy of every information set (or of `infosets`)
     as stacked bars, with plotly frames over (thinned) snapshots, a play/pause button and the
     frames' own slider. Playback runs in the browser; `start` is the snapshot shown first
     (default: the last)."""
-    if kind not in ("average", "current"):
+    if kind not in tuple(StrategyKind):
         raise ValueError(f"kind must be 'average' or 'current', not {kind!r}.")
+    kind = StrategyKind(kind)
     tree = run.tree
     rows = list(range(tree.num_infosets)) if infosets is None else [int(i) for i in infosets]
     if not rows:
         raise ValueError("Choose at least one information set to play back.")
     picks = thin(run.num_snapshots, MAX_FRAMES)
     start = int(picks[-1]) if start is None else int(start)
-    strategy = run.average_strategy if kind == "average" else run.current_strategy
+    strategy = _strategy(run, kind)
     # A frame only moves the bars' lengths; labels and colours stay from the first drawing.
     frames = [go.Frame(data=[go.Bar(x=strategy[s, rows, a]) for a in range(tree.max_actions)],
                        traces=list(range(tree.max_actions)), name=str(int(run.iterations[s])),
@@ -184,14 +191,14 @@ def grouped_rows(run: Run) -> list[int]:
     return grouped_sets(run.tree)
 
 
-def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:
+def aggression_heatmap(run: Run, *, kind: StrategyKind = StrategyKind.AVERAGE, t: int | None = None) -> go.Figure:
     """Heat map of every information set (rows) × iterations (columns, log-spaced on a log axis).
 
     Rows are grouped by player, then by private card. Poker: colour = probability of the
     aggressive action (bet, call or raise). Games without such actions (matrix games): one row
     per information set and action, colour = its probability.
     """
-    strategy = run.average_strategy if kind == "average" else run.current_strategy       # [T, I, A]
+    strategy = _strategy(run, kind)       # [T, I, A]
     mask = aggressive_mask(run)
     tree = run.tree
     order = grouped_rows(run)

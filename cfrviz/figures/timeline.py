@@ -20,7 +20,7 @@ import numpy as np
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
-from cfrviz.util.vocabulary import Player
+from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -328,8 +328,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
                                   and np.isfinite(run.current_exploitability).all() else None),
         "value": _rounded(run.value[pick], 6),
         "expectedValue": _rounded(run.expected_value[pick], 6),
-        "current": per_set(run.current_strategy),
-        "average": per_set(run.average_strategy),
+        StrategyKind.CURRENT: per_set(run.current_strategy),
+        StrategyKind.AVERAGE: per_set(run.average_strategy),
         "regret": per_set(run.cumulative_regret),
         "instantRegret": _rounded(numbers.instant_regret[:, :, :width]) if len(sets) else [],
         "setValue": _rounded(numbers.set_counterfactual_value[:, :, :width]) if len(sets) else [],
@@ -429,7 +429,7 @@ def checked_node(value: object, tree: GameTree) -> int | None:
 
 #: What the tree's edge widths (and the strategy bars and curves) show: the average strategy,
 #: which converges, or the current strategy of iteration t.
-EDGE_WIDTHS = ("average", "current")
+EDGE_WIDTHS: tuple[StrategyKind, ...] = (StrategyKind.AVERAGE, StrategyKind.CURRENT)
 #: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js, and
 #: the pages' own modes in components/modes/*.js).
 MODES = ("tree", "charts", "exploitability", "sets", "walkthrough", "best_response", "regret_matching", "play")
@@ -437,9 +437,9 @@ MODES = ("tree", "charts", "exploitability", "sets", "walkthrough", "best_respon
 BROWSER_VALUES = ("t", "node", "kind")
 
 
-def checked_kind(value: object) -> str | None:
+def checked_kind(value: object) -> StrategyKind | None:
     """The edge-width choice the browser reported ("average" or "current"), or None."""
-    return value if isinstance(value, str) and value in EDGE_WIDTHS else None
+    return StrategyKind(value) if isinstance(value, str) and value in EDGE_WIDTHS else None
 
 
 def next_header(previous: dict[str, Any] | None, wanted: dict[str, Any], shown: dict[str, Any] | None,

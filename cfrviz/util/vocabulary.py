@@ -69,7 +69,7 @@ def player_number(player: Player) -> int:
     2
     """
     if player not in DECISION_PLAYERS:
-        raise ValueError(f"Only player 1 and player 2 have a number, not {player.name.lower()}.")
+        raise ValueError(f"Only player 1 and player 2 have a number, not {player!r}.")
     return int(player) + 1
 
 

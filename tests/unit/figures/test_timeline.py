@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.util.vocabulary import Player
+from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.tree import parts as tree_parts
 from cfrviz.figures.timeline import (
     MAX_FRAMES,
@@ -165,11 +165,12 @@ def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None
 
 
 @pytest.mark.parametrize(("value", "expected"), [
-    ("average", "average"), ("current", "current"), ("Average", None), ("", None), (None, None), (1, None)])
-def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: str | None) -> None:
+    ("average", StrategyKind.AVERAGE), ("current", StrategyKind.CURRENT), ("Average", None), ("", None), (None, None),
+    (1, None)])
+def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: StrategyKind | None) -> None:
     from cfrviz.figures.timeline import checked_kind
 
-    assert checked_kind(value) == expected
+    assert checked_kind(value) is expected
 
 
 # ---------------------------------------------------------------------------------------------
