@@ -14,6 +14,7 @@ from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
 from cfrviz.figures.best_response_frames import best_response_frames, checked_exploiter, frames_with
@@ -69,7 +70,7 @@ snapshots = frames_with(run, view.t)
 drawn = None if nodes is None else tuple(sorted(nodes))
 extra = timeline.Extra(key=("best_response", drawn, tuple(snapshots.tolist()), game_value),
                        build=lambda: best_response_frames(tree, run, snapshots, drawn, game_value))
-timeline.mount(view, nodes=nodes, mode="best_response", key="br_timeline", extra=extra,
+timeline.mount(view, nodes=nodes, mode=TimelineMode.BEST_RESPONSE, key="br_timeline", extra=extra,
                events={"exploiter": on_exploiter}, state={"exploiter": player_number(exploiter)})
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: the best responses of "
            "every iteration shown are computed once, so everything moves in your browser. Yellow marks the "

@@ -17,6 +17,7 @@ from cfrviz import app as ui
 from cfrviz import catalog
 from cfrviz.app import links
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures._style import PLAYER_NAMES
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
 from cfrviz.figures.drawn import is_drawn_whole
@@ -247,7 +248,7 @@ if not is_drawn_whole(tree):
     players = (seat,)
     st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 include = shown_snapshot_included(run, view.t)
-timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
+timeline.mount(view, nodes=nodes, mode=TimelineMode.PLAY, key="play_timeline",
                arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
                extra=timeline.Extra(key=("play", players),
                                     build=lambda: play_extra(tree, run, nodes, players, include)),

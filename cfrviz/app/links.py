@@ -377,7 +377,8 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
     # Plain strings (`.value`) where the page's widget lists plain strings: Streamlit refuses an enum member
     # as the value of a widget whose options are not of its enum.
-    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value, _WALK_ALGORITHMS),
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value,
+                tuple(a.value for a in _WALK_ALGORITHMS)),
     PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
     PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
     PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),

@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -430,9 +431,22 @@ def checked_node(value: object, tree: GameTree) -> int | None:
 #: What the tree's edge widths (and the strategy bars and curves) show: the average strategy,
 #: which converges, or the current strategy of iteration t.
 EDGE_WIDTHS: tuple[StrategyKind, ...] = (StrategyKind.AVERAGE, StrategyKind.CURRENT)
-#: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js, and
-#: the pages' own modes in components/modes/*.js).
-MODES = ("tree", "charts", "exploitability", "sets", "walkthrough", "best_response", "regret_matching", "play")
+
+
+class TimelineMode(StrEnum):
+    """The drawings the component has; each value is the name of a mode of its JavaScript (MODES in
+    timeline.js, and the pages' own modes in components/modes/*.js), which keeps these strings."""
+
+    TREE = "tree"
+    CHARTS = "charts"
+    EXPLOITABILITY = "exploitability"
+    SETS = "sets"
+    WALKTHROUGH = "walkthrough"
+    BEST_RESPONSE = "best_response"
+    REGRET_MATCHING = "regret_matching"
+    PLAY = "play"
+
+
 #: Header values the browser changes itself and reports back.
 BROWSER_VALUES = ("t", "node", "kind")
 

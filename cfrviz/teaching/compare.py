@@ -30,6 +30,7 @@ from cfrviz.run import Run, snapshot_schedule
 from cfrviz.runner import planned_schedule, solve, solver_seconds
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
 from cfrviz.tree import GameTree
+from cfrviz.util.vocabulary import Algorithm
 
 #: Seeds each sampling method runs with by default (fixed, so a comparison can be repeated).
 DEFAULT_SEEDS = (0, 1, 2, 3, 4)
@@ -129,8 +130,9 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
     schemes = [u for u in UPDATE_SCHEMES if u in set(updates)]
     seeds = tuple(int(s) for s in seeds) or (0,)
     for algorithm in algorithms:
-        if algorithm not in ALGORITHMS or algorithm == "rm":
-            raise ValueError(f"Compare CFR algorithms: choose from {', '.join(a for a in ALGORITHMS if a != 'rm')}.")
+        if algorithm not in ALGORITHMS or algorithm == Algorithm.REGRET_MATCHING:
+            raise ValueError("Compare CFR algorithms: choose from "
+                             f"{', '.join(a for a in ALGORITHMS if a != Algorithm.REGRET_MATCHING)}.")
         for scheme in schemes:
             if scheme not in update_schemes(algorithm):
                 skipped.append(f"{ALGORITHMS[algorithm].title} is defined with alternating updates, so only its "
