@@ -12,12 +12,11 @@ from dataclasses import dataclass, replace
 from cfrviz import catalog
 from cfrviz.catalog import CarriesGameSpec, GameSpec
 from cfrviz.run import RunSettings
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
-    update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme, update_schemes
 # Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
 from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
 from cfrviz.util.text import quoted
-from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, parse_player, player_text
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, StrategyKind, parse_player, player_text
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
 
