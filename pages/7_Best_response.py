@@ -77,7 +77,6 @@ st.caption("Drag the slider, press ▶, or click the tree and use ← → Home E
            "exploiter's best-response action at each of its information sets; edge widths are the average strategy.")
 ui.action_legend(tree.game)
 
-player = exploiter
 strategy = run.average_strategy[view.snapshot]
 exploitability_in_both_games(run, view.snapshot, exploitability(tree, strategy))
 
@@ -87,12 +86,12 @@ if equilibrium is None:
     st.info(f"The linear program found no exact equilibrium of {md(tree.game.title)} within its time limit; "
             "exploitability above is the measure of how close the average strategy is.")
 else:
-    st.caption(f"Player {player_number(player)}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
+    st.caption(f"Player {player_number(exploiter)}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
                f"solved exactly by the sequence-form linear program (its exploitability: "
                f"{exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
                "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
                "one; exploitability above says whether it is an equilibrium.")
-    st.dataframe(equilibrium_table(tree, strategy, equilibrium, player), hide_index=True, width="stretch",
+    st.dataframe(equilibrium_table(tree, strategy, equilibrium, exploiter), hide_index=True, width="stretch",
                  column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
 
 if run.num_snapshots > 1:

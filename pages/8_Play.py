@@ -233,7 +233,7 @@ with side:
 seat = hand.seat if hand is not None else play.seat_for_hand(links.parse_seat(str(ui.page_value("play_seat"))),
                                                               len(st.session_state[RESULTS_KEY]))
 nodes: list[int] | None = None
-players: tuple[int, ...] = (0, 1)
+players: tuple[Player, ...] = DECISION_PLAYERS
 if not is_drawn_whole(tree):
     mine = [d.node for d in hand.decisions] if hand is not None else []
     if hand is not None and not play.is_over(tree, hand):
