@@ -241,7 +241,7 @@ if not is_drawn_whole(tree):
     if mine:
         part = tree_parts.part_of(tree, mine[-1])
     elif tree_parts.card_view(tree):
-        part = tree_parts.parts(tree, "player2" if seat else "player1")[0]
+        part = tree_parts.parts(tree, seat)[0]
     else:
         part = tree_parts.parts(tree, "subtree")[0]
     nodes = tree_parts.part_nodes(tree, part).tolist()

@@ -27,7 +27,8 @@ _PLAYER_WORDS = re.compile(r"PLAYER|CHANCE|TERMINAL")
 
 def _own_player_constants(path: Path) -> list[str]:
     """Module-level names about players bound to a bare number that is a player's code: `CHANCE = 2`,
-    `PLAYER_1, PLAYER_2 = 0, 1`. A value computed from `Player` (`int(Player.CHANCE)`) is no literal."""
+    or a tuple of such names bound to 0, 1, 2, 3. A value computed from `Player` (`int(Player.CHANCE)`)
+    is no literal."""
     found = []
     for statement in ast.parse(path.read_text(encoding="utf-8")).body:
         if not isinstance(statement, ast.Assign):
