@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -35,6 +36,8 @@ __all__ = ["BY_CARD", "MAX_PART_LEAVES", "Part", "card_view", "cards", "checked_
 
 #: The views that split a tree by a player's private card: the player whose card it is.
 BY_CARD: tuple[Player, ...] = DECISION_PLAYERS
+#: A view of a tree: whole, in subtrees, or split by one player's private card (`BY_CARD`).
+View = Player | Literal["whole", "subtree"]
 #: Most leaves of a part in the general (subtree) view.
 MAX_PART_LEAVES = 40
 
@@ -52,7 +55,7 @@ class Part:
     root    the node whose subtree this is ("subtree" view)
     """
 
-    by: Player | str
+    by: View
     card: str | None = None
     line: str | None = None
     public: str | None = None
@@ -171,7 +174,7 @@ def card_view(tree: GameTree) -> bool:
     return _deals(tree) is not None
 
 
-def _card_tables(tree: GameTree, by: Player | str) -> tuple[_Deals, Player]:
+def _card_tables(tree: GameTree, by: View) -> tuple[_Deals, Player]:
     if not isinstance(by, Player) or by not in BY_CARD:
         raise ValueError(f"Split a tree by player 1's or player 2's cards, not {by!r}.")
     tables = _deals(tree)
@@ -180,14 +183,14 @@ def _card_tables(tree: GameTree, by: Player | str) -> tuple[_Deals, Player]:
     return tables, by
 
 
-def cards(tree: GameTree, by: Player | str = Player.FIRST) -> tuple[str, ...]:
+def cards(tree: GameTree, by: View = Player.FIRST) -> tuple[str, ...]:
     """The private cards the player `by` can hold, in deck order."""
     tables, player = _card_tables(tree, by)
     held = {tables.card[d][player] for d in tables.deals}
     return tuple(c for c in tables.card_order if c in held)
 
 
-def lines(tree: GameTree, by: Player | str, card: str) -> tuple[str, ...]:
+def lines(tree: GameTree, by: View, card: str) -> tuple[str, ...]:
     """Round-1 betting lines that reach a public card in the deals where `by` holds `card`."""
     tables, player = _card_tables(tree, by)
     out: list[str] = []
@@ -205,7 +208,7 @@ def label_of(tree: GameTree, part: Part) -> str:
     return part.label
 
 
-def public_cards(tree: GameTree, by: Player | str | None = None, card: str | None = None,
+def public_cards(tree: GameTree, by: View | None = None, card: str | None = None,
                  line: str | None = None) -> tuple[str, ...]:
     """Public cards, as the information sets name them; only those possible in the part's deals
     and after its line when `by`, `card` and `line` are given."""
@@ -225,7 +228,7 @@ def public_cards(tree: GameTree, by: Player | str | None = None, card: str | Non
     return tuple(sorted(seen, key=lambda c: (rank.get(c, len(rank)), c)))
 
 
-def parts(tree: GameTree, by: Player | str = Player.FIRST, max_leaves: int = MAX_PART_LEAVES) -> list[Part]:
+def parts(tree: GameTree, by: View = Player.FIRST, max_leaves: int = MAX_PART_LEAVES) -> list[Part]:
     """Every part of one view: "whole", a card view (a `Player`: round 1 for each card of theirs,
     then each round-2 drill-down), or "subtree" (subtrees of at most `max_leaves` leaves)."""
     if by == "whole":
@@ -328,7 +331,7 @@ def _acting_player(tree: GameTree, node: int) -> Player:
     return Player.FIRST
 
 
-def part_of(tree: GameTree, node: int, by: Player | str | None = None) -> Part:
+def part_of(tree: GameTree, node: int, by: View | None = None) -> Part:
     """The part of view `by` that holds `node`. `by=None` picks the view of the player who acts
     at `node`, so that node's information set is drawn whole; trees without private cards get
     their "subtree" part: the one whose subtree holds `node`, or for a node above every part (a
@@ -371,7 +374,7 @@ def checked_part(tree: GameTree, by: Player | str, card: str | None = None, line
     when it exists and holds `node`, else the part of view `by` that holds `node`, else the
     first part of that view. Never raises for a known view."""
     if by in ("whole", "subtree") or not card_view(tree):
-        view = by if by in ("whole", "subtree") else "subtree"
+        view: View = "whole" if by == "whole" else "subtree"
         if node is not None and 0 <= node < tree.num_nodes:
             return part_of(tree, node, view)
         return parts(tree, view)[0]
