@@ -6,6 +6,7 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import LOCK_STEP
 
 view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)
@@ -45,4 +46,4 @@ if view.run is not None:
     st.markdown(f"**Exploitability of the average strategy: {view.run.exploitability[-1]:.2e} chips per hand "
                 f"after {int(view.run.iterations[-1]):,} iterations**")
     # The app's timeline, drawn in the browser without plotly: the first chart a visitor sees.
-    timeline.mount(view, nodes=[], mode="exploitability", key="landing_timeline", log=True)
+    timeline.mount(view, nodes=[], mode=TimelineMode.EXPLOITABILITY, key="landing_timeline", log=True)

@@ -21,7 +21,8 @@ from typing import IO, TYPE_CHECKING, NoReturn, TextIO
 import numpy as np
 
 from cfrviz import catalog
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Player
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
+from cfrviz.util.vocabulary import DECISION_PLAYERS, player_number
 from cfrviz.run import RunSettings, export_strategy, save_run
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
@@ -226,9 +227,9 @@ def format_report(run: Run, stream: TextIO) -> None:
     print(f"player 1 expected value: {running_mean!r}", file=stream)
     print(f"player 2 expected value: {-running_mean!r}", file=stream)
     width = max(len(r.key) for r in tree.infosets)
-    for player in (Player.FIRST, Player.SECOND):
+    for player in DECISION_PLAYERS:
         print(file=stream)
-        print(f"player {player + 1} strategies:", file=stream)
+        print(f"player {player_number(player)} strategies:", file=stream)
         for i, record in sorted(enumerate(tree.infosets), key=lambda pair: pair[1].key):
             if record.player != player:
                 continue

@@ -10,6 +10,7 @@ import functools
 import streamlit as st
 
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.vocabulary import Player, player_number
 from cfrviz import app as ui
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
@@ -47,7 +48,7 @@ if not is_drawn_whole(tree):
         part = options[k]
         arrangements = (0,)
     else:
-        by = str(state.get("tree_by")) if state.get("tree_by") in tree_parts.BY_CARD else "player1"
+        by: Player | str = state["tree_by"] if state.get("tree_by") in tree_parts.BY_CARD else Player.FIRST
         line = state.get("tree_line")
         part = tree_parts.checked_part(tree, by, state.get("tree_private"),
                                        None if line in (None, ROUND_ONE) else line, state.get("tree_public"))
@@ -59,13 +60,13 @@ if not is_drawn_whole(tree):
         state["tree_by"], state["tree_private"] = part.by, part.card
         state["tree_line"] = part.line or ROUND_ONE
         c0, c1, c2, c3 = st.columns([1.3, 1, 1, 1])
-        by = c0.radio("Split by the cards of", list(tree_parts.BY_CARD), key="tree_by", horizontal=True,
-                      format_func={"player1": "player 1", "player2": "player 2"}.get,
-                      help="Every information set of that player is drawn whole in its part.")
+        by = Player(c0.radio("Split by the cards of", tree_parts.BY_CARD, key="tree_by", horizontal=True,
+                             format_func=lambda p: f"player {player_number(p)}",
+                             help="Every information set of that player is drawn whole in its part."))
         held = tree_parts.cards(tree, by)
         if state.get("tree_private") not in held:
             state["tree_private"] = held[0]
-        card = c1.selectbox("Player 1's card" if by == "player1" else "Player 2's card", held, key="tree_private")
+        card = c1.selectbox(f"Player {player_number(by)}'s card", held, key="tree_private")
         lines = (ROUND_ONE,) + tree_parts.lines(tree, by, card)
         if state.get("tree_line") not in lines:
             state["tree_line"] = ROUND_ONE
@@ -77,7 +78,7 @@ if not is_drawn_whole(tree):
                 state["tree_public"] = part.public if part.public in publics else publics[0]
             public = c3.selectbox("Public card", publics, key="tree_public")
         part = tree_parts.Part(by, card=card, line=None if line == ROUND_ONE else line, public=public)
-        arrangements = (tree_parts.BY_CARD[by],)
+        arrangements = (int(by),)
     nodes = tree_parts.part_nodes(tree, part).tolist()
     st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 

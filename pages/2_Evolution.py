@@ -6,6 +6,8 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
+from cfrviz.util.vocabulary import StrategyKind
 
 PLAYBACK_ALL = 40  # most information sets shown all at once on the timeline
 # Each chosen set adds curves and playback frames; on Leduc 5, 10, 20 and 40 sets cost 0.9, 1.1,
@@ -31,18 +33,19 @@ shown = range(tree.num_infosets) if everything else [tree.infoset_index(k) for k
 if shown:
     # One history names its set: the bars are per set, so the payload needs no numbers per history
     # (every history of an uploaded game's sets was 88,000 of them, past the payload's bound).
-    timeline.mount(view, nodes=[int(tree.nodes_of(i)[0]) for i in shown], mode="sets",
+    timeline.mount(view, nodes=[int(tree.nodes_of(i)[0]) for i in shown], mode=TimelineMode.SETS,
                    key="evolution_timeline", focus=chosen)
     st.caption(("Every information set" if everything else "The chosen information sets")
                + " at iteration t, with the chosen ones' curves: press ▶ or drag the slider, all in your browser.")
 else:
-    timeline.mount(view, nodes=[], mode="charts", key="evolution_timeline")
+    timeline.mount(view, nodes=[], mode=TimelineMode.CHARTS, key="evolution_timeline")
 if chosen:
     st.plotly_chart(infoset_curves_figure(run, [tree.infoset_index(k) for k in chosen], view.t),
                     key="evolution_curves")
 else:
     st.info("Choose one or more information sets to plot their regret and strategy.")
 
-kind = st.radio("Strategy in the heat map", ["average", "current"], horizontal=True, key="evolution_kind")
+kind = StrategyKind(st.radio("Strategy in the heat map", [k.value for k in StrategyKind], horizontal=True,
+                             key="evolution_kind"))
 st.subheader("Every information set over the iterations")
 st.plotly_chart(aggression_heatmap(run, kind=kind, t=view.t), key="evolution_heatmap")

@@ -6,12 +6,13 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 
 view = ui.setup_page("Convergence")
 run = ui.solved_run(view)
 
 # The app's one timeline: its cards follow t in the browser; the metrics and charts below on release.
-timeline.mount(view, nodes=[], mode="charts", key="convergence_timeline", log=True)
+timeline.mount(view, nodes=[], mode=TimelineMode.CHARTS, key="convergence_timeline", log=True)
 
 # Plotly's figure code and pandas load only once the timeline has been sent (about half a second on
 # a first visit to a fresh server).

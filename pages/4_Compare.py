@@ -21,6 +21,7 @@ from cfrviz.teaching.compare import (
 from cfrviz.figures.compare import comparison_figure
 from cfrviz.figures.convergence import STRATEGY_CHOICES
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.util.vocabulary import StrategyKind
 
 view = ui.setup_page(
     "Compare algorithms", solve=False, page="compare",
@@ -81,7 +82,7 @@ repeats = int(i4.number_input("Timed solves per run", min_value=1, max_value=MAX
                                    "timed this many times and the median is shown."))
 o1, o2 = st.columns([2, 3])
 strategy = o1.radio("Exploitability of the strategy", STRATEGY_CHOICES, horizontal=True,
-                    key=remembered("cmp_strategy", "average"),
+                    key=remembered("cmp_strategy", StrategyKind.AVERAGE.value),
                     help="average: what CFR's guarantee is about. current: the strategy played at each "
                          "iteration, the last iterate that predictive methods (PCFR+, PDCFR+) also drive down.")
 # Streamlit cuts a long checkbox label on a phone, so what the sidebar's run is goes underneath.

@@ -13,7 +13,7 @@ from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.app.components import timeline
 from cfrviz.figures.regret_matching import index_of_iteration, linked_point, regret_matching_payload
-from cfrviz.figures.timeline import checked_iteration
+from cfrviz.figures.timeline import TimelineMode, checked_iteration
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, MatrixGame, parse_probabilities, \
     payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT
@@ -135,7 +135,7 @@ def on_t(reported: object) -> None:
 
 game = MatrixGame(tuple(map(tuple, payoffs.tolist())), tuple(row_names), tuple(column_names), title=preset.title)
 timeline.mount(replace(view, tree=build_tree(game), run=None, t=int(path.iterations[shown_index]), node=None),
-               nodes=[], mode="regret_matching", key="rm_timeline", log=True, events={"t": on_t},
+               nodes=[], mode=TimelineMode.REGRET_MATCHING, key="rm_timeline", log=True, events={"t": on_t},
                extra=timeline.Extra(key=(path_key, include), build=lambda: regret_matching_payload(
                    path, row_names, column_names, targets, target_name, fixed_opponent=opponent is not None,
                    include=include)))

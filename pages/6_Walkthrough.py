@@ -13,8 +13,9 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.app import page_results
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
-from cfrviz.solvers import ALGORITHMS, update_schemes
+from cfrviz.solvers import ALGORITHMS, Algorithm, update_schemes
 from cfrviz.teaching.walkthrough import deal_options
 
 view = ui.setup_page(
@@ -44,10 +45,13 @@ if ui.page_value("walk_game") not in walkable:
 game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, **ui.bind("walk_game"))
 game = walkable[game_key]
 # Chance sampling samples the deal, so it needs a game that starts with one.
-replayable = page_results.replayable_algorithms(game)
+# The widget lists the algorithms' link strings; the page works with the `Algorithm` it names.
+replayable = [a.value for a in page_results.replayable_algorithms(game)]
 if ui.page_value("walk_algo") not in replayable:
-    ui.set_page_value("walk_algo", "chance" if "chance" in replayable else replayable[0])
-algorithm = c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a].title, **ui.bind("walk_algo"))
+    ui.set_page_value("walk_algo", Algorithm.CHANCE_SAMPLING.value if Algorithm.CHANCE_SAMPLING in replayable
+                      else replayable[0])
+algorithm = Algorithm(c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a].title,
+                                   **ui.bind("walk_algo")))
 schemes = list(update_schemes(algorithm))
 if ui.page_value("walk_updates") not in schemes:
     ui.set_page_value("walk_updates", schemes[0])
@@ -60,7 +64,7 @@ tree = game.tree()
 ui.rules_card(tree.game)
 deal: str | None = None
 seed = 0
-if algorithm == "chance":
+if algorithm == Algorithm.CHANCE_SAMPLING:
     options = ["random", *deal_options(tree)]
     if ui.page_value("walk_deal") not in options:
         ui.set_page_value("walk_deal", "QK" if "QK" in options else "random")
@@ -98,7 +102,7 @@ def on_step(value: object) -> None:
 
 # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
 walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
-timeline.mount(walk_view, nodes=first_part(trace), mode="walkthrough", key="walk_timeline",
+timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
                extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
                events={"walk_step": on_step})
 st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. "

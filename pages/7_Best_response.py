@@ -14,11 +14,13 @@ from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
 from cfrviz.figures.best_response_frames import best_response_frames, checked_exploiter, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.vocabulary import Player, parse_player, player_number, player_text
 
 view = ui.setup_page("Best response and exploitability", page="best_response")
 run = ui.solved_run(view)
@@ -35,7 +37,7 @@ st.markdown(
 nodes = None
 if not is_drawn_whole(tree):
     # Card games split by player 1's card (round 2 by line and public card); others by subtree.
-    options = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")
+    options = tree_parts.parts(tree, Player.FIRST if tree_parts.card_view(tree) else "subtree")
 
     def part_name(k: int) -> str:
         part = options[k]
@@ -52,9 +54,9 @@ state.pop(timeline.WHOLE_SET_KEY, None)
 # The exploiter is chosen in the timeline; what it reports is kept (and linked) here.
 reported = state.pop("_br_reported_exploiter", None)
 if reported is not None:
-    ui.set_page_value("br_player", reported)
-exploiter = str(ui.page_value("br_player"))
-ui.set_page_value("br_player", exploiter)
+    ui.set_page_value("br_player", player_text(reported))
+exploiter = parse_player(ui.page_value("br_player"))
+ui.set_page_value("br_player", player_text(exploiter))
 
 
 def on_exploiter(value: object) -> None:
@@ -68,14 +70,13 @@ snapshots = frames_with(run, view.t)
 drawn = None if nodes is None else tuple(sorted(nodes))
 extra = timeline.Extra(key=("best_response", drawn, tuple(snapshots.tolist()), game_value),
                        build=lambda: best_response_frames(tree, run, snapshots, drawn, game_value))
-timeline.mount(view, nodes=nodes, mode="best_response", key="br_timeline", extra=extra,
-               events={"exploiter": on_exploiter}, state={"exploiter": int(exploiter)})
+timeline.mount(view, nodes=nodes, mode=TimelineMode.BEST_RESPONSE, key="br_timeline", extra=extra,
+               events={"exploiter": on_exploiter}, state={"exploiter": player_number(exploiter)})
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: the best responses of "
            "every iteration shown are computed once, so everything moves in your browser. Yellow marks the "
            "exploiter's best-response action at each of its information sets; edge widths are the average strategy.")
 ui.action_legend(tree.game)
 
-player = int(exploiter) - 1
 strategy = run.average_strategy[view.snapshot]
 exploitability_in_both_games(run, view.snapshot, exploitability(tree, strategy))
 
@@ -85,12 +86,12 @@ if equilibrium is None:
     st.info(f"The linear program found no exact equilibrium of {md(tree.game.title)} within its time limit; "
             "exploitability above is the measure of how close the average strategy is.")
 else:
-    st.caption(f"Player {player + 1}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
+    st.caption(f"Player {player_number(exploiter)}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
                f"solved exactly by the sequence-form linear program (its exploitability: "
                f"{exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
                "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
                "one; exploitability above says whether it is an equilibrium.")
-    st.dataframe(equilibrium_table(tree, strategy, equilibrium, player), hide_index=True, width="stretch",
+    st.dataframe(equilibrium_table(tree, strategy, equilibrium, exploiter), hide_index=True, width="stretch",
                  column_config={"largest gap": st.column_config.NumberColumn(format="%.3f")}, key="br_equilibrium")
 
 if run.num_snapshots > 1:

@@ -14,10 +14,13 @@ import math
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.app import links
 from cfrviz.app.components import timeline
+from cfrviz.figures.timeline import TimelineMode
+from cfrviz.figures._style import PLAYER_NAMES
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
 from cfrviz.figures.drawn import is_drawn_whole
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_text
 from cfrviz.teaching import play
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.text import escape_markdown as md
@@ -37,7 +40,7 @@ SECRET_KEY = "play_secret"
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = view.settings.spec.parts_by == "private card"
-has_board = cards_dealt and bool(((tree.actor == CHANCE) & (tree.depth > 0)).any())
+has_board = cards_dealt and bool(((tree.actor == Player.CHANCE) & (tree.depth > 0)).any())
 
 st.markdown(
     "You play hands against a bot that plays the **average strategy at the iteration t chosen on the "
@@ -53,7 +56,9 @@ st.markdown(
     "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
 
 c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
-SEATS = {"p1": "player 1", "p2": "player 2", "alternate": "alternate"}
+# The seat's options are the link's strings; `links.parse_seat` turns one into a player (None: alternate).
+SEATS = {**{player_text(p, links.SEAT_PREFIX): name for p, name in zip(DECISION_PLAYERS, PLAYER_NAMES)},
+         links.ALTERNATE_SEAT: "alternate"}
 DEALS = {"secret": "secret", "seeded": "seeded replay"}
 c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
 seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, **ui.bind("play_deals"),
@@ -80,7 +85,7 @@ def deal(number: int) -> None:
     if number != len(st.session_state[RESULTS_KEY]) or (current is not None and current.number == number
                                                          and current.path[-1] < tree.num_nodes):
         return
-    seat = play.seat_for_hand(SEATS[ui.page_value("play_seat")], number)
+    seat = play.seat_for_hand(links.parse_seat(str(ui.page_value("play_seat"))), number)
     secret = int(st.session_state[SECRET_KEY])
     st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed if seeded else secret,
                                                  number=number)
@@ -156,7 +161,7 @@ with table:
                 "|---|---|" + ("---:|---:|" if with_chips else "") + "---|"]
         deals = 0
         for step in steps:
-            if step.actor == CHANCE:
+            if step.actor == Player.CHANCE:
                 deals += 1
                 if cards_dealt and deals == 1:
                     what = f"deals your card {md(cards[me])}" + (f", the bot's {md(cards[1 - me])}" if over else "")
@@ -167,7 +172,7 @@ with table:
                 mover = "chance"
             else:
                 what, mover = md(step.action), who(step.actor, me)
-            nxt = ("hand over" if step.to_act == TERMINAL else "chance" if step.to_act == CHANCE
+            nxt = ("hand over" if step.to_act == Player.TERMINAL else "chance" if step.to_act == Player.CHANCE
                    else who(step.to_act, me))
             money = (f"{step.bets[me]:g} / {step.bets[1 - me]:g} | {step.pot:g} | "
                      if with_chips and step.bets is not None and step.pot is not None else "")
@@ -224,10 +229,10 @@ with side:
         st.caption(f"Total: {summary.total:+g} chips.")
 
 # The part of the tree the human is in: their own view, so nothing shows the bot's cards.
-seat = hand.seat if hand is not None else play.seat_for_hand(SEATS[ui.page_value("play_seat")],
+seat = hand.seat if hand is not None else play.seat_for_hand(links.parse_seat(str(ui.page_value("play_seat"))),
                                                               len(st.session_state[RESULTS_KEY]))
 nodes: list[int] | None = None
-players: tuple[int, ...] = (0, 1)
+players: tuple[Player, ...] = DECISION_PLAYERS
 if not is_drawn_whole(tree):
     mine = [d.node for d in hand.decisions] if hand is not None else []
     if hand is not None and not play.is_over(tree, hand):
@@ -235,14 +240,14 @@ if not is_drawn_whole(tree):
     if mine:
         part = tree_parts.part_of(tree, mine[-1])
     elif tree_parts.card_view(tree):
-        part = tree_parts.parts(tree, "player2" if seat else "player1")[0]
+        part = tree_parts.parts(tree, seat)[0]
     else:
         part = tree_parts.parts(tree, "subtree")[0]
     nodes = tree_parts.part_nodes(tree, part).tolist()
     players = (seat,)
     st.caption(f"{md(tree.game.title)} is too big to draw whole: showing {md(tree_parts.label_of(tree, part))}.")
 include = shown_snapshot_included(run, view.t)
-timeline.mount(view, nodes=nodes, mode="play", key="play_timeline",
+timeline.mount(view, nodes=nodes, mode=TimelineMode.PLAY, key="play_timeline",
                arrangements=(0, 1) if tree_parts.card_view(tree) else (0,), kind_key="play_edges",
                extra=timeline.Extra(key=("play", players),
                                     build=lambda: play_extra(tree, run, nodes, players, include)),

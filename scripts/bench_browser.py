@@ -329,13 +329,14 @@ def best_response_build(query: str) -> str:
     from cfrviz.figures.best_response_frames import best_response_frames, frames_with
     from cfrviz.figures.drawn import is_drawn_whole
     from cfrviz.tree import parts as tree_parts
+    from cfrviz.util.vocabulary import Player
 
     settings = dict(pair.split("=") for pair in query.split("&"))
     run = cfrviz.solve(settings["game"], settings["algo"], iterations=int(settings["iters"]), updates=settings["updates"])
     snapshots = frames_with(run, int(run.iterations[-1]))
     nodes = None
     if not is_drawn_whole(run.tree):
-        nodes = tree_parts.part_nodes(run.tree, tree_parts.parts(run.tree, "player1")[0]).tolist()
+        nodes = tree_parts.part_nodes(run.tree, tree_parts.parts(run.tree, Player.FIRST)[0]).tolist()
     best_response_frames(run.tree, run, snapshots[:2], nodes)       # compiled kernels, packed tree
     start = time.perf_counter()
     extra = best_response_frames(run.tree, run, snapshots, nodes)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))   # before importing cfrviz: `python scripts/budge
 
 from cfrviz.run import Run, save_run
 from cfrviz.solvers import UpdateScheme
+from cfrviz.util.vocabulary import Player, StrategyKind
 
 T = TypeVar("T")
 
@@ -112,7 +113,7 @@ def compare_at_cap(plan_name: str) -> dict[str, Any]:
         lines = [measure_line(game, entry, repeats, solver_slot=functools.partial(gate.solver_slot, None))
                  for entry in entries]
         for axis in ("iterations", "nodes", "seconds"):
-            comparison_figure(lines, axis, "average").to_json()
+            comparison_figure(lines, axis, StrategyKind.AVERAGE).to_json()
         summary(lines)
 
     seconds, peak, _ = _measure(click)
@@ -175,7 +176,7 @@ def scenario(name: str) -> dict[str, Any]:
         game = catalog.lookup(rest)
         tree = game.tree()
         run = cfrviz.solve(tree, "cfr", iterations=game.app_iteration_cap, updates=UpdateScheme.ALTERNATING)
-        part = tree_parts.parts(tree, "player1" if tree_parts.card_view(tree) else "subtree")[0]
+        part = tree_parts.parts(tree, Player.FIRST if tree_parts.card_view(tree) else "subtree")[0]
         nodes = [int(n) for n in tree_parts.part_nodes(tree, part)]
         seconds, peak, (_, body) = _measure(lambda: timeline.encode_payload(timeline.build_payload(tree, run, nodes)))
         frames = len(timeline.frame_snapshots(run.iterations))
@@ -195,7 +196,7 @@ def scenario(name: str) -> dict[str, Any]:
         cap = game.app_iteration_cap
         run = cfrviz.solve(tree, "cfr", iterations=cap, updates=UpdateScheme.ALTERNATING)
         strategy = run.average_strategy[-1]
-        hand = play.start_hand(tree, strategy, seat=0, seed=1, number=0)
+        hand = play.start_hand(tree, strategy, seat=Player.FIRST, seed=1, number=0)
         action = play.legal_actions(tree, hand)[0]
 
         def click() -> int:
@@ -217,7 +218,7 @@ def scenario(name: str) -> dict[str, Any]:
         t = int(run.iterations[-1])
         seconds, peak, _ = _measure(lambda: (
             infoset_curves_figure(run, chosen, t).to_json(),
-            aggression_heatmap(run, kind="average", t=t).to_json()))
+            aggression_heatmap(run, kind=StrategyKind.AVERAGE, t=t).to_json()))
         return {"kind": "click", "what": "Evolution rerun: 8 Leduc information sets (the cap) at the cap, figures built",
                 "seconds": seconds, "peak": peak}
     if kind == "large-upload":
@@ -262,7 +263,7 @@ def scenario(name: str) -> dict[str, Any]:
 
             data = maximal_leduc_npz(MAX_UNPACKED_BYTES)
             tree = catalog.lookup("leduc").tree()
-            part = tree_parts.parts(tree, "player1")[0]
+            part = tree_parts.parts(tree, Player.FIRST)[0]
             drawn = tuple(sorted(int(n) for n in tree_parts.part_nodes(tree, part)))
 
             def read_and_draw() -> Run:
@@ -326,7 +327,7 @@ def large_upload(click: str) -> dict[str, Any]:
         nodes = (int(tree.nodes_of(0)[0]), int(tree.nodes_of(1)[0]))
         seconds, peak, _ = _measure(lambda: (
             infoset_curves_figure(run, [0, 1], t).to_json(),
-            aggression_heatmap(run, kind="average", t=t).to_json(),
+            aggression_heatmap(run, kind=StrategyKind.AVERAGE, t=t).to_json(),
             timeline.encode_payload(timeline.build_payload(tree, run, nodes))))
         return {"kind": "click", "what": f"Evolution on an {shape} (run {run.nbytes / 1e6:.0f} MB held): "
                 "curves, heat map and timeline payload", "seconds": seconds, "peak": peak}

@@ -64,13 +64,14 @@ def main() -> None:
     from cfrviz.figures import timeline
     from cfrviz.figures.play import play_extra
     from cfrviz.solvers import UpdateScheme
+    from cfrviz.util.vocabulary import Player
     from cfrviz.teaching import play
     from cfrviz.tree import parts as tree_parts
 
     tree = catalog.lookup(args.game).tree()
     run = cfrviz.solve(tree, "cfr", iterations=args.iterations, updates=UpdateScheme.ALTERNATING)
     strategy = run.average_strategy[-1]
-    hand = play.start_hand(tree, strategy, seat=0, seed=1, number=0)
+    hand = play.start_hand(tree, strategy, seat=Player.FIRST, seed=1, number=0)
     play_extra(tree, run, tree_parts.part_nodes(tree, tree_parts.part_of(tree, hand.node)).tolist(), (0,))  # warm-up
     action = play.legal_actions(tree, hand)[0]
     rows: list[tuple[str, float, float, float]] = []

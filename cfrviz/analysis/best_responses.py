@@ -17,9 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL
 from cfrviz.analysis._batched_judging import _nash_conv_pairs_batched
-from cfrviz.analysis._best_response_kernels import (_INNER, _OPPONENT_SLOT, _PARENT_SLOT, _SET_ORDER, _best_responses,
+from cfrviz.analysis._best_response_kernels import (_CHANCE, _INNER, _TERMINAL, _OPPONENT_SLOT, _PARENT_SLOT, _SET_ORDER, _best_responses,
                                                     _nash_conv_many, _nash_conv_one, _nash_conv_pairs,
                                                     _nash_conv_pairs_unblocked, _profile_values, _reach_pass)
 from cfrviz.solvers._interpreted import pick
@@ -109,13 +108,13 @@ def _pack(tree: GameTree) -> _Packed:
         parent = tree.parent[lo:hi]
         who = actor[parent]
         # x * 1.0 is x: the same products, in path order, as `_reach_pass` forms them.
-        chance_reach[lo:hi] = chance_reach[parent] * np.where(who == CHANCE, tree.chance_probability[lo:hi], 1.0)
+        chance_reach[lo:hi] = chance_reach[parent] * np.where(who == _CHANCE, tree.chance_probability[lo:hi], 1.0)
         last[:, lo:hi] = last[:, parent]
         for p in (0, 1):
             mine = who == p
             last[p, lo:hi][mine] = tree.infoset[parent[mine]] * width + tree.action_index[lo:hi][mine]
-    decision = actor < CHANCE
-    inner = np.flatnonzero(actor != TERMINAL)
+    decision = actor < _CHANCE
+    inner = np.flatnonzero(actor != _TERMINAL)
     inner_levels = np.searchsorted(tree.depth[inner], np.arange(len(levels)))
     judging = np.full((4, n_nodes), none, dtype=np.int64)
     judging[_INNER, :len(inner)] = inner
@@ -320,7 +319,7 @@ def history_values(tree: GameTree, strategy: np.ndarray) -> HistoryValues:
     _reach_pass(packed.nodes, packed.chance_probability, array, reach)
     _profile_values(packed.nodes, packed.chance_probability, packed.payoff, array, value, action_value, True)
     actor = tree.actor.astype(np.int64)
-    decision = actor < CHANCE
+    decision = actor < _CHANCE
     cf_reach = np.zeros(tree.num_nodes)
     opponent = np.where(decision, 1 - actor, 0)
     cf_reach[decision] = reach[decision, opponent[decision]] * reach[decision, 2]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cfrviz.analysis.best_responses import expected_value, exploitability, exploitability_many, history_values
-from cfrviz.games.base import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -121,7 +121,7 @@ def strategy_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 def _set_reach(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     """[I] the probability of reaching each information set (chance and both players), over its histories."""
     reach = history_values(tree, strategy).reach
-    decision = np.flatnonzero(tree.actor < CHANCE)
+    decision = np.flatnonzero(tree.actor < Player.CHANCE)
     total = np.zeros(tree.num_infosets)
     np.add.at(total, tree.infoset[decision], reach[decision].prod(axis=1))
     return total

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cfrviz.games.base import PLAYER_1, PLAYER_2, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.tree import GameTree
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
@@ -75,7 +75,7 @@ def sequence_form(tree: GameTree) -> SequenceForm:
     from scipy import sparse
 
     num_infosets, width = tree.legal.shape
-    sequence = [np.full((num_infosets, width), -1, dtype=np.int64) for _ in (PLAYER_1, PLAYER_2)]
+    sequence = [np.full((num_infosets, width), -1, dtype=np.int64) for _ in (Player.FIRST, Player.SECOND)]
     counts = [1, 1]
     for i in range(num_infosets):
         p = int(tree.infoset_player[i])
@@ -102,7 +102,7 @@ def sequence_form(tree: GameTree) -> SequenceForm:
         elif parent_sequence[i] != own[p, decision]:
             raise ValueError(f"{tree.game.title} lacks perfect recall at information set "
                              f"{tree.infosets[i].key!r}; the sequence form needs it.")
-    leaves = np.flatnonzero(actor == TERMINAL)
+    leaves = np.flatnonzero(actor == Player.TERMINAL)
     matrix = sparse.coo_matrix((reach[leaves] * tree.payoff[leaves], (own[0, leaves], own[1, leaves])),
                                shape=(counts[0], counts[1])).tocsr()   # duplicates are summed
     for s in sequence:
@@ -166,8 +166,8 @@ def _behaviour(tree: GameTree, form: SequenceForm, plans: tuple[np.ndarray, np.n
 def _solve(tree: GameTree) -> Equilibrium:
     clock = time.perf_counter()
     form = sequence_form(tree)
-    first = _constraints(tree, form, PLAYER_1)
-    second = _constraints(tree, form, PLAYER_2)
+    first = _constraints(tree, form, Player.FIRST)
+    second = _constraints(tree, form, Player.SECOND)
     value, x = _maximin(form.payoff, first, second, tree.game.title)
     # Player 2 maximises -x^T A y: the same program with the matrix negated and transposed.
     negated_value, y = _maximin(-form.payoff.T, second, first, tree.game.title)   # type: ignore[attr-defined]  # scipy is untyped: the sparse payoff has .T

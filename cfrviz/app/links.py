@@ -12,11 +12,11 @@ from dataclasses import dataclass, replace
 from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.run import RunSettings
-from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, StrategyKind, UpdateScheme, \
-    update_schemes
+from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme, update_schemes
 # Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
 from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
 from cfrviz.util.text import quoted
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, StrategyKind, parse_player, player_text
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
 
@@ -329,6 +329,17 @@ class PageSetting:
             return False
 
 
+#: The Play page's seat in a link: a player's `player_text` with this prefix ("p1", "p2"), or `ALTERNATE_SEAT`.
+SEAT_PREFIX = "p"
+ALTERNATE_SEAT = "alternate"
+_SEATS = tuple(player_text(p, SEAT_PREFIX) for p in DECISION_PLAYERS) + (ALTERNATE_SEAT,)
+
+
+def parse_seat(text: str) -> Player | None:
+    """The seat a `play_seat` value names: a player, or None to alternate (ValueError otherwise)."""
+    return None if text == ALTERNATE_SEAT else parse_player(text, SEAT_PREFIX)
+
+
 def _compare_algorithms() -> tuple[Algorithm, ...]:
     return tuple(Algorithm(a) for a in ALGORITHMS if a != Algorithm.REGRET_MATCHING)
 
@@ -357,16 +368,18 @@ PAGE_SETTINGS: tuple[PageSetting, ...] = (
     PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
     # Plain strings (`.value`) where the page's widget lists plain strings: Streamlit refuses an enum member
     # as the value of a widget whose options are not of its enum.
-    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value, _WALK_ALGORITHMS),
+    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value,
+                tuple(a.value for a in _WALK_ALGORITHMS)),
     PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
     PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
     PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
     PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),
     PageSetting("walk_step", "walkthrough", "walkthrough step", 1, low=1, high=1_000_000),
-    PageSetting("play_seat", "play", "seat", "p1", ("p1", "p2", "alternate")),
+    PageSetting("play_seat", "play", "seat", _SEATS[0], _SEATS),
     PageSetting("play_deals", "play", "way of dealing", "secret", ("secret", "seeded")),
     PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
-    PageSetting("br_player", "best_response", "best responder", "1", ("1", "2")),
+    PageSetting("br_player", "best_response", "best responder", player_text(Player.FIRST),
+                tuple(player_text(p) for p in DECISION_PLAYERS)),
     PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
 )
 _SETTING = {setting.name: setting for setting in PAGE_SETTINGS}

@@ -38,6 +38,7 @@ from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
 from cfrviz.util.single_flight import SingleFlight
+from cfrviz.util.vocabulary import Algorithm
 
 V = TypeVar("V")
 _ARRAY_HEADER = sys.getsizeof(np.empty(0))
@@ -189,9 +190,9 @@ def _default(name: str) -> Any:
 COMPARE_WITH_SIDEBAR = True
 
 
-def compare_choices(game: GameSpec) -> list[str]:
+def compare_choices(game: GameSpec) -> list[Algorithm]:
     """The algorithms Compare offers on `game` (the CFR family; regret matching has its own page)."""
-    return [a for a in ALGORITHMS if game.offers(a) and a != "rm"]
+    return [Algorithm(a) for a in ALGORITHMS if game.offers(a) and a != Algorithm.REGRET_MATCHING]
 
 
 def compare_entries(game: GameSpec, settings: RunSettings, algorithms: Sequence[str], updates: Sequence[str],
@@ -325,9 +326,10 @@ def walkable_games(chosen: GameSpec | None = None) -> dict[str, GameSpec]:
     return games
 
 
-def replayable_algorithms(game: GameSpec) -> list[str]:
+def replayable_algorithms(game: GameSpec) -> list[Algorithm]:
     """The walkthrough's algorithms on `game`: chance sampling samples the deal, so it needs one."""
-    return [a for a in walkthrough.WALKTHROUGH_ALGORITHMS if a != "chance" or walkthrough.deal_options(game.tree())]
+    return [a for a in walkthrough.WALKTHROUGH_ALGORITHMS
+            if a != Algorithm.CHANCE_SAMPLING or walkthrough.deal_options(game.tree())]
 
 
 @dataclass(frozen=True)
@@ -335,7 +337,7 @@ class TraceRequest:
     """One walked iteration as the page asks for it (a cache key)."""
 
     game: GameSpec
-    algorithm: str
+    algorithm: Algorithm
     updates: str
     seed: int
     t: int
@@ -346,15 +348,15 @@ def walkthrough_first_visit() -> TraceRequest:
     """The Walkthrough's first view: the worked example of its default settings (Kuhn, chance
     sampling, Q against K, iteration 1)."""
     game = walkable_games()[str(_default("walk_game"))]
-    algorithm = str(_default("walk_algo"))
+    algorithm = Algorithm(_default("walk_algo"))
     if algorithm not in replayable_algorithms(game):
         raise ValueError(f"The walkthrough's default algorithm {algorithm} cannot replay {game.label}.")
     updates = str(_default("walk_updates"))
     if updates not in update_schemes(algorithm):
         updates = str(update_schemes(algorithm)[0])
-    deal = str(_default("walk_deal")) if algorithm == "chance" else None
+    deal = str(_default("walk_deal")) if algorithm == Algorithm.CHANCE_SAMPLING else None
     t = min(int(_default("walk_t")), game.walkthrough_iteration_cap)
-    seed = int(_default("walk_seed")) if algorithm == "chance" else 0
+    seed = int(_default("walk_seed")) if algorithm == Algorithm.CHANCE_SAMPLING else 0
     return TraceRequest(game, algorithm, updates, seed, t, deal)
 
 

@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from cfrviz.solvers import ALGORITHMS, UpdateScheme
+from cfrviz.solvers import ALGORITHMS, Algorithm, UpdateScheme
 from cfrviz.solvers._interpreted import background_compile
 
 __all__ = ["CHILD_NICENESS", "CHILD_TIMEOUT", "compile_kernels", "warm_up"]
@@ -50,7 +50,7 @@ def compile_kernels() -> float:
     first = DEFAULT_CHOICE
     runner.solve(first.spec, first.algorithm, iterations=2, updates=first.updates, seed=0)
     for algorithm in ALGORITHMS:
-        game = "rps" if algorithm == "rm" else "kuhn"
+        game = "rps" if algorithm == Algorithm.REGRET_MATCHING else "kuhn"
         for updates in update_schemes(algorithm):
             if (game, algorithm, updates) != (first.spec.name, first.algorithm, first.updates):
                 runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)

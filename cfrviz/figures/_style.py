@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cfrviz.games import CHANCE, PLAYER_1, PLAYER_2, TERMINAL
+from cfrviz.util.vocabulary import Player
 
 # Colour-blind-safe (Okabe–Ito) colours; every kind also has its own marker shape.
-ACTOR_STYLE = {
-    CHANCE: {"name": "chance", "color": "#7f7f7f", "symbol": "diamond"},
-    PLAYER_1: {"name": "player 1", "color": "#0072B2", "symbol": "circle"},
-    PLAYER_2: {"name": "player 2", "color": "#D55E00", "symbol": "square"},
-    TERMINAL: {"name": "terminal (player 1's payoff)", "color": "#333333", "symbol": "triangle-down"},
+ACTOR_STYLE: dict[int, dict[str, str]] = {
+    Player.CHANCE: {"name": "chance", "color": "#7f7f7f", "symbol": "diamond"},
+    Player.FIRST: {"name": "player 1", "color": "#0072B2", "symbol": "circle"},
+    Player.SECOND: {"name": "player 2", "color": "#D55E00", "symbol": "square"},
+    Player.TERMINAL: {"name": "terminal (player 1's payoff)", "color": "#333333", "symbol": "triangle-down"},
 }
 PLAYER_NAMES = ("player 1", "player 2")
 HIGHLIGHT = "#E69F00"

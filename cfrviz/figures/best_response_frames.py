@@ -17,10 +17,7 @@ from cfrviz.analysis import best_response
 from cfrviz.figures.timeline import frame_snapshots
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
-
-#: The players a visitor can choose as the exploiter, as the link writes them ("br_player").
-EXPLOITERS = ("1", "2")
-
+from cfrviz.util.vocabulary import Player, parse_player
 
 def drawn_sets(tree: GameTree, nodes: Sequence[int] | None) -> list[int]:
     """Information sets with a history among `nodes` (all by default), in id order: the payload's `sets`."""
@@ -77,10 +74,9 @@ def best_response_frames(tree: GameTree, run: Run, snapshots: Sequence[int] | np
     }
 
 
-def checked_exploiter(value: object) -> str | None:
-    """The exploiter the browser reported (1 or 2, as a number or text), as the link writes it; else None."""
-    if isinstance(value, bool):
+def checked_exploiter(value: object) -> Player | None:
+    """The exploiter the browser reported (1 or 2, as a number or text); None for anything else."""
+    try:
+        return parse_player(value)
+    except ValueError:
         return None
-    if isinstance(value, (int, float)) and value in (1, 2):
-        return str(int(value))
-    return value if isinstance(value, str) and value in EXPLOITERS else None

@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 from cfrviz.solvers import UpdateScheme
 from cfrviz.teaching.compare import Line
 from cfrviz.figures._style import base_layout
-from cfrviz.figures.convergence import exploitability_series
+from cfrviz.figures.convergence import BOTH, exploitability_series
+from cfrviz.util.vocabulary import StrategyKind
 
 #: x axes: Line field and axis title.
 AXES = {
@@ -30,8 +31,8 @@ ALGORITHM_COLORS = {
 }
 #: Dash per update scheme.
 SCHEME_DASH: dict[str, str] = {UpdateScheme.ALTERNATING: "solid", UpdateScheme.SIMULTANEOUS: "dash"}
-_SERIES = {"average": ("exploitability", "exploitability_low", "exploitability_high", ""),
-           "current": ("current_exploitability", "current_low", "current_high", " · current")}
+_SERIES = {StrategyKind.AVERAGE: ("exploitability", "exploitability_low", "exploitability_high", ""),
+           StrategyKind.CURRENT: ("current_exploitability", "current_low", "current_high", " · current")}
 
 
 def algorithm_color(algorithm: str) -> str:
@@ -51,7 +52,7 @@ def seconds_title(lines: Sequence[Line]) -> str:
     return f"solver seconds (median of {count} timed solves after a warm-up; compiling excluded)"
 
 
-def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: str = "average") -> go.Figure:
+def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: str = StrategyKind.AVERAGE) -> go.Figure:
     """Exploitability (chips per hand) of each line, log-log.
 
     x: "iterations", "nodes" or "seconds". strategy: "average", "current" or "both" (the current
@@ -75,7 +76,7 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
             lo = np.asarray(getattr(line, low), dtype=float)
             hi = np.asarray(getattr(line, high), dtype=float)
             ok = (xs > 0) & np.isfinite(xs) & (ys > 0) & np.isfinite(ys)
-            pale = name == "current" and len(series) == 2
+            pale = name == StrategyKind.CURRENT and len(series) == 2
             width = 4.0 if entry.sidebar else (1.3 if pale else 2.2)
             opacity = 0.45 if entry.sidebar or pale else 1.0
             label = entry.label + suffix
@@ -95,8 +96,8 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
                 x=xs[ok], y=ys[ok], mode="lines", name=label, legendgroup=group, opacity=opacity,
                 line={"color": color, "width": width, "dash": SCHEME_DASH.get(entry.updates, "solid")}, meta=meta,
                 hovertemplate=f"{label}<br>{AXES[x][1]} %{{x:,.3g}}<br>exploitability %{{y:.3g}}<extra></extra>"))
-    what = {"average": "the average strategy", "current": "the current strategy",
-            "both": "the average (bold) and current (pale) strategy"}[strategy]
+    what = {StrategyKind.AVERAGE: "the average strategy", StrategyKind.CURRENT: "the current strategy",
+            BOTH: "the average (bold) and current (pale) strategy"}[strategy]
     entries = sum(1 for trace in fig.data if trace.showlegend is not False)
     fig.update_layout(**base_layout(
         # The legend sits under the x-axis title, one entry a row: beside the plot it took most of a

@@ -13,6 +13,7 @@ from cfrviz.analysis.locks import restricted_equilibrium
 from cfrviz.figures._style import HIGHLIGHT, PLAYER_NAMES, base_layout
 from cfrviz.run import Run
 from cfrviz.tree.locks import restrict
+from cfrviz.util.vocabulary import StrategyKind
 
 # Exact values of the average strategy are computed at this many snapshots at most.
 MAX_VALUE_POINTS = 200
@@ -146,24 +147,31 @@ def value_figure(run: Run, t: int | None = None) -> go.Figure:
 
 
 #: Which strategy's exploitability a chart shows: (field of Run, legend name, colour, dash).
-EXPLOITABILITY_SERIES = {
-    "average": ("exploitability", "exploitability of the average strategy", "#0072B2", "solid"),
-    "current": ("current_exploitability", "exploitability of the current strategy (last iterate)", "#D55E00", "dot"),
+EXPLOITABILITY_SERIES: dict[StrategyKind, tuple[str, str, str, str]] = {
+    StrategyKind.AVERAGE: ("exploitability", "exploitability of the average strategy", "#0072B2", "solid"),
+    StrategyKind.CURRENT: ("current_exploitability", "exploitability of the current strategy (last iterate)",
+                           "#D55E00", "dot"),
 }
-#: The choices a page offers: "average", "current" or "both".
-STRATEGY_CHOICES = ("average", "current", "both")
+#: The third choice beside each `StrategyKind`: both strategies in one chart.
+BOTH = "both"
+#: The choices a page's widget offers, as strings: each `StrategyKind`'s value, then `BOTH`.
+STRATEGY_CHOICES: tuple[str, ...] = (*(kind.value for kind in StrategyKind), BOTH)
 
 
-def exploitability_series(strategy: str) -> tuple[str, ...]:
-    """The series `strategy` names: ("average",), ("current",) or both; ValueError otherwise."""
-    if strategy not in STRATEGY_CHOICES:
+def exploitability_series(strategy: str) -> tuple[StrategyKind, ...]:
+    """The strategies a widget's choice (`STRATEGY_CHOICES`) names: one `StrategyKind`, or both;
+    ValueError otherwise."""
+    if strategy == BOTH:
+        return tuple(StrategyKind)
+    try:
+        return (StrategyKind(strategy),)
+    except ValueError:
         raise ValueError(f"Show the exploitability of the 'average' strategy, the 'current' one or 'both', "
-                         f"not {strategy!r}.")
-    return ("average", "current") if strategy == "both" else (strategy,)
+                         f"not {strategy!r}.") from None
 
 
 def exploitability_figure(run: Run, t: int | None = None, *, title: str | None = None,
-                          strategy: str = "average") -> go.Figure:
+                          strategy: str = StrategyKind.AVERAGE) -> go.Figure:
     """Exploitability on log-log axes, in chips per hand (milli-chips in hover), with a c/√T guide
     through the first point (CFR's regret bound for the average, Zinkevich et al. 2007).
 

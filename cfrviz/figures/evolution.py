@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from cfrviz.figures._style import AGGRESSIVE_ACTIONS, PLAYER_NAMES, action_color, base_layout
 from cfrviz.figures.timeline import grouped_sets
 from cfrviz.run import Run
+from cfrviz.util.vocabulary import StrategyKind
 
 # Heat-map columns; more snapshots are thinned evenly (the last one is always kept).
 MAX_HEATMAP_COLUMNS = 300
@@ -77,6 +78,11 @@ def infoset_curves_figure(run: Run, infosets: Sequence[int], t: int, *, height_p
     return fig
 
 
+def _strategy(run: Run, kind: StrategyKind) -> np.ndarray:
+    """[T, I, A] the run's strategy of that kind at every snapshot."""
+    return run.average_strategy if kind == StrategyKind.AVERAGE else run.current_strategy
+
+
 def aggressive_mask(run: Run) -> np.ndarray:
     """[I, A] True for the actions counted as aggressive (bet, call, raise)."""
     mask = np.zeros(run.tree.legal.shape, dtype=bool)
@@ -115,14 +121,14 @@ def grouped_rows(run: Run) -> list[int]:
     return grouped_sets(run.tree)
 
 
-def aggression_heatmap(run: Run, *, kind: str = "average", t: int | None = None) -> go.Figure:
+def aggression_heatmap(run: Run, *, kind: StrategyKind = StrategyKind.AVERAGE, t: int | None = None) -> go.Figure:
     """Heat map of every information set (rows) × iterations (columns, log-spaced on a log axis).
 
     Rows are grouped by player, then by private card. Poker: colour = probability of the
     aggressive action (bet, call or raise). Games without such actions (matrix games): one row
     per information set and action, colour = its probability.
     """
-    strategy = run.average_strategy if kind == "average" else run.current_strategy       # [T, I, A]
+    strategy = _strategy(run, kind)       # [T, I, A]
     mask = aggressive_mask(run)
     tree = run.tree
     order = grouped_rows(run)

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.timeline import _rounded, frame_snapshots
-from cfrviz.games import TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.run import Run
 from cfrviz.teaching.play import Hand, set_values_over
 from cfrviz.tree import GameTree
@@ -47,17 +47,17 @@ def shown_snapshot_included(run: Run, t: int) -> int | None:
     return None if shown in set(frame_snapshots(run.iterations).tolist()) else shown
 
 
-def hand_state(tree: GameTree, hand: Hand | None, seat: int) -> dict[str, Any]:
+def hand_state(tree: GameTree, hand: Hand | None, seat: Player) -> dict[str, Any]:
     """What the play mode shows of the hand in the browser (the header's `state`): the human's
     seat, the key of the set where the human must act (None otherwise), the human's decisions
     this hand as [set key, action index], and the hand's path (node ids) once it is over, when
     hiding the bot's cards no longer matters."""
     if hand is None:
-        return {"seat": seat, "pending": None, "decisions": [], "path": None}
-    over = int(tree.actor[hand.node]) == TERMINAL
+        return {"seat": int(seat), "pending": None, "decisions": [], "path": None}
+    over = int(tree.actor[hand.node]) == Player.TERMINAL
     acting = int(tree.actor[hand.node]) == hand.seat
     return {
-        "seat": hand.seat,
+        "seat": int(hand.seat),      # JSON carries the player's index
         "pending": tree.infosets[int(tree.infoset[hand.node])].key if acting else None,
         "decisions": [[d.information_set, d.chosen] for d in hand.decisions],
         "path": list(hand.path) if over else None,

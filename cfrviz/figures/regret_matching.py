@@ -19,6 +19,7 @@ import numpy as np
 
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
 from cfrviz.solvers.matrix import RegretMatchingPath
+from cfrviz.util.vocabulary import StrategyKind
 
 #: Recorded iterations kept one by one at the start of the path.
 DENSE_POINTS = 100
@@ -94,8 +95,8 @@ def regret_matching_payload(path: RegretMatchingPath, row_names: Sequence[str], 
             "name": PLAYER_NAMES[player],
             "color": ACTOR_STYLE[player]["color"],
             "actions": names,
-            "current": _rounded(current[points], 4),
-            "average": _rounded(average[points], 4),
+            StrategyKind.CURRENT: _rounded(current[points], 4),
+            StrategyKind.AVERAGE: _rounded(average[points], 4),
             # Regret grows like sqrt(t) or with the payoffs; three significant digits suffice on a curve.
             "regret": _rounded(regret[points], 3),
             "target": None if target is None else _rounded(target, 4),

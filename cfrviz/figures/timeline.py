@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -103,7 +104,7 @@ def tree_layout(tree: GameTree, nodes: Sequence[int], arrange_by: int = 0) -> La
 
     def ordered(node: int) -> list[int]:
         children = kids[node]
-        if tree.actor[node] == CHANCE and node == 0 and arrange_by in (0, 1):
+        if node == 0 and int(tree.actor[node]) == Player.CHANCE and arrange_by in (0, 1):
             cards = {c: deal_card(tree, c, arrange_by) or "" for c in children}
             rank = {c: k for k, c in enumerate(children)}
             children = sorted(children, key=lambda c: (_card_rank(tree, cards[c]), rank[c]))
@@ -259,14 +260,14 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "version": PAYLOAD_VERSION,
         "title": tree.game.title,
         "players": list(PLAYER_NAMES),
-        "colors": {"chance": ACTOR_STYLE[CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
-                   "terminal": ACTOR_STYLE[TERMINAL]["color"], "actions": list(ACTION_COLORS)},
+        "colors": {"chance": ACTOR_STYLE[Player.CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
+                   "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS)},
         "nodes": {
             "id": drawn,
             "actor": actor,
             "set": [set_local.get(int(tree.infoset[n]), -1) for n in drawn],
             "label": [str(tree.node_label[n]) for n in drawn],
-            "payoff": [float(tree.payoff[n]) if actor[k] == TERMINAL else None for k, n in enumerate(drawn)],
+            "payoff": [float(tree.payoff[n]) if actor[k] == Player.TERMINAL else None for k, n in enumerate(drawn)],
         },
         # Tree edges (local indices) with the action's name, its index and letter (poker actions
         # as letters, deals as dealt), and a chance outcome's probability.
@@ -275,9 +276,9 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
             "child": [v for _, v, _ in tree_edges],
             "name": [str(tree.edge_label[n]) for _, _, n in tree_edges],
             "action": [int(tree.action_index[n]) for _, _, n in tree_edges],
-            "letter": [str(tree.edge_label[n]) if actor[u] == CHANCE else
+            "letter": [str(tree.edge_label[n]) if actor[u] == Player.CHANCE else
                        ACTION_LETTERS.get(tree.edge_label[n], tree.edge_label[n]) for u, _, n in tree_edges],
-            "chance": [round(float(tree.chance_probability[n]), 6) if actor[u] == CHANCE else None
+            "chance": [round(float(tree.chance_probability[n]), 6) if actor[u] == Player.CHANCE else None
                        for u, _, n in tree_edges],
         },
         # Same-information-set links, and their connected components: one shaded group each.
@@ -328,8 +329,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
                                   and np.isfinite(run.current_exploitability).all() else None),
         "value": _rounded(run.value[pick], 6),
         "expectedValue": _rounded(run.expected_value[pick], 6),
-        "current": per_set(run.current_strategy),
-        "average": per_set(run.average_strategy),
+        StrategyKind.CURRENT: per_set(run.current_strategy),
+        StrategyKind.AVERAGE: per_set(run.average_strategy),
         "regret": per_set(run.cumulative_regret),
         "instantRegret": _rounded(numbers.instant_regret[:, :, :width]) if len(sets) else [],
         "setValue": _rounded(numbers.set_counterfactual_value[:, :, :width]) if len(sets) else [],
@@ -429,17 +430,30 @@ def checked_node(value: object, tree: GameTree) -> int | None:
 
 #: What the tree's edge widths (and the strategy bars and curves) show: the average strategy,
 #: which converges, or the current strategy of iteration t.
-EDGE_WIDTHS = ("average", "current")
-#: The drawings the component has; each is a mode of its JavaScript (MODES in timeline.js, and
-#: the pages' own modes in components/modes/*.js).
-MODES = ("tree", "charts", "exploitability", "sets", "walkthrough", "best_response", "regret_matching", "play")
+EDGE_WIDTHS: tuple[StrategyKind, ...] = (StrategyKind.AVERAGE, StrategyKind.CURRENT)
+
+
+class TimelineMode(StrEnum):
+    """The drawings the component has; each value is the name of a mode of its JavaScript (MODES in
+    timeline.js, and the pages' own modes in components/modes/*.js), which keeps these strings."""
+
+    TREE = "tree"
+    CHARTS = "charts"
+    EXPLOITABILITY = "exploitability"
+    SETS = "sets"
+    WALKTHROUGH = "walkthrough"
+    BEST_RESPONSE = "best_response"
+    REGRET_MATCHING = "regret_matching"
+    PLAY = "play"
+
+
 #: Header values the browser changes itself and reports back.
 BROWSER_VALUES = ("t", "node", "kind")
 
 
-def checked_kind(value: object) -> str | None:
+def checked_kind(value: object) -> StrategyKind | None:
     """The edge-width choice the browser reported ("average" or "current"), or None."""
-    return value if isinstance(value, str) and value in EDGE_WIDTHS else None
+    return StrategyKind(value) if isinstance(value, str) and value in EDGE_WIDTHS else None
 
 
 def next_header(previous: dict[str, Any] | None, wanted: dict[str, Any], shown: dict[str, Any] | None,

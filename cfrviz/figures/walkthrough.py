@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from cfrviz.figures.timeline import build_payload
-from cfrviz.games import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers import ALGORITHMS
-from cfrviz.teaching.walkthrough import IterationTrace
+from cfrviz.teaching.walkthrough import PLAIN_SUMS, IterationTrace, StepKind
 from cfrviz.tree import GameTree
 
 # More nodes than this are cut down to the betting round being walked.
@@ -26,11 +26,10 @@ _PART_FIELDS = ("nodes", "edges", "links", "groups", "layouts", "sets", "order")
 
 # Vanilla CFR and chance sampling only add regrets; every other variant clips, discounts or
 # predicts at the end of each pass, so its cumulative regret is final only after that step.
-_PLAIN_SUMS = ("cfr", "chance")
 
 
 def _touched(trace: IterationTrace) -> list[int]:
-    return sorted({s.node for s in trace.steps if s.kind != "finish"} | {0})
+    return sorted({s.node for s in trace.steps if s.kind != StepKind.FINISH} | {0})
 
 
 def _round_start(tree: GameTree, node: int) -> int:
@@ -39,7 +38,7 @@ def _round_start(tree: GameTree, node: int) -> int:
     path = [node]
     while int(tree.parent[path[-1]]) >= 0:
         path.append(int(tree.parent[path[-1]]))
-    return next((m for m in path[:-1] if int(tree.actor[m]) == CHANCE), path[-2])
+    return next((m for m in path[:-1] if int(tree.actor[m]) == Player.CHANCE), path[-2])
 
 
 def _round_part(tree: GameTree, touched: Iterable[int], start: int) -> list[int]:
@@ -52,7 +51,7 @@ def _round_part(tree: GameTree, touched: Iterable[int], start: int) -> list[int]
         keep.add(m)
     for n in touched:
         m = int(tree.parent[n])
-        while m > start and int(tree.actor[m]) != CHANCE:
+        while m > start and int(tree.actor[m]) != Player.CHANCE:
             m = int(tree.parent[m])
         if m == start:
             keep.add(n)
@@ -104,9 +103,9 @@ def set_progress(trace: IterationTrace) -> tuple[list[int], list[int]]:
     first, last = [-1] * count, [-1] * count
     finish: dict[int, int] = {}
     for step in trace.steps:
-        if step.kind == "finish":
+        if step.kind == StepKind.FINISH:
             finish[step.traverser] = step.index
-        elif step.kind == "return" and step.traverser in (-1, step.player):
+        elif step.kind == StepKind.RETURN and step.traverser in (-1, step.player):
             i = step.information_set_id
             if first[i] < 0:
                 first[i] = step.index
@@ -117,7 +116,7 @@ def set_progress(trace: IterationTrace) -> tuple[list[int], list[int]]:
     for i in range(count):
         player = int(tree.infoset_player[i])
         end = finish.get(-1, finish.get(player, -1))
-        if trace.algorithm not in _PLAIN_SUMS and end >= 0 and (first[i] >= 0 or changed[i]):
+        if trace.algorithm not in PLAIN_SUMS and end >= 0 and (first[i] >= 0 or changed[i]):
             final[i] = end
             if first[i] < 0:          # changed by the end of the pass alone
                 first[i] = end

@@ -4,10 +4,9 @@ Which games exist, by what names and with which parameters, is `cfrviz.catalog`'
 """
 from __future__ import annotations
 
-from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, Game, InformationSet, State
+from cfrviz.games.base import Game, InformationSet, State
 from cfrviz.games.kuhn import KuhnPoker
 from cfrviz.games.leduc import LeducPoker
 from cfrviz.games.matrix import MatrixGame, rock_paper_scissors
 
-__all__ = ["CHANCE", "PLAYER_1", "PLAYER_2", "TERMINAL", "Game", "InformationSet", "KuhnPoker", "LeducPoker",
-           "MatrixGame", "State", "rock_paper_scissors"]
+__all__ = ["Game", "InformationSet", "KuhnPoker", "LeducPoker", "MatrixGame", "State", "rock_paper_scissors"]

@@ -9,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-PLAYER_1 = 0
-PLAYER_2 = 1
-CHANCE = 2
-TERMINAL = 3
+from cfrviz.util.vocabulary import Player
 
 # One-letter codes for poker actions, used in information-set keys.
 ACTION_LETTERS = {"check": "k", "bet": "b", "call": "c", "fold": "f", "raise": "r"}
@@ -47,7 +44,7 @@ class InformationSet:
     """
 
     key: str
-    player: int
+    player: Player
     private: str | None
     public: str | None
     history: tuple[str, ...]
@@ -57,8 +54,8 @@ class InformationSet:
 class State(Protocol):
     """A history of the game. Implementations are immutable."""
 
-    def actor(self) -> int:
-        """PLAYER_1, PLAYER_2, CHANCE or TERMINAL."""
+    def actor(self) -> Player:
+        """Who acts here: a `Player`."""
 
     def legal_actions(self) -> tuple[str, ...]:
         """Names of the legal actions at a decision node."""

@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING
 
 from cfrviz.util import memory
 from cfrviz.util.files import read_ordinary_file
-from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
+from cfrviz.games.base import InformationSet
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 from cfrviz.games.efg_tokens import EfgError, fraction_text, plain_comment, plain_label, sentence_text, tokenize
 
@@ -412,8 +413,8 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
     except ValueError as error:
         raise EfgError(str(error)) from None
     set_index = {key: i for i, key in enumerate(parser.set_order)}
-    actor = tuple(CHANCE if node.kind == "c" else TERMINAL if node.kind == "t"
-                  else (PLAYER_1 if node.player == 0 else PLAYER_2) for node in nodes)
+    actor = tuple(Player.CHANCE if node.kind == "c" else Player.TERMINAL if node.kind == "t"
+                  else (Player.FIRST if node.player == 0 else Player.SECOND) for node in nodes)
     edge_labels = tuple(parser.events[node.infoset].actions if node.kind == "c"
                         else parser.player_sets[(node.player, node.infoset)].actions if node.kind == "p"
                         else () for node in nodes)
@@ -458,7 +459,7 @@ def _build(text: str, source: str, name: str | None, bundled: str | None) -> Efg
         keys = names
     else:
         keys = [f"P{p + 1}:{number}" for p, number in parser.set_order]
-    infosets = tuple(InformationSet(keys[i], parser.set_order[i][0], None, None, walk.histories[i],
+    infosets = tuple(InformationSet(keys[i], Player(parser.set_order[i][0]), None, None, walk.histories[i],
                                     declared[i].actions) for i in range(len(declared)))
     probabilities = tuple(tuple(float(p) for p in parser.events[node.infoset].probabilities) if node.kind == "c"
                           else () for node in nodes)

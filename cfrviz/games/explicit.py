@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet
+from cfrviz.games.base import InformationSet
+from cfrviz.util.vocabulary import Player
 
 
 @dataclass(frozen=True, eq=False)
 class ExplicitGame:
     """A two-player zero-sum game as an explicit tree. Node 0 is the root.
 
-    Per node: `actor` (PLAYER_1, PLAYER_2, CHANCE or TERMINAL), `children` (node numbers,
+    Per node: `actor` (a `Player`), `children` (node numbers,
     in action order), `edge_labels` (one per child: action name or chance outcome),
     `chance_probabilities` (one per child at chance nodes, else empty), `infoset`
     (index into `infosets` at decision nodes, else -1), `payoff` (player 1's, at
@@ -26,7 +27,7 @@ class ExplicitGame:
 
     name: str
     title: str
-    actor: tuple[int, ...]
+    actor: tuple[Player, ...]
     children: tuple[tuple[int, ...], ...]
     edge_labels: tuple[tuple[str, ...], ...]
     chance_probabilities: tuple[tuple[float, ...], ...]
@@ -44,7 +45,7 @@ class ExplicitGame:
         if sizes != {n} or n == 0:
             raise ValueError("An explicit game needs one entry per node in every node table.")
         for who in self.actor:
-            if who not in (PLAYER_1, PLAYER_2, CHANCE, TERMINAL):
+            if who not in (Player.FIRST, Player.SECOND, Player.CHANCE, Player.TERMINAL):
                 raise ValueError(f"Unknown actor {who!r} in an explicit game.")
 
     @property
@@ -62,7 +63,7 @@ class ExplicitState:
     game: ExplicitGame
     node: int
 
-    def actor(self) -> int:
+    def actor(self) -> Player:
         return self.game.actor[self.node]
 
     def legal_actions(self) -> tuple[str, ...]:
@@ -188,9 +189,9 @@ def walk_tree(actor: Sequence[int], children: Sequence[Sequence[int]], edge_labe
     for node in range(n):
         who = actor[node]
         labels = edge_labels[node]
-        if who == TERMINAL:
+        if who == Player.TERMINAL:
             continue
-        if who == CHANCE:
+        if who == Player.CHANCE:
             for k, child in enumerate(children[node]):
                 path[child] = paths.extend(path[node], labels[k])
                 move[child], own_move[child], sequence[child] = move[node], own_move[node], sequence[node]
@@ -208,8 +209,8 @@ def walk_tree(actor: Sequence[int], children: Sequence[Sequence[int]], edge_labe
             move[child] = moves.extend(move[node], labels[k])
             mine = own.extend(own_move[node][who], labels[k])
             step = sequences.extend(sequence[node][who], (i, k))
-            own_move[child] = (mine, own_move[node][1]) if who == PLAYER_1 else (own_move[node][0], mine)
-            sequence[child] = (step, sequence[node][1]) if who == PLAYER_1 else (sequence[node][0], step)
+            own_move[child] = (mine, own_move[node][1]) if who == Player.FIRST else (own_move[node][0], mine)
+            sequence[child] = (step, sequence[node][1]) if who == Player.FIRST else (sequence[node][0], step)
     histories: list[tuple[str, ...]] = []
     for i in range(num_infosets):
         if i not in first:

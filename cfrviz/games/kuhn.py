@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
+from cfrviz.games.base import ACTION_LETTERS, InformationSet, poker_legend
+from cfrviz.util.vocabulary import Player
 from cfrviz.util.text import quoted
 
 RANKS = "23456789TJQKA"
@@ -79,13 +80,13 @@ class KuhnState:
     deal: tuple[int, int] | None
     actions: tuple[str, ...]
 
-    def actor(self) -> int:
+    def actor(self) -> Player:
         if self.deal is None:
-            return CHANCE
+            return Player.CHANCE
         if self.actions in (("check", "check"), ("bet", "fold"), ("bet", "call"),
                             ("check", "bet", "fold"), ("check", "bet", "call")):
-            return TERMINAL
-        return len(self.actions) % 2
+            return Player.TERMINAL
+        return Player(len(self.actions) % 2)
 
     def legal_actions(self) -> tuple[str, ...]:
         facing_bet = bool(self.actions) and self.actions[-1] == "bet"
@@ -114,7 +115,7 @@ class KuhnState:
 
     def information_set(self) -> InformationSet:
         assert self.deal is not None
-        player = len(self.actions) % 2
+        player = Player(len(self.actions) % 2)
         private = self.game.ranks[self.deal[player]]
         letters = "".join(ACTION_LETTERS[a] for a in self.actions)
         key = f"{private} {letters}".strip()

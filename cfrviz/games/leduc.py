@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfrviz.games.base import ACTION_LETTERS, CHANCE, TERMINAL, InformationSet, poker_legend
+from cfrviz.games.base import ACTION_LETTERS, InformationSet, poker_legend
+from cfrviz.util.vocabulary import Player
 
 RANKS = "JQK"
 SUITS = "sh"
@@ -77,15 +78,15 @@ class LeducState:
     def _all_actions(self) -> tuple[str, ...]:
         return tuple(a for r in self.rounds for a in r)
 
-    def actor(self) -> int:
+    def actor(self) -> Player:
         if self.deal is None:
-            return CHANCE
+            return Player.CHANCE
         current = self.rounds[-1]
         if current and current[-1] == "fold":
-            return TERMINAL
+            return Player.TERMINAL
         if _round_over(current):
-            return CHANCE if len(self.rounds) == 1 else TERMINAL
-        return len(current) % 2
+            return Player.CHANCE if len(self.rounds) == 1 else Player.TERMINAL
+        return Player(len(current) % 2)
 
     def legal_actions(self) -> tuple[str, ...]:
         current = self.rounds[-1]
@@ -131,7 +132,7 @@ class LeducState:
         return tuple(out)
 
     def child(self, index: int) -> LeducState:
-        if self.actor() == CHANCE:
+        if self.actor() == Player.CHANCE:
             outcome, _ = self._chance_children()[index]
             if isinstance(outcome, tuple):
                 return LeducState(self.game, outcome, None, ((),))
@@ -172,7 +173,7 @@ class LeducState:
 
     def information_set(self) -> InformationSet:
         assert self.deal is not None
-        player = len(self.rounds[-1]) % 2
+        player = Player(len(self.rounds[-1]) % 2)
         private = RANKS[self.game.rank(self.deal[player])]
         public = None if self.public is None else RANKS[self.game.rank(self.public)]
         key = f"{private}{'|' + public if public else ''} {self._letters()}".strip()

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cfrviz.games.base import TERMINAL, InformationSet
+from cfrviz.games.base import InformationSet
+from cfrviz.util.vocabulary import Player
 from cfrviz.util.text import quoted
 
 MAX_ACTIONS = 10
@@ -111,8 +112,8 @@ class MatrixState:
     game: MatrixGame
     moves: tuple[int, ...]
 
-    def actor(self) -> int:
-        return TERMINAL if len(self.moves) == 2 else len(self.moves)
+    def actor(self) -> Player:
+        return Player.TERMINAL if len(self.moves) == 2 else Player(len(self.moves))
 
     def legal_actions(self) -> tuple[str, ...]:
         return self.game.row_names if not self.moves else self.game.column_names
@@ -127,7 +128,7 @@ class MatrixState:
         return float(self.game.payoffs[self.moves[0]][self.moves[1]])
 
     def information_set(self) -> InformationSet:
-        player = len(self.moves)
+        player = Player(len(self.moves))
         # Player 2 does not see player 1's move: the history shown to them is empty.
         return InformationSet(f"player {player + 1}", player, None, None, (), self.legal_actions())
 

@@ -32,13 +32,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 
-from cfrviz.games.base import CHANCE, PLAYER_1, PLAYER_2, TERMINAL, InformationSet, TryAgainLater
+from cfrviz.games.base import InformationSet, TryAgainLater
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.explicit import ExplicitGame, unique_labels, walk_tree
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
@@ -79,7 +80,7 @@ FILE_REFUSAL = ("OpenSpiel games that read files (efg_game, nfg_game, crossword)
                 "path or directory are not loaded here, whatever the file.")
 _WORKER = Path(__file__).with_name("openspiel_worker.py")
 # The worker's node kinds, in order: player 1, player 2, chance, terminal.
-_KINDS = (PLAYER_1, PLAYER_2, CHANCE, TERMINAL)
+_KINDS = (Player.FIRST, Player.SECOND, Player.CHANCE, Player.TERMINAL)
 
 
 @dataclass(frozen=True, eq=False)
@@ -452,14 +453,14 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
         raise _Refusal(f"OpenSpiel's answer for {text!r} has node tables of different lengths.")
     chance = iter(tree["chance"])
     ends = iter(tree["returns"])
-    actor: list[int] = []
+    actor: list[Player] = []
     children: list[tuple[int, ...]] = []
     edge_labels: list[tuple[str, ...]] = []
     probabilities: list[tuple[float, ...]] = []
     infoset: list[int] = []
     returns: list[tuple[float, float]] = []
     strings = [str(s[1]) for s in sets]
-    set_players = [int(s[0]) for s in sets]
+    set_players = [Player(int(s[0])) for s in sets]
     set_actions = [tuple(str(a) for a in s[2]) for s in sets]
     for node in range(n):
         kind = _KINDS[int(kinds[node])]
@@ -468,19 +469,19 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
             raise _Refusal(f"OpenSpiel's answer for {text!r} has a child before its parent.")
         actor.append(kind)
         children.append(tuple(range(start, start + k)))
-        infoset.append(int(node_set[node]) if kind in (PLAYER_1, PLAYER_2) else -1)
-        if kind == CHANCE:
+        infoset.append(int(node_set[node]) if kind in (Player.FIRST, Player.SECOND) else -1)
+        if kind == Player.CHANCE:
             labels, probs = next(chance)
             edge_labels.append(tuple(str(x) for x in labels))
             probabilities.append(tuple(float(p) for p in probs))
         else:
-            edge_labels.append(set_actions[infoset[-1]] if kind != TERMINAL else ())
+            edge_labels.append(set_actions[infoset[-1]] if kind != Player.TERMINAL else ())
             probabilities.append(())
         if len(edge_labels[-1]) != k:
             raise _Refusal(f"OpenSpiel's answer for {text!r} gives a node as many names as children.")
-        r = next(ends) if kind == TERMINAL else (0.0, 0.0)
+        r = next(ends) if kind == Player.TERMINAL else (0.0, 0.0)
         returns.append((float(r[0]), float(r[1])))
-    totals = {round(a + b, 9) for (a, b), who in zip(returns, actor) if who == TERMINAL}
+    totals = {round(a + b, 9) for (a, b), who in zip(returns, actor) if who == Player.TERMINAL}
     if len(totals) > 1:
         raise _Refusal(f"The returns of {text!r} do not sum to one constant at every end of the game.")
     walk = walk_tree(actor, children, edge_labels, infoset, len(strings))
@@ -491,7 +492,7 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
     infosets = tuple(InformationSet(keys[i], set_players[i], None, None, walk.histories[i], set_actions[i])
                      for i in range(len(strings)))
     # Constant-sum returns r1 + r2 = c are played as the zero-sum game (r1 - r2) / 2 (same equilibria).
-    payoff = tuple((a - b) / 2 if who == TERMINAL else 0.0 for (a, b), who in zip(returns, actor))
+    payoff = tuple((a - b) / 2 if who == Player.TERMINAL else 0.0 for (a, b), who in zip(returns, actor))
     constant = next(iter(totals), 0.0)
     turn_based = bool(tree.get("turn_based"))
     description = f"OpenSpiel's {text}" + (", played turn-based (player 1 moves first, player 2 does not see it)"
@@ -507,7 +508,7 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
         action_ids=tuple(tuple(int(a) for a in s[3]) for s in sets), turn_based=turn_based)
 
 
-def information_set_keys(strings: list[str], players: list[int]) -> list[str]:
+def information_set_keys(strings: list[str], players: Sequence[int]) -> list[str]:
     """The information-state strings themselves where one line and unique across players, else one-line forms."""
     def one_line(s: str) -> str:
         return " | ".join(part.strip() for part in s.strip().splitlines() if part.strip())

@@ -22,8 +22,9 @@ import resource
 import sys
 from typing import Any
 
-# Node kinds in the answer (the parent maps them onto cfrviz's actors).
-PLAYER_1, PLAYER_2, CHANCE, TERMINAL = 0, 1, 2, 3
+# Node kinds in the answer: indices into `cfrviz.games.openspiel._KINDS`, which maps them onto `Player`
+# (this file imports nothing from cfrviz, so it cannot name `Player` itself).
+KIND_FIRST, KIND_SECOND, KIND_CHANCE, KIND_TERMINAL = 0, 1, 2, 3
 # Written with no allocation once memory has run out.
 _OUT_OF_MEMORY = b'{"limit": "memory"}'
 
@@ -92,7 +93,7 @@ def enumerate_tree(pyspiel: Any, game: Any, text: str, cap: int) -> dict[str, An
     id order `returns` = [r1, r2]; per information set `sets` = [player, information-state
     string, action names, OpenSpiel action ids]. Refused past `cap` histories.
     """
-    actor: list[int] = [TERMINAL]
+    actor: list[int] = [KIND_TERMINAL]
     first: list[int] = [-1]
     count: list[int] = [0]
     infoset: list[int] = [-1]
@@ -106,7 +107,7 @@ def enumerate_tree(pyspiel: Any, game: Any, text: str, cap: int) -> dict[str, An
         if start + k > cap:
             raise Refused(f"{text!r} has more than {cap:,} histories, more than cfrviz draws or solves "
                           "interactively; choose smaller parameters.")
-        actor.extend([TERMINAL] * k)
+        actor.extend([KIND_TERMINAL] * k)
         first.extend([-1] * k)
         count.extend([0] * k)
         infoset.extend([-1] * k)
@@ -122,7 +123,7 @@ def enumerate_tree(pyspiel: Any, game: Any, text: str, cap: int) -> dict[str, An
             outcomes = state.chance_outcomes()
             moves = [int(a) for a, _ in outcomes]
             labels = distinct([state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a in moves], moves)
-            actor[node] = CHANCE
+            actor[node] = KIND_CHANCE
             chance[node] = [labels, [float(p) for _, p in outcomes]]
         else:
             player = state.current_player()
@@ -141,7 +142,7 @@ def enumerate_tree(pyspiel: Any, game: Any, text: str, cap: int) -> dict[str, An
             elif sets[i][2] != labels:
                 raise Refused(f"{text!r} gives one information state of player {player + 1} different actions "
                               "at different histories.")
-            actor[node] = PLAYER_1 if player == 0 else PLAYER_2
+            actor[node] = KIND_FIRST if player == 0 else KIND_SECOND
             infoset[node] = i
         first[node] = reserve(len(moves))
         count[node] = len(moves)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from importlib import import_module
 
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
-from cfrviz.solvers.vocabulary import (
-    ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, Family, Player,
-    RegretMode, StrategyKind, UpdateScheme,
+from cfrviz.util.vocabulary import (
+    ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, Family, RegretMode,
+    UpdateScheme,
 )
 
 __all__ = ["ALGORITHMS", "DEFAULT_UPDATES", "UPDATE_SCHEMES", "Algorithm", "AlgorithmInfo", "AverageWeight", "Family",
-           "Player", "RegretMode", "Solver", "StrategyKind", "UpdateScheme", "normalize_average", "regret_matching", "solver_class",
+           "RegretMode", "Solver", "UpdateScheme", "normalize_average", "regret_matching", "solver_class",
            "update_schemes"]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from cfrviz.solvers.base import _own_levels
 from cfrviz.tree import GameTree
-from cfrviz.games.base import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 
 __all__ = ["NONE", "UNIFORM_CHANCE", "KernelTree", "kernel_tree"]
 
@@ -30,7 +30,7 @@ UNIFORM_CHANCE = 4
 class KernelTree:
     """Read-only copies of a GameTree's arrays in the kernels' types (N nodes, I information sets).
 
-    parent [N] uint64 (NONE at the root), actor [N] uint8 (0, 1, CHANCE, TERMINAL), infoset [N]
+    parent [N] uint64 (NONE at the root), actor [N] uint8 (a `Player` value), infoset [N]
     uint64 (NONE unless a decision node), chance_probability [N] and payoff [N] float64,
     first_child, num_children and action_index [N] uint64, infoset_player [I] uint8 and
     num_actions [I] uint64.
@@ -84,10 +84,10 @@ def _kind(tree: GameTree) -> np.ndarray:
     kind = np.asarray(tree.actor, dtype=np.uint8).copy()
     child = np.arange(1, tree.num_nodes)
     above = tree.parent[child]
-    from_chance = tree.actor[above] == CHANCE
+    from_chance = tree.actor[above] == Player.CHANCE
     first = tree.first_child[above[from_chance]]
     differs = tree.chance_probability[child[from_chance]] != tree.chance_probability[first]
-    uniform = (tree.actor == CHANCE)
+    uniform = (tree.actor == Player.CHANCE)
     uniform[above[from_chance][differs]] = False
     kind[uniform] = UNIFORM_CHANCE
     return kind
@@ -95,7 +95,7 @@ def _kind(tree: GameTree) -> np.ndarray:
 
 def _decision_levels(tree: GameTree) -> tuple[np.ndarray, np.ndarray]:
     """(decision [M], decision_start [D + 1]): the non-terminal node ids, and where each depth begins among them."""
-    decision = np.flatnonzero(tree.actor != TERMINAL)
+    decision = np.flatnonzero(tree.actor != Player.TERMINAL)
     levels = int(tree.depth[-1]) + 1          # depth never decreases with the id
     decision_start = np.searchsorted(tree.depth[decision], np.arange(levels + 1), side="left")
     return decision.astype(np.uint64), decision_start.astype(np.uint64)

@@ -27,9 +27,12 @@ import numpy as np
 from numba import njit
 
 from cfrviz.solvers._snapshot import write_snapshot_cached
+from cfrviz.util.vocabulary import Player
 
-CHANCE = 2
-TERMINAL = 3
+# Player's actors as plain ints: numba freezes globals as compile-time constants, and the
+# interpreted path compares a NumPy value with an int in ~20 ns, with an IntEnum member in ~4 us.
+_CHANCE = int(Player.CHANCE)
+_TERMINAL = int(Player.TERMINAL)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 
@@ -125,8 +128,8 @@ def _chance_levels(first_child, num_children, actor):
     level = np.zeros(size, np.uint64)
     deepest = ZERO
     for h in range(size):
-        below = level[h] + ONE if actor[h] == CHANCE else level[h]
-        if actor[h] == CHANCE and level[h] > deepest:
+        below = level[h] + ONE if actor[h] == _CHANCE else level[h]
+        if actor[h] == _CHANCE and level[h] > deepest:
             deepest = level[h]
         first = first_child[h]
         for c in range(first, first + num_children[h]):
@@ -166,11 +169,11 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         order[count] = h
         count += ONE
         who = actor[h]
-        if who == TERMINAL:
+        if who == _TERMINAL:
             continue
         first = first_child[h]
         k = num_children[h]
-        if who == CHANCE:
+        if who == _CHANCE:
             level = chance_level[h]
             if h == ZERO and deal >= 0:
                 c = first + np.uint64(deal)
@@ -200,10 +203,10 @@ def _chance_sampled_traversal(actor, infoset, first_child, num_children, chance_
         j -= ONE
         h = order[j]
         who = actor[h]
-        if who == TERMINAL:
+        if who == _TERMINAL:
             value[h] = payoff[h]
             continue
-        if who == CHANCE:
+        if who == _CHANCE:
             value[h] = value[sampled[h]]
             continue
         first = first_child[h]
@@ -302,11 +305,11 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
         order[count] = h
         count += ONE
         who = actor[h]
-        if who == TERMINAL:
+        if who == _TERMINAL:
             continue
         first = first_child[h]
         k = num_children[h]
-        if who == CHANCE:
+        if who == _CHANCE:
             c = _sample_chance(rng, chance_probability, first, k)
             sampled[h] = c
             reach[c, 0] = reach[h, 0]
@@ -340,9 +343,9 @@ def _external_traversal(actor, infoset, first_child, num_children, chance_probab
         j -= ONE
         h = order[j]
         who = actor[h]
-        if who == TERMINAL:
+        if who == _TERMINAL:
             value[h] = payoff[h]
-        elif who == CHANCE or who != traverser:
+        elif who == _CHANCE or who != traverser:
             value[h] = value[sampled[h]]
         else:
             first = first_child[h]
@@ -416,7 +419,7 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
     mine = 1.0
     theirs = 1.0
     behave = 1.0
-    while actor[h] != TERMINAL:
+    while actor[h] != _TERMINAL:
         who = actor[h]
         first = first_child[h]
         k = num_children[h]
@@ -424,7 +427,7 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
         my_reach[depth] = mine
         opponent_reach[depth] = theirs
         sample_reach[depth] = behave
-        if who == CHANCE:
+        if who == _CHANCE:
             c = _sample_chance(rng, chance_probability, first, k)
         else:
             i = infoset[h]
@@ -452,7 +455,7 @@ def _outcome_episode(actor, infoset, first_child, num_children, chance_probabili
         d -= ONE
         h = path[d]
         who = actor[h]
-        if who == CHANCE:
+        if who == _CHANCE:
             continue
         a = chosen[d]
         k = num_children[h]

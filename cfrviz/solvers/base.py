@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from cfrviz.solvers.vocabulary import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 

@@ -22,7 +22,7 @@ from cfrviz.solvers import _cfr_kernel as kernel
 from cfrviz.solvers._interpreted import pick
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, AverageWeight, RegretMode, UpdateScheme
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, AverageWeight, RegretMode, UpdateScheme
 from cfrviz.tree import GameTree
 
 

@@ -22,9 +22,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from numba import njit
 
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers.base import Solver, check_updates
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["TUTORIAL_OPPONENT", "MatrixRegretMatching", "RegretMatchingPath", "regret_matching_path"]
@@ -319,7 +319,7 @@ def matrix_payoffs(tree: GameTree) -> np.ndarray:
     """[R, C] player 1's payoffs of a matrix-game tree; ValueError for any other game."""
     root = 0
     is_matrix = (tree.num_infosets == 2 and tree.actor[root] == 0
-                 and not np.any(tree.actor == CHANCE) and int(tree.depth.max()) == 2)
+                 and not np.any(tree.actor == Player.CHANCE) and int(tree.depth.max()) == 2)
     if not is_matrix:
         raise ValueError(f"Regret matching runs on matrix games such as 'rps'; "
                          f"{tree.game.title} needs one of the CFR algorithms.")
@@ -330,7 +330,7 @@ def matrix_payoffs(tree: GameTree) -> np.ndarray:
         node = int(tree.first_child[root]) + r
         for c in range(columns):
             leaf = int(tree.first_child[node]) + c
-            assert tree.actor[leaf] == TERMINAL
+            assert int(tree.actor[leaf]) == Player.TERMINAL
             table[r, c] = tree.payoff[leaf]
     return table
 

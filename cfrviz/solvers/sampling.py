@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.games import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers import _sampling_kernels as kernels
 from cfrviz.solvers._kernel_tree import kernel_tree
 from cfrviz.solvers.base import Solver
-from cfrviz.solvers.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import DEFAULT_UPDATES, Algorithm, UpdateScheme
 from cfrviz.tree import GameTree
 
 __all__ = ["ChanceSampling", "ExternalSampling", "OutcomeSampling"]
@@ -133,7 +133,7 @@ class ChanceSampling(_SamplingSolver):
                 raise ValueError("Force a deal before forcing the public card.")
             self._deal, self._board, self._board_label = -1, -1, None
             return
-        if tree.actor[0] != CHANCE:
+        if int(tree.actor[0]) != Player.CHANCE:
             raise ValueError(f"{tree.game.title} has no deal to force; leave deal unset.")
         deals = [tree.edge_label[c] for c in tree.children(0)]
         if isinstance(deal, str) and deal in deals:
@@ -159,7 +159,7 @@ class ChanceSampling(_SamplingSolver):
         frontier = [start]
         while frontier:
             node = frontier.pop(0)
-            if self.tree.actor[node] == CHANCE:
+            if int(self.tree.actor[node]) == Player.CHANCE:
                 return node
             frontier.extend(self.tree.children(node))
         return -1

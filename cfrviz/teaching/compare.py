@@ -133,8 +133,9 @@ def plan(algorithms: Iterable[str], updates: Iterable[str], iterations: int, sam
     schemes = [u for u in UPDATE_SCHEMES if u in set(updates)]
     seeds = tuple(int(s) for s in seeds) or (0,)
     for algorithm in algorithms:
-        if algorithm not in ALGORITHMS or algorithm == "rm":
-            raise ValueError(f"Compare CFR algorithms: choose from {', '.join(a for a in ALGORITHMS if a != 'rm')}.")
+        if algorithm not in ALGORITHMS or algorithm == Algorithm.REGRET_MATCHING:
+            raise ValueError("Compare CFR algorithms: choose from "
+                             f"{', '.join(a for a in ALGORITHMS if a != Algorithm.REGRET_MATCHING)}.")
         for scheme in schemes:
             if scheme not in update_schemes(algorithm):
                 skipped.append(f"{ALGORITHMS[algorithm].title} is defined with alternating updates, so only its "

@@ -35,7 +35,7 @@ import numpy as np
 
 from cfrviz.analysis.best_responses import history_values
 from cfrviz.catalog import GameSpec
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player
 from cfrviz.games.kuhn import KuhnPoker
 from cfrviz.games.leduc import BET_SIZE, LeducPoker
 from cfrviz.tree import GameTree
@@ -76,14 +76,14 @@ class HumanDecision:
 class Hand:
     """One hand in progress or finished.
 
-    `seat` is the human's player index (0 = player 1). `path` lists every node
+    `seat` is the human's player. `path` lists every node
     visited from the root, the current node last. `bot_decisions` and `decisions`
     (the human's) are in order.
     """
 
     seed: int
     number: int
-    seat: int
+    seat: Player
     path: tuple[int, ...]
     bot_decisions: tuple[BotDecision, ...] = ()
     decisions: tuple[HumanDecision, ...] = ()
@@ -129,11 +129,11 @@ def _advance(tree: GameTree, strategy: np.ndarray, hand: Hand) -> Hand:
     while True:
         node = hand.node
         who = int(tree.actor[node])
-        if who == TERMINAL or who == hand.seat:
+        if who == Player.TERMINAL or who == hand.seat:
             return hand
         rng = _generator(hand)
         children = tree.children(node)
-        if who == CHANCE:
+        if who == Player.CHANCE:
             p = np.asarray(tree.chance_probability[children.start:children.stop])
             k = int(rng.choice(len(p), p=p / p.sum()))
             hand = replace(hand, path=hand.path + (children[k],))
@@ -145,20 +145,20 @@ def _advance(tree: GameTree, strategy: np.ndarray, hand: Hand) -> Hand:
         hand = replace(hand, path=hand.path + (children[k],), bot_decisions=hand.bot_decisions + (decision,))
 
 
-def start_hand(tree: GameTree, strategy: np.ndarray, *, seat: int, seed: int, number: int,
+def start_hand(tree: GameTree, strategy: np.ndarray, *, seat: Player, seed: int, number: int,
                deal: str | None = None) -> Hand:
-    """Deal hand `number` with the human in `seat` (0 or 1) and play until the human must act.
+    """Deal hand `number` with the human in `seat` (player 1 or 2) and play until the human must act.
 
     `strategy` [I, A] is the bot's (e.g. a run's average strategy). `deal` forces the
     root chance outcome by its label (e.g. "QK": player 1 holds Q, player 2 K);
     otherwise it is drawn with the tree's chance probabilities.
     """
     strategy = _check_strategy(tree, strategy)
-    if seat not in (0, 1):
-        raise ValueError(f"Seat must be 0 (player 1) or 1 (player 2), not {seat!r}.")
-    hand = Hand(int(seed), int(number), seat, (0,))
+    if seat not in DECISION_PLAYERS:
+        raise ValueError(f"Seat must be player 1 or player 2, not {seat!r}.")
+    hand = Hand(int(seed), int(number), Player(seat), (0,))
     if deal is not None:
-        if int(tree.actor[0]) != CHANCE:
+        if int(tree.actor[0]) != Player.CHANCE:
             raise ValueError(f"{tree.game.title} starts without a deal, so there is no deal to choose.")
         labels = [tree.edge_label[c] for c in tree.children(0)]
         if deal not in labels:
@@ -283,17 +283,17 @@ def session_loss(decisions: list[float] | tuple[float, ...]) -> tuple[int, float
 class Step:
     """One step of a hand as the table shows it.
 
-    `actor` is who moved (0, 1 or CHANCE) and `action` what (a chance step's outcome label); `bets`
+    `actor` is who moved (first, second or chance) and `action` what (a chance step's outcome label); `bets`
     are the chips each player has put in after the step (antes included) and `pot` their sum
-    (None in games without chips); `to_act` is who moves next (0, 1, CHANCE, or TERMINAL).
+    (None in games without chips); `to_act` is who moves next.
     """
 
     node: int
-    actor: int
+    actor: Player
     action: str
     bets: tuple[float, float] | None
     pot: float | None
-    to_act: int
+    to_act: Player
 
 
 def stakes(tree: GameTree) -> tuple[float, tuple[float, ...]] | None:
@@ -317,9 +317,9 @@ def steps(tree: GameTree, hand: Hand) -> tuple[Step, ...]:
     out = []
     for node in hand.path[1:]:
         parent = int(tree.parent[node])
-        who = int(tree.actor[parent])
+        who = Player(int(tree.actor[parent]))
         action = tree.edge_label[node]
-        if who == CHANCE:
+        if who == Player.CHANCE:
             betting_round += 1
         elif bets is not None and chips is not None:
             size = chips[1][min(max(betting_round, 0), len(chips[1]) - 1)]
@@ -328,12 +328,12 @@ def steps(tree: GameTree, hand: Hand) -> tuple[Step, ...]:
             elif action == "call":
                 bets[who] = max(bets)
         out.append(Step(node, who, action, None if bets is None else (bets[0], bets[1]),
-                        None if bets is None else bets[0] + bets[1], int(tree.actor[node])))
+                        None if bets is None else bets[0] + bets[1], Player(int(tree.actor[node]))))
     return tuple(out)
 
 
 def is_over(tree: GameTree, hand: Hand) -> bool:
-    return int(tree.actor[hand.node]) == TERMINAL
+    return int(tree.actor[hand.node]) == Player.TERMINAL
 
 
 def human_chips(tree: GameTree, hand: Hand) -> float:
@@ -341,12 +341,12 @@ def human_chips(tree: GameTree, hand: Hand) -> float:
     if not is_over(tree, hand):
         raise ValueError("The hand is not over yet; finish it before scoring it.")
     payoff = float(tree.payoff[hand.node])
-    return payoff if hand.seat == 0 else -payoff
+    return payoff if hand.seat == Player.FIRST else -payoff
 
 
 def deal_labels(tree: GameTree, hand: Hand) -> tuple[str, ...]:
     """The chance outcomes dealt so far, in order (e.g. ("QK",) or ("QK", "J"))."""
-    return tuple(tree.edge_label[n] for n in hand.path[1:] if int(tree.actor[tree.parent[n]]) == CHANCE)
+    return tuple(tree.edge_label[n] for n in hand.path[1:] if int(tree.actor[tree.parent[n]]) == Player.CHANCE)
 
 
 def private_cards(tree: GameTree, hand: Hand) -> tuple[str, str]:
@@ -373,7 +373,7 @@ def public_card(tree: GameTree, hand: Hand) -> str | None:
 def action_history(tree: GameTree, hand: Hand) -> tuple[tuple[int, str], ...]:
     """(player, action name) for every betting action so far."""
     return tuple((int(tree.actor[tree.parent[n]]), tree.edge_label[n]) for n in hand.path[1:]
-                 if int(tree.actor[tree.parent[n]]) < CHANCE)
+                 if int(tree.actor[tree.parent[n]]) < Player.CHANCE)
 
 
 @dataclass(frozen=True)
@@ -404,17 +404,16 @@ def known_game_value(tree: GameTree, game: GameSpec) -> float | None:
     return game_value(tree, game)
 
 
-def seat_value(game_value: float, seat: int) -> float:
+def seat_value(game_value: float, seat: Player) -> float:
     """The game's value for a seat, given player 1's value (zero-sum: player 2 gets the negative)."""
-    return game_value if seat == 0 else -game_value
+    return game_value if seat == Player.FIRST else -game_value
 
 
-def seat_for_hand(choice: str, number: int) -> int:
-    """The human's seat for hand `number` (0-based): "player 1", "player 2" or "alternate"."""
-    if choice == "player 1":
-        return 0
-    if choice == "player 2":
-        return 1
-    if choice == "alternate":
-        return number % 2
-    raise ValueError(f"Seat must be 'player 1', 'player 2' or 'alternate', not {choice!r}.")
+def seat_for_hand(choice: Player | None, number: int) -> Player:
+    """The human's seat for hand `number` (0-based): the chosen player, or with `choice` None
+    alternating, player 1 first."""
+    if choice is None:
+        return DECISION_PLAYERS[number % 2]
+    if choice not in DECISION_PLAYERS:
+        raise ValueError(f"Seat must be player 1 or player 2, not {choice!r}.")
+    return choice

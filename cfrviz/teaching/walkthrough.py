@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Algorithm, Player
 from cfrviz.solvers import DEFAULT_UPDATES, UPDATE_SCHEMES, AverageWeight, RegretMode, UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
 from cfrviz.solvers.cfr import FullTraversalCFR
@@ -30,23 +31,35 @@ from cfrviz.tree import GameTree
 Sampler = Callable[[int], int]
 
 #: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.
-WALKTHROUGH_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance")
+WALKTHROUGH_ALGORITHMS: tuple[Algorithm, ...] = (
+    Algorithm.CFR, Algorithm.CFR_PLUS, Algorithm.LINEAR_CFR, Algorithm.DISCOUNTED_CFR, Algorithm.PREDICTIVE_CFR_PLUS,
+    Algorithm.DISCOUNTED_CFR_PLUS, Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS, Algorithm.CHANCE_SAMPLING)
+#: Vanilla CFR and chance sampling add regrets and nothing else; every other variant clips,
+#: discounts or predicts at the end of each pass, so its sums are final only after it.
+PLAIN_SUMS: frozenset[Algorithm] = frozenset({Algorithm.CFR, Algorithm.CHANCE_SAMPLING})
+
+
+class StepKind(StrEnum):
+    """What one step of a walkthrough is (`Step.kind`); the browser's walkthrough mode reads the values."""
+
+    VISIT = "visit"         # going down into a decision node
+    CHANCE = "chance"       # a chance node: all outcomes for vanilla CFR, one sampled for chance sampling
+    TERMINAL = "terminal"   # a leaf and its payoff
+    RETURN = "return"       # leaving a decision node with its utilities, regrets and updates
+    FINISH = "finish"       # the end of a pass: the regret transform of CFR+, DCFR, DCFR+, and the prediction
 
 
 @dataclass(frozen=True)
 class Step:
     """One event of the traversal.
 
-    kind      "visit" (going down into a decision node), "chance" (a chance node: all
-              outcomes for vanilla CFR, one sampled outcome for chance sampling),
-              "terminal" (a leaf and its payoff), "return" (leaving a decision node
-              with its utilities, regrets and updates) or "finish" (the end of a pass:
+    kind      a `StepKind`: visit, chance, terminal, return, or finish (the end of a pass:
               CFR+ clipping, DCFR discounting or DCFR+ clipping and discounting of the
               cumulative regret, if any, and for PCFR+ and PDCFR+ the prediction)
     traverser the player whose regrets this pass updates, or -1 when both are updated
               at once (simultaneous updates)
     reach     reach probability of this history: (player 1, player 2, chance)
-    For "return" steps, arrays are over the node's legal actions:
+    For return steps, arrays are over the node's legal actions:
       action_utility        the acting player's utility after each action
       node_utility          sum over actions of strategy x action_utility
       regret                action_utility - node_utility
@@ -62,7 +75,7 @@ class Step:
     """
 
     index: int
-    kind: str
+    kind: StepKind
     node: int
     history: str
     traverser: int
@@ -96,7 +109,7 @@ class IterationTrace:
     """
 
     tree: GameTree
-    algorithm: str
+    algorithm: Algorithm
     updates: str
     iteration: int
     deal: str | None
@@ -215,7 +228,7 @@ class _Tracer:
         if rules.predictive:
             text += (" The next strategy is regret matching on that cumulative regret plus this pass's "
                      "regret, the prediction of the next one.")
-        self.add(kind="finish", node=0, history=self.tree.node_label[0], traverser=traverser, player=-1,
+        self.add(kind=StepKind.FINISH, node=0, history=self.tree.node_label[0], traverser=traverser, player=-1,
                  information_set="", information_set_id=-1, actions=(), reach=(1.0, 1.0, 1.0),
                  strategy_weight=self.average_weight, text=text)
 
@@ -224,15 +237,15 @@ class _Tracer:
         tree = self.tree
         who = int(tree.actor[node])
         label = tree.node_label[node]
-        if who == TERMINAL:
+        if who == Player.TERMINAL:
             payoff = float(tree.payoff[node])
-            self.add(kind="terminal", node=node, history=label, traverser=traverser, player=who,
+            self.add(kind=StepKind.TERMINAL, node=node, history=label, traverser=traverser, player=who,
                      information_set="", information_set_id=-1, actions=(), reach=reach,
                      node_utility=payoff,
                      text=f"Terminal {label}: player 1 gets {payoff:+g}, player 2 {-payoff:+g}.")
             return payoff
         children = tree.children(node)
-        if who == CHANCE:
+        if who == Player.CHANCE:
             names = tuple(tree.edge_label[c] for c in children)
             probs = tuple(float(tree.chance_probability[c]) for c in children)
             if self.sampler is not None:
@@ -244,7 +257,7 @@ class _Tracer:
             else:
                 picks = list(range(len(children)))
                 text = f"Chance at {label}: every outcome is walked, each weighted by its probability."
-            self.add(kind="chance", node=node, history=label, traverser=traverser, player=who,
+            self.add(kind=StepKind.CHANCE, node=node, history=label, traverser=traverser, player=who,
                      information_set="", information_set_id=-1, actions=names, reach=reach,
                      strategy=probs, text=text)
             value = 0.0
@@ -260,7 +273,7 @@ class _Tracer:
         i, key, actions = self._info(node)
         n = len(actions)
         sigma = strategy[i, :n]
-        self.add(kind="visit", node=node, history=label, traverser=traverser, player=who,
+        self.add(kind=StepKind.VISIT, node=node, history=label, traverser=traverser, player=who,
                  information_set=key, information_set_id=i, actions=actions, reach=reach,
                  strategy=tuple(float(s) for s in sigma),
                  text=(f"Player {who + 1} at {label} (information set {key!r}) plays "
@@ -290,7 +303,7 @@ class _Tracer:
         else:
             text = (f"Back at {label}: utilities {_fmt(utility)}, node utility {node_utility:+.4g}; "
                     f"player {who + 1} is not updated in this pass.")
-        self.add(kind="return", node=node, history=label, traverser=traverser, player=who,
+        self.add(kind=StepKind.RETURN, node=node, history=label, traverser=traverser, player=who,
                  information_set=key, information_set_id=i, actions=actions, reach=reach,
                  strategy=tuple(float(s) for s in sigma),
                  action_utility=tuple(float(u) for u in utility), node_utility=node_utility,
@@ -311,7 +324,7 @@ def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np
     if deal is not None and deal not in labels:
         raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
     if board is not None:
-        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == CHANCE
+        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == Player.CHANCE
                  for c in tree.children(n)}
         if board not in cards:
             raise ValueError(f"No public card {board!r} in {tree.game.title}; choose one of: "
@@ -332,13 +345,13 @@ def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np
 
 def deal_options(tree: GameTree) -> tuple[str, ...]:
     """Labels of the root chance outcomes (e.g. "QK": player 1 holds Q, player 2 holds K)."""
-    if int(tree.actor[0]) != CHANCE:
+    if int(tree.actor[0]) != Player.CHANCE:
         return ()
     return tuple(tree.edge_label[c] for c in tree.children(0))
 
 
 def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray, *,
-                    algorithm: str = "cfr", updates: str = DEFAULT_UPDATES, iteration: int = 1,
+                    algorithm: Algorithm = Algorithm.CFR, updates: str = DEFAULT_UPDATES, iteration: int = 1,
                     deal: str | None = None, board: str | None = None,
                     rng: np.random.Generator | None = None,
                     prediction: np.ndarray | None = None) -> IterationTrace:
@@ -351,6 +364,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     """
     if algorithm not in WALKTHROUGH_ALGORITHMS:
         raise ValueError(f"The walkthrough replays {' or '.join(WALKTHROUGH_ALGORITHMS)}, not {algorithm!r}.")
+    algorithm = Algorithm(algorithm)
     if updates not in UPDATE_SCHEMES:
         raise ValueError(f"Updates must be 'simultaneous' or 'alternating', not {updates!r}.")
     shape = tree.legal.shape
@@ -360,8 +374,8 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     if before_regret.shape != shape or before_sum.shape != shape or before_prediction.shape != shape:
         raise ValueError(f"The solver state must be {shape} arrays for {tree.game.title}.")
     sampler = None
-    if algorithm == "chance":
-        if int(tree.actor[0]) != CHANCE:
+    if algorithm == Algorithm.CHANCE_SAMPLING:
+        if int(tree.actor[0]) != Player.CHANCE:
             raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
         sampler = _chance_sampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
     tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler,

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from cfrviz.util import memory
-from cfrviz.games import CHANCE, TERMINAL, Game, InformationSet
+from cfrviz.games import Game, InformationSet
+from cfrviz.util.vocabulary import Player
 from cfrviz.util.text import quoted
 
 
@@ -25,8 +26,8 @@ MAX_TREE_NODES = 500_000
 class GameTree:
     """Arrays over the N histories and I information sets of a game (A = most legal actions).
 
-    Node arrays, shape [N]: `parent` (-1 at the root), `depth`, `actor` (0, 1, CHANCE=2,
-    TERMINAL=3), `infoset` (-1 unless a decision node), `action_index` (which child of the
+    Node arrays, shape [N]: `parent` (-1 at the root), `depth`, `actor` (a `Player`:
+    0, 1, 2 chance, 3 terminal), `infoset` (-1 unless a decision node), `action_index` (which child of the
     parent this is), `chance_probability` (of the edge from a chance parent, else 1),
     `payoff` (player 1's, at terminals, else 0), `first_child` and `num_children`.
     Information-set arrays: `infoset_player` [I], `num_actions` [I], `legal` [I, A] (bool),
@@ -67,11 +68,11 @@ class GameTree:
 
     @property
     def num_decision_nodes(self) -> int:
-        return int(np.count_nonzero(self.actor < CHANCE))
+        return int(np.count_nonzero(self.actor < Player.CHANCE))
 
     @property
     def num_terminals(self) -> int:
-        return int(np.count_nonzero(self.actor == TERMINAL))
+        return int(np.count_nonzero(self.actor == Player.TERMINAL))
 
     def infoset_index(self, key: str) -> int:
         """The id of the information set with this key; ValueError names an unknown key."""
@@ -96,7 +97,7 @@ class GameTree:
     def to_networkx(self, nodes: Iterable[int] | None = None) -> Any:
         """A networkx DiGraph of the tree, or of the histories `nodes` (default: all N).
 
-        Nodes are history ids with `label`, `actor` (0, 1, CHANCE=2, TERMINAL=3), `depth`,
+        Nodes are history ids with `label`, `actor` (a `Player` value), `depth`,
         `infoset` (-1 off decision nodes), `infoset_key` (None off decision nodes) and
         `payoff` (player 1's, at terminals). Tree edges, parent to child, carry kind="action",
         `label` (the action or chance outcome), `action` (its index) and `probability` (of a
@@ -161,12 +162,12 @@ def build_tree(game: Game) -> GameTree:
         state = states[head]
         who = state.actor()
         actor.append(who)
-        payoff.append(state.payoff() if who == TERMINAL else 0.0)
+        payoff.append(state.payoff() if who == Player.TERMINAL else 0.0)
         first_child.append(len(states))
-        if who == TERMINAL:
+        if who == Player.TERMINAL:
             infoset.append(-1)
             num_children.append(0)
-        elif who == CHANCE:
+        elif who == Player.CHANCE:
             infoset.append(-1)
             outcomes = state.chance_outcomes()
             num_children.append(len(outcomes))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from cfrviz.games.base import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.efg_tokens import fraction_text
 
 if TYPE_CHECKING:
@@ -63,12 +63,12 @@ def write_efg(tree: GameTree, comment: str | None = None) -> str:
         who = int(tree.actor[node])
         name = _quoted(tree.node_label[node])
         kids = tree.children(node)
-        if who == CHANCE:
+        if who == Player.CHANCE:
             events += 1
             exact = _exact_probabilities(tuple(float(tree.chance_probability[c]) for c in kids))
             outcomes = " ".join(f"{_quoted(tree.edge_label[c])} {fraction_text(p)}" for c, p in zip(kids, exact))
             lines.append(f'c {name} {events} "" {{ {outcomes} }} 0')
-        elif who == TERMINAL:
+        elif who == Player.TERMINAL:
             leaves += 1
             u = float(tree.payoff[node]) + 0.0
             lines.append(f"t {name} {leaves} {name} {{ {u!r} {-u + 0.0!r} }}")

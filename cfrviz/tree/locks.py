@@ -37,7 +37,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 from cachetools import LRUCache
 
-from cfrviz.games.base import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.explicit import ExplicitGame
 from cfrviz.util.text import quoted
 from cfrviz.tree.compiled import GameTree, build_tree
@@ -298,13 +298,13 @@ def _restricted_game(tree: GameTree, locks: Locks, lock_rows: dict[int, tuple[fl
         edge_labels.append(tuple(tree.edge_label[c] for c in kids))
         i = int(tree.infoset[n])
         if i in lock_rows:
-            actor.append(CHANCE)
+            actor.append(Player.CHANCE)
             chance_probabilities.append(lock_rows[i])
             infoset.append(-1)
         else:
-            actor.append(int(tree.actor[n]))
+            actor.append(Player(int(tree.actor[n])))
             chance_probabilities.append(tuple(float(tree.chance_probability[c]) for c in kids)
-                                        if tree.actor[n] == CHANCE else ())
+                                        if actor[-1] == Player.CHANCE else ())
             infoset.append(new_id[i] if i >= 0 else -1)
     game = tree.game
     title = f"{game.title}, locked at {', '.join(locks)}"

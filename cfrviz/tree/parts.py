@@ -23,36 +23,39 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.tree.compiled import GameTree
 
 __all__ = ["BY_CARD", "MAX_PART_LEAVES", "Part", "card_view", "cards", "checked_part", "label_of", "lines", "part_nodes",
            "part_of", "parts", "public_cards"]
 
-#: The views that split a tree by a player's private card, and the player (0 or 1) each means.
-BY_CARD: dict[str, int] = {"player1": 0, "player2": 1}
+#: The views that split a tree by a player's private card: the player whose card it is.
+BY_CARD: tuple[Player, ...] = DECISION_PLAYERS
+#: A view of a tree: whole, in subtrees, or split by one player's private card (`BY_CARD`).
+View = Player | Literal["whole", "subtree"]
 #: Most leaves of a part in the general (subtree) view.
 MAX_PART_LEAVES = 40
 
-_NAMES = {"player1": "player 1", "player2": "player 2"}
+_NAMES: dict[Player | str, str] = {Player.FIRST: "player 1", Player.SECOND: "player 2"}
 
 
 @dataclass(frozen=True)
 class Part:
     """One drawable part of a tree.
 
-    by      "whole", "player1" or "player2" (split by that player's private card), or "subtree"
+    by      "whole", a `Player` (split by that player's private card), or "subtree"
     card    the private card of that player (card views)
     line    round-1 betting line in action letters, e.g. "kbc", for a round-2 drill-down
     public  the public card of that drill-down, as the information sets name it
     root    the node whose subtree this is ("subtree" view)
     """
 
-    by: str
+    by: View
     card: str | None = None
     line: str | None = None
     public: str | None = None
@@ -106,7 +109,7 @@ def _deals(tree: GameTree) -> _Deals | None:
 
 
 def _build_deals(tree: GameTree) -> _Deals | None:
-    if tree.num_nodes < 2 or tree.actor[0] != CHANCE:
+    if tree.num_nodes < 2 or int(tree.actor[0]) != Player.CHANCE:
         return None
     deals = tuple(tree.children(0))
     deal_of = np.full(tree.num_nodes, -1, dtype=np.int64)
@@ -123,13 +126,13 @@ def _build_deals(tree: GameTree) -> _Deals | None:
         parent = int(tree.parent[n])
         if parent > 0:
             deal_of[n] = deal_of[parent]
-            in_round_one[n] = in_round_one[parent] and tree.actor[parent] != CHANCE
+            in_round_one[n] = in_round_one[parent] and int(tree.actor[parent]) != Player.CHANCE
             if in_round_one[n]:
                 line[n] = line[parent] + _letter(tree.edge_label[n])
         d = int(deal_of[n])
         if in_round_one[n]:
             round_one[d].append(n)
-            if tree.actor[n] == CHANCE:
+            if int(tree.actor[n]) == Player.CHANCE:
                 chance[d].append((n, line[n]))
         i = int(tree.infoset[n])
         if i >= 0:
@@ -171,23 +174,23 @@ def card_view(tree: GameTree) -> bool:
     return _deals(tree) is not None
 
 
-def _card_tables(tree: GameTree, by: str) -> tuple[_Deals, int]:
-    if by not in BY_CARD:
-        raise ValueError(f"Split a tree by 'player1' or 'player2', not {by!r}.")
+def _card_tables(tree: GameTree, by: View) -> tuple[_Deals, Player]:
+    if not isinstance(by, Player) or by not in BY_CARD:
+        raise ValueError(f"Split a tree by player 1's or player 2's cards, not {by!r}.")
     tables = _deals(tree)
     if tables is None:
         raise ValueError(f"{tree.game.title} has no private cards to split it by; use its subtrees.")
-    return tables, BY_CARD[by]
+    return tables, by
 
 
-def cards(tree: GameTree, by: str = "player1") -> tuple[str, ...]:
+def cards(tree: GameTree, by: View = Player.FIRST) -> tuple[str, ...]:
     """The private cards the player `by` can hold, in deck order."""
     tables, player = _card_tables(tree, by)
     held = {tables.card[d][player] for d in tables.deals}
     return tuple(c for c in tables.card_order if c in held)
 
 
-def lines(tree: GameTree, by: str, card: str) -> tuple[str, ...]:
+def lines(tree: GameTree, by: View, card: str) -> tuple[str, ...]:
     """Round-1 betting lines that reach a public card in the deals where `by` holds `card`."""
     tables, player = _card_tables(tree, by)
     out: list[str] = []
@@ -199,22 +202,23 @@ def lines(tree: GameTree, by: str, card: str) -> tuple[str, ...]:
 
 def label_of(tree: GameTree, part: Part) -> str:
     """`part.label`, without "round 1" in a game that has only one round (Kuhn with any deck)."""
-    if part.line is None and part.card is not None and part.by in _NAMES and not lines(tree, part.by, part.card):
+    if part.line is None and part.card is not None and isinstance(part.by, Player) and part.by in _NAMES \
+            and not lines(tree, part.by, part.card):
         return f"{_NAMES[part.by]} holds {part.card}"
     return part.label
 
 
-def public_cards(tree: GameTree, by: str | None = None, card: str | None = None,
+def public_cards(tree: GameTree, by: View | None = None, card: str | None = None,
                  line: str | None = None) -> tuple[str, ...]:
     """Public cards, as the information sets name them; only those possible in the part's deals
     and after its line when `by`, `card` and `line` are given."""
     tables = _deals(tree)
     if tables is None:
         return ()
-    player = BY_CARD.get(by or "", -1)
+    player = by if isinstance(by, Player) and by in BY_CARD else None
     seen: list[str] = []
     for d in tables.deals:
-        if player >= 0 and card is not None and tables.card[d][player] != card:
+        if player is not None and card is not None and tables.card[d][player] != card:
             continue
         for node, text in tables.chance[d]:
             if line is not None and text != line:
@@ -224,8 +228,8 @@ def public_cards(tree: GameTree, by: str | None = None, card: str | None = None,
     return tuple(sorted(seen, key=lambda c: (rank.get(c, len(rank)), c)))
 
 
-def parts(tree: GameTree, by: str = "player1", max_leaves: int = MAX_PART_LEAVES) -> list[Part]:
-    """Every part of one view: "whole", a card view ("player1", "player2": round 1 for each card,
+def parts(tree: GameTree, by: View = Player.FIRST, max_leaves: int = MAX_PART_LEAVES) -> list[Part]:
+    """Every part of one view: "whole", a card view (a `Player`: round 1 for each card of theirs,
     then each round-2 drill-down), or "subtree" (subtrees of at most `max_leaves` leaves)."""
     if by == "whole":
         return [Part("whole")]
@@ -245,7 +249,7 @@ def _leaf_counts(tree: GameTree) -> np.ndarray:
     """[N] terminals below each node (a terminal counts itself), summed one depth level at a time."""
     counts = _LEAF_COUNTS.get(tree)
     if counts is None:
-        counts = (tree.actor == TERMINAL).astype(np.int64)
+        counts = (tree.actor == Player.TERMINAL).astype(np.int64)
         for depth in range(int(tree.depth.max()), 0, -1):
             level = np.flatnonzero(tree.depth == depth)
             np.add.at(counts, tree.parent[level], counts[level])
@@ -262,7 +266,7 @@ def _subtree_roots(tree: GameTree, max_leaves: int) -> list[int]:
     stack = [0]
     while stack:
         n = stack.pop()
-        if counts[n] <= max_leaves or tree.actor[n] == TERMINAL:
+        if counts[n] <= max_leaves or int(tree.actor[n]) == Player.TERMINAL:
             roots.append(n)
         else:
             stack.extend(reversed(tree.children(n)))
@@ -316,17 +320,18 @@ def part_nodes(tree: GameTree, part: Part) -> np.ndarray:
     return np.array(sorted(nodes), dtype=np.int64)
 
 
-def _acting_player(tree: GameTree, node: int) -> int:
+def _acting_player(tree: GameTree, node: int) -> Player:
     """Who acts at `node`, or for chance and terminal nodes who acted last above it (player 1 if nobody)."""
     n = node
     while n >= 0:
-        if tree.actor[n] in (0, 1):
-            return int(tree.actor[n])
+        who = int(tree.actor[n])
+        if who in BY_CARD:
+            return Player(who)
         n = int(tree.parent[n])
-    return 0
+    return Player.FIRST
 
 
-def part_of(tree: GameTree, node: int, by: str | None = None) -> Part:
+def part_of(tree: GameTree, node: int, by: View | None = None) -> Part:
     """The part of view `by` that holds `node`. `by=None` picks the view of the player who acts
     at `node`, so that node's information set is drawn whole; trees without private cards get
     their "subtree" part: the one whose subtree holds `node`, or for a node above every part (a
@@ -340,16 +345,16 @@ def part_of(tree: GameTree, node: int, by: str | None = None) -> Part:
     if by == "subtree" or tables is None:
         counts = _leaf_counts(tree)
         for n in _path_to(tree, node):
-            if counts[n] <= MAX_PART_LEAVES or tree.actor[n] == TERMINAL:
+            if counts[n] <= MAX_PART_LEAVES or int(tree.actor[n]) == Player.TERMINAL:
                 return Part("subtree", root=n)
         # A node above every drawn part (the root of a big tree): the first part below it, whose
         # drawing runs down from the root through the node, so the node is drawn.
         n = node
-        while not (counts[n] <= MAX_PART_LEAVES or tree.actor[n] == TERMINAL):
+        while not (counts[n] <= MAX_PART_LEAVES or int(tree.actor[n]) == Player.TERMINAL):
             n = int(tree.children(n)[0])
         return Part("subtree", root=n)
     if by is None:
-        by = "player2" if _acting_player(tree, node) == 1 else "player1"
+        by = _acting_player(tree, node)
     tables, player = _card_tables(tree, by)
     if node == 0:
         return Part(by, card=cards(tree, by)[0])
@@ -363,18 +368,18 @@ def part_of(tree: GameTree, node: int, by: str | None = None) -> Part:
     return Part(by, card=card)
 
 
-def checked_part(tree: GameTree, by: str, card: str | None = None, line: str | None = None,
+def checked_part(tree: GameTree, by: Player | str, card: str | None = None, line: str | None = None,
                  public: str | None = None, node: int | None = None) -> Part:
     """A valid part from values that may be stale or made up (widgets, links): the requested one
     when it exists and holds `node`, else the part of view `by` that holds `node`, else the
     first part of that view. Never raises for a known view."""
     if by in ("whole", "subtree") or not card_view(tree):
-        view = by if by in ("whole", "subtree") else "subtree"
+        view: View = "whole" if by == "whole" else "subtree"
         if node is not None and 0 <= node < tree.num_nodes:
             return part_of(tree, node, view)
         return parts(tree, view)[0]
-    if by not in BY_CARD:
-        by = "player1"
+    if not isinstance(by, Player) or by not in BY_CARD:
+        by = Player.FIRST
     held = cards(tree, by)
     if card not in held:
         card, line = held[0], None

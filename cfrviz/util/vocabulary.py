@@ -44,12 +44,61 @@ DEFAULT_UPDATES = UpdateScheme.ALTERNATING
 
 
 class Player(IntEnum):
-    """The actor index the compiled tree stores per node (`GameTree.actor`)."""
+    """The actor index the compiled tree stores per node (`GameTree.actor`); the only spelling of a
+    player in Python. JSON payloads carry the index itself (`int(player)`).
+
+    NumPy compares a scalar or array with an IntEnum member about 200 times slower than with an int
+    (NumPy 2), so per-node loops compare `int(tree.actor[n])`, and the compiled kernels hold
+    `int(Player.CHANCE)` as plain module constants.
+    """
 
     FIRST = 0
     SECOND = 1
     CHANCE = 2
     TERMINAL = 3
+
+
+#: The players who decide, in order (the others are chance and the terminal marker).
+DECISION_PLAYERS: tuple[Player, Player] = (Player.FIRST, Player.SECOND)
+
+
+def player_number(player: Player) -> int:
+    """A deciding player as the browser and people count them: 1 or 2.
+
+    >>> player_number(Player.SECOND)
+    2
+    """
+    if player not in DECISION_PLAYERS:
+        raise ValueError(f"Only player 1 and player 2 have a number, not {player!r}.")
+    return int(player) + 1
+
+
+def player_text(player: Player, prefix: str = "") -> str:
+    """A deciding player as a link writes it: `prefix` and the player's number ("1" for the best
+    responder, "p1" for the seat). `parse_player` reads it back.
+
+    >>> player_text(Player.FIRST), player_text(Player.SECOND, "p")
+    ('1', 'p2')
+    """
+    return f"{prefix}{player_number(player)}"
+
+
+def parse_player(value: object, prefix: str = "") -> Player:
+    """The deciding player a link's text (`player_text` with the same `prefix`) or the browser's number
+    (1 or 2, only without a prefix) names; ValueError with one sentence otherwise.
+
+    >>> parse_player("2"), parse_player(" P1 ", "p"), parse_player(1)
+    (<Player.SECOND: 1>, <Player.FIRST: 0>, <Player.FIRST: 0>)
+    """
+    if not prefix and isinstance(value, (int, float)) and not isinstance(value, bool) and value in (1, 2):
+        return DECISION_PLAYERS[int(value) - 1]
+    if isinstance(value, str):
+        for player in DECISION_PLAYERS:
+            if value.strip().lower() == player_text(player, prefix):
+                return player
+    shown = value if isinstance(value, str) and len(value) <= 40 else type(value).__name__
+    raise ValueError(f"A player is {player_text(Player.FIRST, prefix)} or {player_text(Player.SECOND, prefix)}, "
+                     f"not {shown!r}.")
 
 
 class StrategyKind(StrEnum):

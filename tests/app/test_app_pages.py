@@ -12,6 +12,7 @@ from cfrviz import catalog
 from cfrviz.run import RunSettings
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.run import export_strategy
+from cfrviz.util.vocabulary import Player
 
 APP = str(Path(__file__).parents[2] / "app.py")
 PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
@@ -232,14 +233,14 @@ def test_a_click_inside_the_part_keeps_it_and_draw_whole_set_switches_to_the_pla
     tree = cfrviz_tree("leduc")
     at = start(game="leduc", iters="50", node=str(tree.node_label.index("QQ")))
     at.switch_page("pages/1_Game_tree.py").run()
-    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player1", "Q")
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == (Player.FIRST, "Q")
     qj_k = tree.node_label.index("QJ k")
     at.session_state[ui.NODE_KEY] = qj_k           # what the component's click callback sets
     at.run()
-    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player1", "Q")
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == (Player.FIRST, "Q")
     at.session_state[ui_timeline.WHOLE_SET_KEY] = qj_k
     at.run()
-    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == ("player2", "J")
+    assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == (Player.SECOND, "J")
     drawn = set(timeline(at)[1]["nodes"]["id"])
     assert {tree.node_label.index(h) for h in ("QJ k", "KJ k", "JJ k")} <= drawn
 

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz import app as ui
 from cfrviz.figures.timeline import read_component_data
+from cfrviz.util.vocabulary import Player
 
 ROOT = Path(__file__).parents[2]
 APP = str(ROOT / "app.py")
@@ -125,7 +126,7 @@ def test_page_settings_survive_a_page_switch_and_are_in_the_link():
     at.switch_page("pages/8_Play.py").run()
     at.radio(key="play_seat").set_value("alternate").run()
     at.switch_page("pages/7_Best_response.py").run()
-    at.session_state[BR_REPORTED] = "2"      # as the timeline's exploiter event puts it
+    at.session_state[BR_REPORTED] = Player.SECOND      # as the timeline's exploiter event keeps it
     at.run()
     # Back on each page, the widgets show what was chosen there.
     at.switch_page("pages/4_Compare.py").run()

@@ -16,6 +16,7 @@ from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import regret_matching_path
+from cfrviz.util.vocabulary import Player
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -133,7 +134,7 @@ def test_best_response_keeps_the_reported_exploiter_in_the_link():
     header = read_component_data(at.get("bidi_component")[0].proto.bytes)[0]
     assert header["state"] == {"exploiter": 2}
     assert any("Player 2's information sets" in c.value for c in at.caption)
-    at.session_state["_br_reported_exploiter"] = "1"
+    at.session_state["_br_reported_exploiter"] = Player.FIRST     # what the page's callback keeps
     at.run()
     assert read_component_data(at.get("bidi_component")[0].proto.bytes)[0]["state"] == {"exploiter": 1}
     assert "br_player" not in at.query_params      # the default is left out of the link

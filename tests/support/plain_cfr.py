@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.tree import GameTree
 
 
@@ -43,10 +43,10 @@ class PlainPythonCFR:
     def _walk(self, state: Any, player: int, reach: list[float]) -> float:
         """Player `player`'s counterfactual value of `state`; reach = [player 1, player 2, chance]."""
         actor = state.actor()
-        if actor == TERMINAL:
+        if actor == Player.TERMINAL:
             payoff = float(state.payoff())
             return payoff if player == 0 else -payoff
-        if actor == CHANCE:
+        if actor == Player.CHANCE:
             total = 0.0
             for k, (_, p) in enumerate(state.chance_outcomes()):
                 total += p * self._walk(state.child(k), player, [reach[0], reach[1], reach[2] * p])

@@ -21,7 +21,7 @@ from cfrviz.run import Run
 from cfrviz.figures.timeline import (
     BROWSER_VALUES,
     EDGE_WIDTHS,
-    MODES,
+    TimelineMode,
     build_payload,
     checked_iteration,
     checked_kind,
@@ -166,7 +166,7 @@ class Extra:
     build: Callable[[], Any]
 
 
-def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: str = "timeline",
+def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = TimelineMode.TREE, key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
           kind_key: str | None = None, extra: Extra | None = None,
           events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None) -> str:
@@ -188,8 +188,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: str = "tree", key: st
     """
     from cfrviz import app as ui
 
-    if mode not in MODES:
-        raise ValueError(f"The timeline has no mode {mode!r}; it has {', '.join(MODES)}.")
+    if mode not in tuple(TimelineMode):
+        raise ValueError(f"The timeline has no mode {mode!r}; it has {', '.join(TimelineMode)}.")
     run: Run | None = view.run
     include = None
     if run is not None:

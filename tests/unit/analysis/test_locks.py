@@ -29,7 +29,7 @@ from cfrviz.analysis.locks import (
     restricted_exploitability,
 )
 from cfrviz.catalog import get
-from cfrviz.games import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.runner import solve
 from cfrviz.runner.locks import solve_locked
 from cfrviz.solvers import ALGORITHMS
@@ -93,7 +93,7 @@ def test_locked_histories_become_chance_nodes_with_the_lock() -> None:
     # The same nodes; the three histories where player 1 holds J are now chance nodes.
     assert tree.num_nodes == KUHN.num_nodes and np.array_equal(tree.parent, KUHN.parent)
     for node in KUHN.nodes_of(j):
-        assert tree.actor[node] == CHANCE and tree.infoset[node] == -1
+        assert tree.actor[node] == Player.CHANCE and tree.infoset[node] == -1
         np.testing.assert_array_equal(tree.chance_probability[list(tree.children(node))], [0.25, 0.75])
     assert [r.key for r in tree.infosets] == [r.key for r in KUHN.infosets if r.key != "J"]
     assert restricted.locked.sum() == 1 and restricted.restricted_infoset[j] == -1

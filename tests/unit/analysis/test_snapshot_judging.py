@@ -16,7 +16,7 @@ import cfrviz
 from cfrviz.analysis import _best_response_kernels, best_responses
 from cfrviz.analysis.best_responses import exploitability_many, exploitability_pairs, judge_snapshots
 from cfrviz.catalog import compile_game
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.efg import read_efg
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, build_tree
@@ -25,6 +25,9 @@ from tests.support.efg_shapes import chain_efg
 _ACTOR, _INFOSET, _FIRST_CHILD, _NUM_CHILDREN = 0, 1, 2, 3
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
+# Player's actors as plain ints, as in the kernels these walks reproduce.
+_CHANCE = int(Player.CHANCE)
+_TERMINAL = int(Player.TERMINAL)
 
 
 @njit(cache=False, error_model="numpy")
@@ -34,14 +37,14 @@ def _old_reach_pass_pair(nodes, chance_probability, first_profile, second_profil
         reach[0, k] = 1.0
     for n in range(n_nodes):
         who = nodes[_ACTOR, n]
-        if who == TERMINAL:
+        if who == _TERMINAL:
             continue
         first = nodes[_FIRST_CHILD, n]
         for a in range(nodes[_NUM_CHILDREN, n]):
             c = first + a
             for k in range(6):
                 reach[c, k] = reach[n, k]
-            if who == CHANCE:
+            if who == _CHANCE:
                 reach[c, 2] *= chance_probability[c]
                 reach[c, 5] *= chance_probability[c]
             else:
@@ -64,12 +67,12 @@ def _old_best_responses_pair(nodes, chance_probability, payoff, levels, first_pr
             who = nodes[_ACTOR, n]
             first = nodes[_FIRST_CHILD, n]
             k = nodes[_NUM_CHILDREN, n]
-            if who == TERMINAL:
+            if who == _TERMINAL:
                 value[n, 0] = payoff[n]
                 value[n, 1] = -payoff[n]
                 value[n, 2] = payoff[n]
                 value[n, 3] = -payoff[n]
-            elif who == CHANCE:
+            elif who == _CHANCE:
                 v0 = 0.0
                 v1 = 0.0
                 v2 = 0.0
@@ -102,7 +105,7 @@ def _old_best_responses_pair(nodes, chance_probability, payoff, levels, first_pr
                 value[n, other2] = v2
         for n in range(lo, hi):
             who = nodes[_ACTOR, n]
-            if who >= CHANCE:
+            if who >= _CHANCE:
                 continue
             i = nodes[_INFOSET, n]
             for q in range(2):
@@ -255,14 +258,15 @@ def test_shapes_are_checked_in_one_sentence() -> None:
 def _forgetful_tree() -> GameTree:
     """Player 1 picks L or R, player 2 answers, then player 1 moves again without remembering L or R
     (one set over both histories): no perfect recall, so no single own reach per set."""
-    from cfrviz.games import PLAYER_1, PLAYER_2, InformationSet
+    from cfrviz.games import InformationSet
+    from cfrviz.util.vocabulary import Player
     from cfrviz.games.explicit import ExplicitGame
 
-    sets = (InformationSet("first", PLAYER_1, None, None, (), ("L", "R")),
-            InformationSet("answer", PLAYER_2, None, None, (), ("x", "y")),
-            InformationSet("again", PLAYER_1, None, None, (), ("u", "d")))
+    sets = (InformationSet("first", Player.FIRST, None, None, (), ("L", "R")),
+            InformationSet("answer", Player.SECOND, None, None, (), ("x", "y")),
+            InformationSet("again", Player.FIRST, None, None, (), ("u", "d")))
     # node: 0 root, 1-2 player 2 after L/R, 3-6 player 1 again, 7-14 terminals
-    actor = (PLAYER_1, PLAYER_2, PLAYER_2) + (PLAYER_1,) * 4 + (TERMINAL,) * 8
+    actor = (Player.FIRST, Player.SECOND, Player.SECOND) + (Player.FIRST,) * 4 + (Player.TERMINAL,) * 8
     children = ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14)) + ((),) * 8
     labels = ((("L", "R"), ("x", "y"), ("x", "y")) + (("u", "d"),) * 4 + ((),) * 8)
     infoset = (0, 1, 1, 2, 2, 2, 2) + (-1,) * 8

@@ -19,7 +19,8 @@ import pytest
 import cfrviz
 from cfrviz import catalog
 from cfrviz.analysis import exploitability
-from cfrviz.games import CHANCE, TERMINAL, InformationSet
+from cfrviz.games import InformationSet
+from cfrviz.util.vocabulary import Player
 from cfrviz.games.base import Game
 from cfrviz.run import RunSettings, export_strategy, load_run, run_from_strategy_json, save_run
 from cfrviz.catalog import entries
@@ -114,9 +115,9 @@ def test_tree_counts(case: Case) -> None:
     assert (tree.num_infosets, tree.num_decision_nodes, tree.num_terminals) == \
         (case.infosets, case.decision_nodes, case.terminals)
     # Every chance node's outcomes sum to 1 and every set's nodes agree on the actions.
-    for n in np.flatnonzero(tree.actor == CHANCE):
+    for n in np.flatnonzero(tree.actor == Player.CHANCE):
         assert sum(tree.chance_probability[c] for c in tree.children(int(n))) == pytest.approx(1.0, abs=1e-12)
-    assert int(np.count_nonzero(tree.actor == TERMINAL)) == case.terminals
+    assert int(np.count_nonzero(tree.actor == Player.TERMINAL)) == case.terminals
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.uniform_exploitability is not None], ids=lambda c: c.link)
@@ -219,8 +220,8 @@ class _CoinState:
     coin: int | None = None
     moves: tuple[int, ...] = ()
 
-    def actor(self) -> int:
-        return CHANCE if self.coin is None else (3 if len(self.moves) == 2 else len(self.moves))
+    def actor(self) -> Player:
+        return Player.CHANCE if self.coin is None else (Player.TERMINAL if len(self.moves) == 2 else Player(len(self.moves)))
 
     def legal_actions(self) -> tuple[str, ...]:
         return ("heads", "tails")

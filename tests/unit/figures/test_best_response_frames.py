@@ -17,6 +17,7 @@ from cfrviz.analysis import best_response
 from cfrviz.figures.best_response_frames import best_response_frames, checked_exploiter, frames_with
 from cfrviz.figures.timeline import build_payload, frame_snapshots
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.vocabulary import Player
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_every_frame_holds_cfrvizs_best_response_of_each_sets_player(kuhn_run: c
 def test_a_leduc_part_lists_the_payloads_sets_and_frames_in_order() -> None:
     run = cfrviz.solve("leduc", "cfr", iterations=30, updates="simultaneous")
     tree = run.tree
-    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, "player1")[0]).tolist()
+    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, Player.FIRST)[0]).tolist()
     t = int(run.iterations[17])
     snapshots = frames_with(run, t)
     frames = best_response_frames(tree, run, snapshots, nodes)
@@ -75,7 +76,8 @@ def test_a_linked_iteration_between_frames_gets_its_frame() -> None:
     assert frames_with(run, int(run.iterations[-1])).tolist() == plain
 
 
-@pytest.mark.parametrize(("value", "expected"), [(1, "1"), (2.0, "2"), ("2", "2"), (True, None), (3, None),
-                                                 ("player 2", None), (None, None), (float("nan"), None)])
-def test_checked_exploiter_takes_only_the_two_players(value: object, expected: str | None) -> None:
+@pytest.mark.parametrize(("value", "expected"), [(1, Player.FIRST), (2.0, Player.SECOND), ("2", Player.SECOND),
+                                                 (True, None), (3, None), ("player 2", None), (None, None),
+                                                 (float("nan"), None)])
+def test_checked_exploiter_takes_only_the_two_players(value: object, expected: Player | None) -> None:
     assert checked_exploiter(value) == expected

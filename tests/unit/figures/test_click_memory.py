@@ -24,6 +24,7 @@ from cfrviz.figures.evolution import MAX_HEATMAP_ROWS, aggression_heatmap, infos
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
+from cfrviz.util.vocabulary import StrategyKind
 
 CLICK_BYTES = 300_000_000
 
@@ -57,7 +58,7 @@ def test_evolutions_figures_on_a_large_upload_stay_under_a_click(big_run: Run) -
 
     def click() -> None:
         infoset_curves_figure(big_run, [0, 1], t).to_json()
-        aggression_heatmap(big_run, kind="average", t=t).to_json()
+        aggression_heatmap(big_run, kind=StrategyKind.AVERAGE, t=t).to_json()
 
     assert big_run.nbytes > 150_000_000            # a run near the solve's budget is held meanwhile
     peak = peak_bytes(click)
@@ -66,7 +67,7 @@ def test_evolutions_figures_on_a_large_upload_stay_under_a_click(big_run: Run) -
 
 def test_the_heat_map_says_when_it_shows_only_the_first_rows(big_run: Run) -> None:
     # 1,893 sets x 43 actions (no bet, call or raise: one row per set action) = 81,399 rows.
-    figure = aggression_heatmap(big_run, kind="current")
+    figure = aggression_heatmap(big_run, kind=StrategyKind.CURRENT)
     heatmap = figure.data[0]
     assert len(heatmap.z) == MAX_HEATMAP_ROWS
     assert f"first {MAX_HEATMAP_ROWS:,} of 81,399 set actions" in figure.layout.title.text.replace("<br>", " ")

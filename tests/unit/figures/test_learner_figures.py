@@ -11,7 +11,7 @@ import numpy as np
 
 from cfrviz.catalog import compile_game
 from cfrviz.figures.walkthrough import step_parts
-from cfrviz.games import CHANCE
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers.matrix import regret_matching_path
 from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
 
@@ -31,7 +31,7 @@ def test_a_leduc_walkthrough_draws_only_the_round_being_walked():
         assert len(nodes) <= 25, (step.index, len(nodes))
         # Never two rounds at once: no drawn node has a drawn chance node strictly between it and
         # the drawn round's start.
-        below_chance = [n for n in nodes if n != 0 and int(tree.actor[int(tree.parent[n])]) == CHANCE]
+        below_chance = [n for n in nodes if n != 0 and int(tree.actor[int(tree.parent[n])]) == Player.CHANCE]
         assert len(below_chance) <= 3
 
 

@@ -18,6 +18,7 @@ from cfrviz.figures.play import play_extra
 from cfrviz.figures.timeline import frame_snapshots
 from cfrviz.teaching.play import set_values
 from cfrviz.tree import parts as tree_parts
+from cfrviz.util.vocabulary import Player
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def leduc_run():
 def test_the_numbers_are_each_frames_set_values_for_the_drawn_sets(leduc_run) -> None:
     run = leduc_run
     tree = run.tree
-    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, "player2")[1]).tolist()
+    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, Player.SECOND)[1]).tolist()
     extra = play_extra(tree, run, nodes, (1,))
     sets = sorted({int(i) for i in tree.infoset[nodes] if i >= 0 and tree.infoset_player[i] == 1})
     assert extra["keys"] == [tree.infosets[i].key for i in sets]
@@ -49,7 +50,7 @@ def test_the_build_never_holds_the_frames_for_the_whole_tree(leduc_run) -> None:
     # the old build peaked at 10.6 MB, one frame at a time it is about 0.4 MB.
     run = leduc_run
     tree = run.tree
-    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, "player1")[0]).tolist()
+    nodes = tree_parts.part_nodes(tree, tree_parts.parts(tree, Player.FIRST)[0]).tolist()
     frames = len(frame_snapshots(run.iterations))
     one_copy = frames * tree.num_infosets * tree.max_actions * 8
     play_extra(tree, run, nodes, (0,))          # caches (packed tree arrays) filled first

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.tree import parts as tree_parts
 from cfrviz.figures.timeline import (
     MAX_FRAMES,
@@ -114,7 +114,7 @@ def test_payload_carries_the_runs_numbers_for_the_drawn_part(kuhn_run: cfrviz.Ru
 
 def test_a_part_by_player_2s_card_draws_player_2s_sets_whole() -> None:
     run = cfrviz.solve("leduc", "cfr", iterations=30, updates="simultaneous")
-    part = tree_parts.Part("player2", card="Q")
+    part = tree_parts.Part(Player.SECOND, card="Q")
     payload = build_payload(run.tree, run, tree_parts.part_nodes(run.tree, part).tolist(), arrangements=(1,))
     q_k = next(s for s in payload["sets"] if s["key"] == "Q k")
     assert sorted(h[1] for h in q_k["histories"]) == ["JQ k", "KQ k", "QQ k"]
@@ -165,11 +165,12 @@ def test_the_last_header_goes_again_only_for_what_the_browser_reported() -> None
 
 
 @pytest.mark.parametrize(("value", "expected"), [
-    ("average", "average"), ("current", "current"), ("Average", None), ("", None), (None, None), (1, None)])
-def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: str | None) -> None:
+    ("average", StrategyKind.AVERAGE), ("current", StrategyKind.CURRENT), ("Average", None), ("", None), (None, None),
+    (1, None)])
+def test_checked_kind_takes_only_the_two_edge_widths(value: object, expected: StrategyKind | None) -> None:
     from cfrviz.figures.timeline import checked_kind
 
-    assert checked_kind(value) == expected
+    assert checked_kind(value) is expected
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,14 +196,14 @@ def drawn_parts() -> list[tuple[str, list[int] | None]]:
     """(game, nodes) cases: whole trees, parts by either player's card, a round-2 part, a part
     below a node of a game without cards, and an empty drawing (the charts' timeline)."""
     leduc = cfrviz.compile_game("leduc")
-    round_two = tree_parts.Part("player2", card="K", line=tree_parts.lines(leduc, "player2", "K")[0],
-                                public=tree_parts.public_cards(leduc, "player2", "K",
-                                                               tree_parts.lines(leduc, "player2", "K")[0])[0])
+    round_two = tree_parts.Part(Player.SECOND, card="K", line=tree_parts.lines(leduc, Player.SECOND, "K")[0],
+                                public=tree_parts.public_cards(leduc, Player.SECOND, "K",
+                                                               tree_parts.lines(leduc, Player.SECOND, "K")[0])[0])
     bundled = cfrviz.compile_game("efg:matching_pennies")
     below = tree_parts.parts(bundled, "subtree")[-1]
     return [("kuhn", None), ("rps", None), ("efg:matching_pennies", None),
-            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part("player1", card="Q")).tolist()),
-            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part("player2", card="J")).tolist()),
+            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part(Player.FIRST, card="Q")).tolist()),
+            ("leduc", tree_parts.part_nodes(leduc, tree_parts.Part(Player.SECOND, card="J")).tolist()),
             ("leduc", tree_parts.part_nodes(leduc, round_two).tolist()),
             ("efg:matching_pennies", tree_parts.part_nodes(bundled, below).tolist()),
             ("kuhn", [])]
@@ -224,7 +225,7 @@ def test_the_payloads_edges_and_links_are_the_graphs(game: str, nodes: list[int]
     action_edges = sorted((u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "action")
     assert [(ids[p], ids[c]) for p, c in zip(e["parent"], e["child"], strict=True)] == action_edges
     assert e["action"] == [graph.edges[u, v]["action"] for u, v in action_edges]
-    assert e["chance"] == [round(graph.edges[u, v]["probability"], 6) if graph.nodes[u]["actor"] == CHANCE else None
+    assert e["chance"] == [round(graph.edges[u, v]["probability"], 6) if graph.nodes[u]["actor"] == Player.CHANCE else None
                            for u, v in action_edges]
     # The shaded groups are the connected components of the links: each set's drawn histories.
     groups = {frozenset(ids[k] for k in g) for g in payload["groups"]}
@@ -239,7 +240,7 @@ def test_the_payloads_edges_and_links_are_the_graphs(game: str, nodes: list[int]
     for k, n in enumerate(ids):
         assert payload["nodes"]["label"][k] == graph.nodes[n]["label"]
         assert payload["nodes"]["actor"][k] == graph.nodes[n]["actor"]
-        if graph.nodes[n]["actor"] == TERMINAL:
+        if graph.nodes[n]["actor"] == Player.TERMINAL:
             assert payload["nodes"]["payoff"][k] == graph.nodes[n]["payoff"]
 
 

@@ -19,6 +19,7 @@ from cfrviz.analysis.locks import lock_effect, strategy_change
 from cfrviz.figures.timeline import MOVED_AT_LEAST, build_payload, frame_snapshots, lock_comparison
 from cfrviz.tree import parts as tree_parts
 from cfrviz.tree.locks import Locks
+from cfrviz.util.vocabulary import Player
 
 LOCKS = Locks.parse("J=0,1;J b=0,1")
 
@@ -44,7 +45,7 @@ def test_the_payload_says_which_drawn_sets_are_locked_and_to_what(runs: tuple[cf
 
 def test_a_part_carries_the_locks_of_its_own_sets_only() -> None:
     run = cfrviz.solve("leduc", "cfr", iterations=20, updates="simultaneous", locks={"J": [1.0, 0.0], "Q": [0.5, 0.5]})
-    part = tree_parts.Part("player1", card="Q")   # player 1 holds Q: "Q" is drawn, "J" is not
+    part = tree_parts.Part(Player.FIRST, card="Q")   # player 1 holds Q: "Q" is drawn, "J" is not
     payload = build_payload(run.tree, run, tree_parts.part_nodes(run.tree, part).tolist())
     locks = {s["key"]: s["lock"] for s in payload["sets"] if s["lock"] is not None}
     assert locks == {"Q": [0.5, 0.5]}
@@ -85,7 +86,7 @@ def test_a_part_compares_its_drawn_sets_only() -> None:
     locks = {"J": [1.0, 0.0]}
     locked = cfrviz.solve("leduc", "cfr", iterations=20, updates="simultaneous", locks=locks)
     unlocked = cfrviz.solve("leduc", "cfr", iterations=20, updates="simultaneous")
-    nodes = tree_parts.part_nodes(locked.tree, tree_parts.Part("player1", card="K")).tolist()
+    nodes = tree_parts.part_nodes(locked.tree, tree_parts.Part(Player.FIRST, card="K")).tolist()
     comparison = lock_comparison(locked, unlocked, nodes)
     payload_keys = [s["key"] for s in build_payload(locked.tree, locked, nodes)["sets"]]
     assert comparison["keys"] == payload_keys

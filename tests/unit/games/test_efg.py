@@ -20,7 +20,7 @@ import cfrviz
 from cfrviz.games import efg
 from cfrviz.games.efg_tokens import EfgError
 from cfrviz.games.efg import bundled_games, load_efg, read_bundled, read_efg
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.analysis.lp import solve_lp
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.catalog import compile_game
@@ -51,7 +51,7 @@ def test_bundled_kuhn_is_the_built_in_kuhn_node_for_node(kuhn_pair: tuple[GameTr
         np.testing.assert_array_equal(getattr(from_file, name), getattr(built_in, name), err_msg=name)
     # The mapping between the two sets of keys, found through the nodes, not through the names.
     mapping: dict[str, str] = {}
-    for node in np.flatnonzero(built_in.actor < CHANCE):
+    for node in np.flatnonzero(built_in.actor < Player.CHANCE):
         ours = from_file.infosets[from_file.infoset[node]].key
         theirs = built_in.infosets[built_in.infoset[node]].key
         assert mapping.setdefault(ours, theirs) == theirs
@@ -114,7 +114,7 @@ def test_reads_the_format_details() -> None:
     tree = build_tree(game)
     assert tree.chance_probability[1:3].tolist() == [0.25, 0.75]
     # Inner outcome adds to both leaves below it: 2 - 1 and 0 - 1.
-    leaves = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == TERMINAL)}
+    leaves = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == Player.TERMINAL)}
     assert leaves == {"x · 1": 1.0, "x · 2": -1.0, "y · l": 2.0, "y · r": 1.5}
     assert tree.infosets[0].actions == ("1", "2")
     assert [r.key for r in tree.infosets] == ["P1:1", "P2:1"]      # names missing: numbered keys
@@ -127,7 +127,7 @@ def test_repeated_chance_events_and_outcomes_may_omit_or_repeat_their_descriptio
             'c "" 2 0\np "" 1 1 0\nt "" 1\nt "" 2 "p" { 2 -2 }\n')
     tree = build_tree(read_efg(text))
     assert tree.num_nodes == 9 and tree.num_infosets == 1
-    assert sorted(tree.payoff[tree.actor == TERMINAL].tolist()) == [1.0, 1.0, 2.0, 2.0]
+    assert sorted(tree.payoff[tree.actor == Player.TERMINAL].tolist()) == [1.0, 1.0, 2.0, 2.0]
     with pytest.raises(EfgError, match=r"^Line 7 of the file: chance event 2 is described differently here and on "
                                         r"line 3\.$"):
         read_efg(text.replace('c "" 2 0', 'c "" 2 "die" { "1" 0.5 "3" 0.5 } 0'))

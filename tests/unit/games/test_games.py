@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.tree import build_tree
 from cfrviz.catalog import compile_game
 
@@ -27,7 +27,7 @@ def test_leduc_counts_with_suits_and_merged_ranks():
                                           ("leduc", {"suits": True}), ("rps", {})])
 def test_chance_probabilities_sum_to_one_and_tree_is_breadth_first(game, params):
     tree = compile_game(game, **params)
-    for n in np.flatnonzero(tree.actor == CHANCE):
+    for n in np.flatnonzero(tree.actor == Player.CHANCE):
         kids = list(tree.children(n))
         assert sum(tree.chance_probability[k] for k in kids) == pytest.approx(1.0, abs=1e-12)
     assert np.all(tree.parent[1:] < np.arange(1, tree.num_nodes))
@@ -41,7 +41,7 @@ def test_chance_probabilities_sum_to_one_and_tree_is_breadth_first(game, params)
 
 def test_kuhn_payoffs_by_hand():
     tree = compile_game("kuhn")
-    payoff = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == TERMINAL)}
+    payoff = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == Player.TERMINAL)}
     assert payoff["QK kk"] == -1      # showdown, K wins the antes
     assert payoff["KQ bc"] == 2       # bet, call: K wins 2
     assert payoff["JK bf"] == 1       # player 2 folds to a bet
@@ -51,7 +51,7 @@ def test_kuhn_payoffs_by_hand():
 
 def test_leduc_payoffs_by_hand():
     tree = compile_game("leduc")
-    payoff = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == TERMINAL)}
+    payoff = {tree.node_label[n]: tree.payoff[n] for n in np.flatnonzero(tree.actor == Player.TERMINAL)}
     assert payoff["JQ|J kk/kk"] == 1          # J pairs the board
     assert payoff["JQ|K kk/kk"] == -1         # no pair: Q beats J
     assert payoff["KK|J kk/kk"] == 0          # equal ranks split

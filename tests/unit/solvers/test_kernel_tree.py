@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cfrviz.catalog import compile_game
-from cfrviz.games.base import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.solvers._kernel_tree import UNIFORM_CHANCE, kernel_tree
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, restrict
@@ -20,7 +20,7 @@ def _walk_order(tree: GameTree) -> list[list[int]]:
     """The non-terminal nodes depth by depth, ids ascending, read one node at a time."""
     levels: list[list[int]] = [[] for _ in range(int(tree.depth.max()) + 1)]
     for n in range(tree.num_nodes):
-        if tree.actor[n] != TERMINAL:
+        if int(tree.actor[n]) != Player.TERMINAL:
             levels[int(tree.depth[n])].append(n)
     return levels
 
@@ -46,9 +46,9 @@ def test_kuhn_by_hand() -> None:
 
 def test_a_lock_makes_chance_nodes_uniform_or_not_by_its_probabilities() -> None:
     kuhn = compile_game("kuhn")
-    for locks, expected in (("J=1/4,3/4", CHANCE), ("J=1/2,1/2", UNIFORM_CHANCE), ("J=0,1", CHANCE)):
+    for locks, expected in (("J=1/4,3/4", Player.CHANCE), ("J=1/2,1/2", UNIFORM_CHANCE), ("J=0,1", Player.CHANCE)):
         tree = restrict(kuhn, Locks.parse(locks)).tree
-        locked = np.flatnonzero((tree.actor == CHANCE) & (np.arange(tree.num_nodes) > 0))
+        locked = np.flatnonzero((tree.actor == Player.CHANCE) & (np.arange(tree.num_nodes) > 0))
         assert len(locked) == 2                       # player 1 holds J against Q and against K
         kind = kernel_tree(tree).kind
         assert kind[0] == UNIFORM_CHANCE and all(kind[n] == expected for n in locked), locks

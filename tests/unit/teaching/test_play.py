@@ -8,6 +8,7 @@ import pytest
 
 from cfrviz.teaching import play
 from cfrviz.catalog import compile_game
+from cfrviz.util.vocabulary import Player
 
 
 def pure(tree, index: int) -> np.ndarray:
@@ -21,7 +22,7 @@ def check_or_call(actions: tuple[str, ...]) -> str:
     return "check" if "check" in actions else "call"
 
 
-def play_scripted(tree, bot, seed, hands, seat_choice="alternate"):
+def play_scripted(tree, bot, seed, hands, seat_choice=None):   # None: alternate seats
     finished = []
     for n in range(hands):
         hand = play.start_hand(tree, bot, seat=play.seat_for_hand(seat_choice, n), seed=seed, number=n)
@@ -74,7 +75,7 @@ def test_forced_deal_and_passive_bot():
     # checking behind an always-check bot goes to showdown, Q loses to K (-1).
     tree = compile_game("kuhn")
     bot = pure(tree, 0)
-    hand = play.start_hand(tree, bot, seat=0, seed=0, number=0, deal="QK")
+    hand = play.start_hand(tree, bot, seat=Player.FIRST, seed=0, number=0, deal="QK")
     assert play.legal_actions(tree, hand) == ("check", "bet")
     assert play.human_chips(tree, play.act(tree, bot, hand, "bet")) == 1.0
     assert play.human_chips(tree, play.act(tree, bot, hand, "check")) == -1.0
@@ -85,7 +86,7 @@ def test_leduc_hand_with_public_card():
     # Round 1: check, bot bets 2, call. Round 2: check, bot bets 4, call.
     tree = compile_game("leduc")
     bot = pure(tree, 1)
-    hand = play.start_hand(tree, bot, seat=0, seed=0, number=0, deal="KJ")
+    hand = play.start_hand(tree, bot, seat=Player.FIRST, seed=0, number=0, deal="KJ")
     hand = play.act(tree, bot, hand, "check")           # bot bets 2
     hand = play.act(tree, bot, hand, "call")            # public card is dealt at random
     assert play.deal_labels(tree, hand)[0] == "KJ"
@@ -101,17 +102,17 @@ def test_bad_input_is_a_clear_value_error():
     tree = compile_game("kuhn")
     bot = tree.uniform_strategy()
     with pytest.raises(ValueError, match="Seat must be"):
-        play.start_hand(tree, bot, seat=2, seed=0, number=0)
+        play.start_hand(tree, bot, seat=Player.CHANCE, seed=0, number=0)
     with pytest.raises(ValueError, match="No deal"):
-        play.start_hand(tree, bot, seat=0, seed=0, number=0, deal="QQ")
-    hand = play.start_hand(tree, bot, seat=0, seed=0, number=0, deal="QK")
+        play.start_hand(tree, bot, seat=Player.FIRST, seed=0, number=0, deal="QQ")
+    hand = play.start_hand(tree, bot, seat=Player.FIRST, seed=0, number=0, deal="QK")
     with pytest.raises(ValueError, match="cannot 'raise'"):
         play.act(tree, bot, hand, "raise")
     with pytest.raises(ValueError, match="not over"):
         play.human_chips(tree, hand)
     rps = compile_game("rps")
     with pytest.raises(ValueError, match="starts without a deal"):
-        play.start_hand(rps, rps.uniform_strategy(), seat=0, seed=0, number=0, deal="QK")
+        play.start_hand(rps, rps.uniform_strategy(), seat=Player.FIRST, seed=0, number=0, deal="QK")
 
 
 def test_a_matrix_game_is_played_too():
@@ -120,7 +121,7 @@ def test_a_matrix_game_is_played_too():
     rps = compile_game("rps")
     rock = np.zeros(rps.legal.shape)
     rock[:, 0] = 1.0
-    hand = play.start_hand(rps, rock, seat=1, seed=0, number=0)
+    hand = play.start_hand(rps, rock, seat=Player.SECOND, seed=0, number=0)
     assert play.legal_actions(rps, hand) == ("rock", "paper", "scissors")
     assert play.information_set(rps, hand) == "player 2"
     hand = play.act(rps, rock, hand, "paper")
@@ -139,7 +140,7 @@ def test_a_click_replayed_after_the_hand_moved_on_counts_once():
     # the first click's hand number and step: the second is ignored, not "You cannot 'check' here".
     tree = compile_game("kuhn")
     bot = pure(tree, 1)
-    hand = play.start_hand(tree, bot, seat=0, seed=0, number=4, deal="QK")
+    hand = play.start_hand(tree, bot, seat=Player.FIRST, seed=0, number=4, deal="QK")
     step = len(hand.path)
     once = play.act_once(tree, bot, hand, "check", number=4, step=step)
     assert play.legal_actions(tree, once) == ("fold", "call") and len(once.decisions) == 1

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from cfrviz.analysis.equilibria import kuhn_equilibrium
 from cfrviz.catalog import compile_game
-from cfrviz.games import CHANCE, TERMINAL
+from cfrviz.util.vocabulary import Player
 from cfrviz.teaching import play
 
 
@@ -67,7 +67,7 @@ def test_a_uniform_strategy_loss_against_its_own_mix():
 
 
 def _paths_to_terminals(tree):
-    for node in np.flatnonzero(tree.actor == TERMINAL):
+    for node in np.flatnonzero(tree.actor == Player.TERMINAL):
         path = [int(node)]
         while path[-1] > 0:
             path.append(int(tree.parent[path[-1]]))
@@ -82,7 +82,7 @@ def test_bets_and_pot_agree_with_every_payoff(game):
     for path in _paths_to_terminals(tree):
         steps = play.steps(tree, play.Hand(0, 0, 0, path))
         last = steps[-1]
-        assert last.to_act == TERMINAL and last.pot == sum(last.bets)
+        assert last.to_act == Player.TERMINAL and last.pot == sum(last.bets)
         payoff = float(tree.payoff[path[-1]])
         if last.action == "fold":
             assert payoff == (-last.bets[0] if last.actor == 0 else last.bets[1])
@@ -98,7 +98,7 @@ def test_leduc_bets_double_in_round_two():
     while path[-1] > 0:
         path.append(int(tree.parent[path[-1]]))
     steps = play.steps(tree, play.Hand(0, 0, 0, tuple(reversed(path))))
-    assert [(s.action, s.bets, s.pot) for s in steps if s.actor != CHANCE] == [
+    assert [(s.action, s.bets, s.pot) for s in steps if s.actor != Player.CHANCE] == [
         ("bet", (3.0, 1.0), 4.0), ("call", (3.0, 3.0), 6.0),
         ("bet", (7.0, 3.0), 10.0), ("raise", (7.0, 11.0), 18.0), ("call", (11.0, 11.0), 22.0)]
 

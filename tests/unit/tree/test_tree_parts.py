@@ -11,6 +11,7 @@ import pytest
 from cfrviz.tree import GameTree
 from cfrviz.catalog import compile_game
 from cfrviz.tree.parts import Part, card_view, cards, checked_part, lines, part_nodes, part_of, parts, public_cards
+from cfrviz.util.vocabulary import Player
 
 GAMES = [("kuhn", {}), ("kuhn", {"cards": 5}), ("leduc", {}), ("leduc", {"suits": True})]
 
@@ -29,7 +30,7 @@ def test_every_information_set_is_whole_in_its_players_part(game: str, params: d
     for i in range(tree.num_infosets):
         members = [int(n) for n in tree.nodes_of(i)]
         part = part_of(tree, members[0])
-        assert part.by == ("player1" if tree.infoset_player[i] == 0 else "player2")
+        assert part.by == (Player.FIRST if tree.infoset_player[i] == 0 else Player.SECOND)
         assert set(members) <= _inside(tree, part), tree.infosets[i].key
         # Each member names the same part, so a click anywhere in the set lands there.
         assert {part_of(tree, n) for n in members} == {part}
@@ -41,7 +42,7 @@ def test_issue_example_leduc_player_two_check() -> None:
     leduc = compile_game("leduc")
     node = leduc.node_label.index("JQ k")
     part = part_of(leduc, node)
-    assert part == Part("player2", card="Q")
+    assert part == Part(Player.SECOND, card="Q")
     labels = {leduc.node_label[n] for n in _inside(leduc, part)}
     assert {"JQ k", "QQ k", "KQ k"} <= labels
     assert part.label == "player 2 holds Q, round 1"
@@ -51,17 +52,17 @@ def test_kuhn_part_by_player_two_card_by_hand() -> None:
     # 3-card Kuhn: player 2 holds Q in the deals JQ and KQ. Each deal's subtree has 9 nodes
     # (deal, k, b, kk, kb, bf, bc, kbf, kbc); with the root that is 19 nodes.
     kuhn = compile_game("kuhn")
-    assert cards(kuhn, "player2") == ("J", "Q", "K")
-    nodes = _inside(kuhn, Part("player2", card="Q"))
+    assert cards(kuhn, Player.SECOND) == ("J", "Q", "K")
+    nodes = _inside(kuhn, Part(Player.SECOND, card="Q"))
     assert len(nodes) == 19
     assert {kuhn.node_label[n][:2] for n in nodes if n > 0} == {"JQ", "KQ"}
-    assert [p.card for p in parts(kuhn, "player2")] == ["J", "Q", "K"]      # no second round
-    assert lines(kuhn, "player2", "Q") == () and public_cards(kuhn) == ()
+    assert [p.card for p in parts(kuhn, Player.SECOND)] == ["J", "Q", "K"]      # no second round
+    assert lines(kuhn, Player.SECOND, "Q") == () and public_cards(kuhn) == ()
 
 
 @pytest.mark.parametrize("game, params", GAMES)
-@pytest.mark.parametrize("by", ["player1", "player2"])
-def test_a_views_parts_split_each_round_once(game: str, params: dict[str, object], by: str) -> None:
+@pytest.mark.parametrize("by", [Player.FIRST, Player.SECOND])
+def test_a_views_parts_split_each_round_once(game: str, params: dict[str, object], by: Player) -> None:
     # Round 1 parts share only the root; round-2 drill-downs share only the paths above their
     # public card. Every node below the root lies in a part of the view.
     tree = _tree(game, params)
@@ -98,8 +99,8 @@ def test_leduc_round_two_drill_down_names_public_cards_as_the_sets_do() -> None:
     # with Q after kk and a K on board (key "Q|K kk/") are whole in it.
     leduc = compile_game("leduc", suits=True)
     assert public_cards(leduc) == ("J", "Q", "K")
-    assert set(lines(leduc, "player2", "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
-    part = Part("player2", card="Q", line="kk", public="K")
+    assert set(lines(leduc, Player.SECOND, "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
+    part = Part(Player.SECOND, card="Q", line="kk", public="K")
     nodes = _inside(leduc, part)
     boards = {leduc.edge_label[n] for n in nodes if leduc.parent[n] > 0 and leduc.actor[int(leduc.parent[n])] == 2}
     assert boards == {"Ks", "Kh"}
@@ -107,7 +108,7 @@ def test_leduc_round_two_drill_down_names_public_cards_as_the_sets_do() -> None:
         if record.key.startswith("Q|K kk/") and record.player == 1:
             assert set(leduc.nodes_of(i).tolist()) <= nodes
     some = next(n for n in sorted(nodes) if leduc.infoset[n] >= 0 and leduc.infosets[leduc.infoset[n]].public)
-    assert part_of(leduc, some, "player2") == part
+    assert part_of(leduc, some, Player.SECOND) == part
     assert part.label == "player 2 holds Q, after kk with public card K"
 
 
@@ -134,9 +135,9 @@ def test_games_without_private_cards_fall_back_to_subtrees() -> None:
     assert not card_view(rps)
     assert parts(rps, "subtree") == [Part("subtree", root=0)]
     assert part_of(rps, 5) == Part("subtree", root=0)
-    assert checked_part(rps, "player2", "Q", node=4) == Part("subtree", root=0)
+    assert checked_part(rps, Player.SECOND, "Q", node=4) == Part("subtree", root=0)
     with pytest.raises(ValueError, match="no private cards"):
-        parts(rps, "player1")
+        parts(rps, Player.FIRST)
 
 
 def test_subtree_view_splits_a_big_tree_by_leaves() -> None:
@@ -158,13 +159,13 @@ def test_subtree_view_splits_a_big_tree_by_leaves() -> None:
 
 def test_checked_part_repairs_stale_values_and_follows_the_node() -> None:
     leduc = compile_game("leduc")
-    assert checked_part(leduc, "player2", "A", "zz", "Z") == Part("player2", card="J")
-    assert checked_part(leduc, "player2", "Q", "kbc", "Z") == Part("player2", card="Q", line="kbc", public="J")
+    assert checked_part(leduc, Player.SECOND, "A", "zz", "Z") == Part(Player.SECOND, card="J")
+    assert checked_part(leduc, Player.SECOND, "Q", "kbc", "Z") == Part(Player.SECOND, card="Q", line="kbc", public="J")
     node = leduc.node_label.index("KQ k")
-    assert checked_part(leduc, "player2", "J", None, None, node=node) == Part("player2", card="Q")
-    assert checked_part(leduc, "nobody", None) == Part("player1", card="J")
+    assert checked_part(leduc, Player.SECOND, "J", None, None, node=node) == Part(Player.SECOND, card="Q")
+    assert checked_part(leduc, "nobody", None) == Part(Player.FIRST, card="J")
     assert checked_part(leduc, "whole") == Part("whole")
     with pytest.raises(ValueError, match="cannot hold"):
-        part_nodes(leduc, Part("player2", card="A"))
+        part_nodes(leduc, Part(Player.SECOND, card="A"))
     with pytest.raises(ValueError, match="not in the tree"):
         part_of(leduc, leduc.num_nodes)
