@@ -22,6 +22,7 @@ _.num_decision_nodes  # tree.compiled.GameTree: node counts pinned against the p
 _.stats               # app.page_results.ResultCache (and run.cache.RunCache): counts of computes, hits, pins
 _.computes
 _.hits
+_.waits               # run.cache.CacheStats: solves that waited for a solver slot
 _.pinned_bytes
 _.native_ids          # run.pool.SolvePool: the workers' thread ids, whose nice value a test reads in /proc
 _.held_bytes          # run.uploads: the bytes of uploaded runs held, checked against the budget
@@ -34,13 +35,3 @@ __getattr__
 # scripts/load_class.py: fields of a visit, read back through dataclasses.asdict for the report.
 _.download_megabytes
 _.download_retried
-
-# ---------------------------------------------------------------------------------------------
-# TEMPORARY: deleted on branch s7-settings / s7-words (issue 27). The lead drops this section
-# after merging those branches; vulture then shows whether anything here is still dead.
-_.playable            # catalog.entries.GameSpec.playable (always True): deleted on s7-settings
-_.settings_params     # catalog.entries.GameSpec.settings_params (unused): deleted on s7-settings
-_.waits               # run.cache.CacheStats.waits: run/cache.py is converted on s7-settings
-_.CURRENT             # util.vocabulary.StrategyKind.CURRENT: s7-words replaces "current" with it
-_.family              # util.vocabulary.AlgorithmInfo.family and Family are read nowhere: dead, but deleting
-#                       them rewrites import lines that s7-words rewrites too (solvers/__init__.py)

@@ -10,11 +10,11 @@ from importlib import import_module
 
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
 from cfrviz.util.vocabulary import (
-    ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, Family, RegretMode,
+    ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, RegretMode,
     UpdateScheme,
 )
 
-__all__ = ["ALGORITHMS", "DEFAULT_UPDATES", "UPDATE_SCHEMES", "Algorithm", "AlgorithmInfo", "AverageWeight", "Family",
+__all__ = ["ALGORITHMS", "DEFAULT_UPDATES", "UPDATE_SCHEMES", "Algorithm", "AlgorithmInfo", "AverageWeight",
            "RegretMode", "Solver", "UpdateScheme", "normalize_average", "regret_matching", "solver_class",
            "update_schemes"]
 

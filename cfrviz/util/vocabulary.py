@@ -125,23 +125,14 @@ class AverageWeight(IntEnum):
     POWER = 2     # weight t^gamma (DCFR; Brown and Sandholm 2019)
 
 
-class Family(StrEnum):
-    """How an algorithm visits the game each iteration."""
-
-    FULL_TRAVERSAL = "full traversal"
-    SAMPLING = "Monte Carlo sampling"
-    MATRIX = "normal form"
-
-
 @dataclass(frozen=True)
 class AlgorithmInfo:
-    """One algorithm's metadata: the only place its title, family, sampling flag and allowed
+    """One algorithm's metadata: the only place its title, sampling flag and allowed
     update schemes are written down (the solver class reads them from here)."""
 
     name: Algorithm
     title: str
     solver: str                                 # "module:Class", imported on demand
-    family: Family
     sampling: bool                              # True when the seed changes the result
     update_schemes: tuple[UpdateScheme, ...] = UPDATE_SCHEMES
 
@@ -149,24 +140,17 @@ class AlgorithmInfo:
 _ALTERNATING_ONLY = (UpdateScheme.ALTERNATING,)
 
 ALGORITHMS: Mapping[str, AlgorithmInfo] = {info.name: info for info in (
-    AlgorithmInfo(Algorithm.CFR, "Vanilla CFR", "cfrviz.solvers.cfr:VanillaCFR", Family.FULL_TRAVERSAL, False),
-    AlgorithmInfo(Algorithm.CFR_PLUS, "CFR+", "cfrviz.solvers.cfr:CFRPlus", Family.FULL_TRAVERSAL, False),
-    AlgorithmInfo(Algorithm.LINEAR_CFR, "Linear CFR", "cfrviz.solvers.cfr:LinearCFR", Family.FULL_TRAVERSAL, False),
-    AlgorithmInfo(Algorithm.DISCOUNTED_CFR, "Discounted CFR", "cfrviz.solvers.cfr:DiscountedCFR",
-                  Family.FULL_TRAVERSAL, False),
-    AlgorithmInfo(Algorithm.PREDICTIVE_CFR_PLUS, "Predictive CFR+", "cfrviz.solvers.cfr:PredictiveCFRPlus",
-                  Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
-    AlgorithmInfo(Algorithm.DISCOUNTED_CFR_PLUS, "DCFR+", "cfrviz.solvers.cfr:DiscountedCFRPlus",
-                  Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.CFR, "Vanilla CFR", "cfrviz.solvers.cfr:VanillaCFR", False),
+    AlgorithmInfo(Algorithm.CFR_PLUS, "CFR+", "cfrviz.solvers.cfr:CFRPlus", False),
+    AlgorithmInfo(Algorithm.LINEAR_CFR, "Linear CFR", "cfrviz.solvers.cfr:LinearCFR", False),
+    AlgorithmInfo(Algorithm.DISCOUNTED_CFR, "Discounted CFR", "cfrviz.solvers.cfr:DiscountedCFR", False),
+    AlgorithmInfo(Algorithm.PREDICTIVE_CFR_PLUS, "Predictive CFR+", "cfrviz.solvers.cfr:PredictiveCFRPlus", False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.DISCOUNTED_CFR_PLUS, "DCFR+", "cfrviz.solvers.cfr:DiscountedCFRPlus", False, _ALTERNATING_ONLY),
     AlgorithmInfo(Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS, "PDCFR+",
-                  "cfrviz.solvers.cfr:PredictiveDiscountedCFRPlus", Family.FULL_TRAVERSAL, False, _ALTERNATING_ONLY),
-    AlgorithmInfo(Algorithm.CHANCE_SAMPLING, "Chance-sampling MCCFR", "cfrviz.solvers.sampling:ChanceSampling",
-                  Family.SAMPLING, True),
+                  "cfrviz.solvers.cfr:PredictiveDiscountedCFRPlus", False, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.CHANCE_SAMPLING, "Chance-sampling MCCFR", "cfrviz.solvers.sampling:ChanceSampling", True),
     # Each traversal (external) or episode (outcome) samples for one player, so alternating by definition.
-    AlgorithmInfo(Algorithm.EXTERNAL_SAMPLING, "External-sampling MCCFR", "cfrviz.solvers.sampling:ExternalSampling",
-                  Family.SAMPLING, True, _ALTERNATING_ONLY),
-    AlgorithmInfo(Algorithm.OUTCOME_SAMPLING, "Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling",
-                  Family.SAMPLING, True, _ALTERNATING_ONLY),
-    AlgorithmInfo(Algorithm.REGRET_MATCHING, "Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching",
-                  Family.MATRIX, True),
+    AlgorithmInfo(Algorithm.EXTERNAL_SAMPLING, "External-sampling MCCFR", "cfrviz.solvers.sampling:ExternalSampling", True, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.OUTCOME_SAMPLING, "Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling", True, _ALTERNATING_ONLY),
+    AlgorithmInfo(Algorithm.REGRET_MATCHING, "Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching", True),
 )}
