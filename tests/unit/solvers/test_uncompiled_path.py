@@ -102,10 +102,10 @@ def test_switching_to_the_compiled_kernel_mid_solve_changes_no_bit(compiling: Pi
 def test_the_default_first_solve_is_served_without_the_compiler(compiling: Picks) -> None:
     # Reference: the same solve compiled (this process has the kernels), compared field by field.
     first = DEFAULT_CHOICE
-    run = cfrviz.solve(first.game, first.algorithm, iterations=first.iterations, updates=first.updates)
+    run = cfrviz.solve(first.spec, first.algorithm, iterations=first.iterations, updates=first.updates)
     assert compiling.compiled == []
     with _interpreted.background_compile():      # this thread is now the compiler: compiled kernels
-        compiled = cfrviz.solve(first.game, first.algorithm, iterations=first.iterations, updates=first.updates)
+        compiled = cfrviz.solve(first.spec, first.algorithm, iterations=first.iterations, updates=first.updates)
     for field in ("cumulative_regret", "current_strategy", "average_strategy", "reach", "value", "expected_value",
                   "exploitability", "current_exploitability", "nodes_touched"):
         np.testing.assert_array_equal(getattr(run, field), getattr(compiled, field), err_msg=field)
