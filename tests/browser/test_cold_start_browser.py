@@ -41,7 +41,7 @@ def test_first_visit_with_an_empty_numba_cache_shows_the_solve_while_compiling(
         new_context: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))     # nothing compiled, nothing cached
     first = DEFAULT_CHOICE
-    reference = cfrviz.solve(first.game, first.algorithm, iterations=first.iterations, updates=first.updates)
+    reference = cfrviz.solve(first.spec, first.algorithm, iterations=first.iterations, updates=first.updates)
     with streamlit_server() as (url, process):
         page = new_context().new_page()
         page.goto(url, timeout=RENDER_TIMEOUT_MS)
