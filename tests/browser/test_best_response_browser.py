@@ -8,11 +8,11 @@ fits on the screen.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
-from tests.browser.test_timeline_browser import overlaps
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, t_label, wait_for_app
+from tests.support.drawing import overlaps
 
 import cfrviz
 from cfrviz.analysis import best_response
@@ -21,8 +21,6 @@ pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
 LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
 # Every drawn text of the tree (pills, edge labels, payoffs) with its box in page pixels and its size.
 LABEL_BOXES = """(root) => [...root.querySelectorAll('.tl-tree svg text')]
   .filter(t => t.textContent.trim() && t.getBBox().width > 0)
@@ -46,14 +44,6 @@ RECORD = """(root) => {
 
 def timeline(page):
     return page.locator(".tl").first
-
-
-def t_label(page) -> int:
-    return int(page.get_by_test_id("timeline-t").first.inner_text().split("=")[1].split("of")[0].replace(",", ""))
-
-
-def url_query(page) -> dict[str, str]:
-    return dict(parse_qsl(urlsplit(page.url).query))
 
 
 # A page's first visit solves the run and builds both best responses of every frame: on a busy

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.browser.test_timeline_browser import LABEL_BOXES, overlaps, t_label
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, t_label, wait_for_app
+from tests.support.drawing import LABEL_BOXES, overlaps
 
 import cfrviz
 from cfrviz.teaching import play

@@ -8,39 +8,17 @@ legibility; and the viewport for what is on the screen.
 """
 from __future__ import annotations
 
-import itertools
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, open_app
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS,
+                                   open_app, t_label, url_query, wait_tree)
+from tests.support.drawing import LABEL_BOXES, contrast, over, overlaps, rgb
 
 import cfrviz
 
 pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
-
-# Text boxes of every drawn label in the tree (pills, edge labels, payoffs), in page pixels.
-LABEL_BOXES = """() => {
-  const root = document.querySelector('.stBidiComponent [data-testid="stBidiComponentIsolated"]') ||
-               document.querySelector('.stBidiComponent');
-  const find = (node) => node.querySelector ? (node.querySelector('.tl-tree svg') ||
-      [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean)) : null;
-  const svg = find(document);
-  return [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && t.getBBox().width > 0)
-    .map(t => { const r = t.getBoundingClientRect();
-                return {text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
-                        size: parseFloat(getComputedStyle(t).fontSize)}; });
-}"""
-
-
-def t_label(page) -> int:
-    return int(page.get_by_test_id("timeline-t").inner_text().split("=")[1].split("of")[0].replace(",", ""))
-
-
-def url_query(page) -> dict[str, str]:
-    return dict(parse_qsl(urlsplit(page.url).query))
-
 
 def open_tree(page, query: str) -> None:
     open_app(page, f"{page.context.app_url}/Game_tree?{query}" if hasattr(page.context, "app_url") else query)
@@ -49,10 +27,6 @@ def open_tree(page, query: str) -> None:
 def inspector_cell(page, row: str, action: int) -> str:
     cells = page.locator(".tl-inspector tr", has_text=row).first.locator("td")
     return cells.nth(1 + action).inner_text()
-
-
-def wait_tree(page) -> None:
-    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
 
 
 def test_ten_key_presses_redraw_without_a_rerun_and_the_pause_puts_t_in_the_url(page, app_url: str) -> None:
@@ -135,18 +109,7 @@ def test_clicking_a_node_shows_the_inspector_in_the_first_viewport(page, app_url
     page.locator(".tl-inspector h4", has_text=f"Node {node}: KQ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
 
 
-def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
-    def meet(a: dict, b: dict) -> bool:
-        slack = 0.5
-        return (a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"] and
-                a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
-    return [(a["text"], b["text"]) for a, b in itertools.combinations(boxes, 2) if meet(a, b)]
-
-
 LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("query", [KUHN + "&t=40", LEDUC + "&node=5"], ids=["kuhn", "leduc"])
 def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
@@ -220,29 +183,6 @@ TREE_TEXT = """(root) => {
             shape: shape ? [getComputedStyle(shape).fill, parseFloat(getComputedStyle(shape).fillOpacity)] : null};
   });
 }"""
-
-
-def rgb(css: str) -> tuple[float, float, float, float]:
-    """(r, g, b, alpha) of a computed CSS colour."""
-    parts = [float(x) for x in css[css.index("(") + 1:css.index(")")].replace("/", ",").replace(" ", ",").split(",") if x]
-    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
-
-
-def over(top: tuple[float, ...], alpha: float, under: tuple[float, ...]) -> tuple[float, float, float, float]:
-    a = alpha * top[3]
-    return (a * top[0] + (1 - a) * under[0], a * top[1] + (1 - a) * under[1], a * top[2] + (1 - a) * under[2], 1.0)
-
-
-def luminance(c: tuple[float, ...]) -> float:
-    def channel(v: float) -> float:
-        v /= 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
-
-
-def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    x, y = luminance(a), luminance(b)
-    return (max(x, y) + 0.05) / (min(x, y) + 0.05)
 
 
 def test_contrast_of_wcag_reference_colours() -> None:
