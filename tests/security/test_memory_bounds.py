@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from tests.support.capped_child import ROOT, run_capped
 from tests.support.efg_shapes import chain_efg, wide_efg
+from tests.support.cli import run_cli
+from tests.support.messages import one_sentence
 
 import cfrviz
 from cfrviz import catalog
@@ -31,17 +33,8 @@ from cfrviz.games import efg
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
 needs_openspiel = pytest.mark.skipif(not openspiel_available(), reason="OpenSpiel (pyspiel) is not installed; "
                                      "tests/run.sh installs the openspiel extra")
-
-
-def one_sentence(message: str) -> bool:
-    return message.endswith(".") and "\n" not in message and "Traceback" not in message
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    catalog.clear_caches()
-    yield
-    catalog.clear_caches()
+# Forget built games (and OpenSpiel's game strings) around every test: tests/security/conftest.py.
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 # --- own reach --------------------------------------------------------------------------------
@@ -349,16 +342,11 @@ def test_liars_dice_five_sides_at_twenty_thousand_iterations_solves_through_the_
 
 # --- the CLI's --snapshots ----------------------------------------------------------------------------
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cfrviz", "solve", *args], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
-
-
 def test_cli_snapshots_stride_and_all_are_saved(tmp_path: Path) -> None:
     # Reference: snapshot_schedule's definition: every 3rd iteration and the last; "all" every one.
     for value, expected in (("3", [3, 6, 9, 10]), ("all", list(range(1, 11)))):
         out = tmp_path / f"run{value}.npz"
-        result = cli("kuhn", "-a", "cfr", "-n", "10", "--snapshots", value, "--out", str(out))
+        result = run_cli("solve", "kuhn", "-a", "cfr", "-n", "10", "--snapshots", value, "--out", str(out))
         assert result.returncode == 0, result.stderr
         assert load_run(out).iterations.tolist() == expected
 
@@ -369,11 +357,11 @@ def test_cli_snapshots_stride_and_all_are_saved(tmp_path: Path) -> None:
     ("1", "ask for a stride of 47 or more"),     # 10,000,000 Kuhn snapshots: 215,507 fit (test_run's hand count)
 ])
 def test_cli_bad_snapshots_are_one_sentence(value: str, fragment: str) -> None:
-    result = cli("kuhn", "-a", "cfr", "-n", "10000000", "--snapshots", value)
+    result = run_cli("solve", "kuhn", "-a", "cfr", "-n", "10000000", "--snapshots", value)
     message = result.stderr.strip().removeprefix("cfrviz: ")
     assert result.returncode == 2 and fragment in message and one_sentence(message), result.stderr
 
 
 def test_cli_help_documents_snapshots() -> None:
-    result = cli("--help")
+    result = run_cli("solve", "--help")
     assert result.returncode == 0 and "--snapshots K" in result.stdout and "CFRVIZ_MEMORY_MB" in result.stdout

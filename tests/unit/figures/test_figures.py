@@ -13,15 +13,8 @@ from cfrviz.figures.evolution import MAX_FRAMES, aggression_heatmap, infoset_cur
 from cfrviz.figures.tree import (edge_width, inspect_node, part_of_node, round_one_lines, tree_figure, tree_layout,
                                  tree_part)
 
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.compile_game("kuhn")
-
-
-@pytest.fixture(scope="module")
-def kuhn_run():
-    return cfrviz.solve("kuhn", "cfr", iterations=300, updates="simultaneous")
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=300, updates="simultaneous")
 
 
 def spec(fig):

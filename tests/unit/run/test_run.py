@@ -13,10 +13,8 @@ import cfrviz
 from cfrviz.run.strategy_json import read_strategy_file, read_strategy_json
 from cfrviz.run import Run, export_strategy, load_run, run_from_strategy_json, save_run, snapshot_schedule
 
-
-@pytest.fixture(scope="module")
-def kuhn_run() -> Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=200)
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200)
 
 
 # --------------------------------------------------------------------------- schedule

@@ -1,0 +1,43 @@
+"""Fixtures the unit tests share: Kuhn poker compiled, and solved once per module.
+
+A module that uses `kuhn_run` names the run its numbers are for, e.g.
+`pytestmark = pytest.mark.kuhn_run(iterations=200, updates="simultaneous")` (updates: cfrviz's default
+when left out), so two modules never read numbers from a run made for the other.
+"""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import cfrviz
+from cfrviz.run import save_run
+from cfrviz.tree import GameTree
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "kuhn_run(iterations=..., updates=...): the CFR solve of Kuhn poker that "
+                                       "the module's `kuhn_run` fixture is.")
+
+
+@pytest.fixture(scope="module")
+def kuhn() -> GameTree:
+    """Kuhn poker, compiled."""
+    return cfrviz.compile_game("kuhn")
+
+
+@pytest.fixture(scope="module")
+def kuhn_run(request: pytest.FixtureRequest) -> cfrviz.Run:
+    """Kuhn poker solved by vanilla CFR for the module's `kuhn_run` marker (a fresh solve per module)."""
+    marker = request.node.get_closest_marker("kuhn_run")
+    if marker is None:
+        raise LookupError(f"{request.node.name} uses kuhn_run without pytestmark = pytest.mark.kuhn_run(iterations=...).")
+    return cfrviz.solve("kuhn", "cfr", **marker.kwargs)
+
+
+@pytest.fixture(scope="module")
+def kuhn_npz(kuhn_run: cfrviz.Run) -> bytes:
+    """The module's `kuhn_run` saved as a .npz file (as `save_run` writes it)."""
+    buffer = io.BytesIO()
+    save_run(kuhn_run, buffer)
+    return buffer.getvalue()
