@@ -45,56 +45,6 @@ def wide_efg(actions: int, answers: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
-
-def blind_rounds_efg(width: int) -> str:
-    """Three moves of `width` actions each: player 1, then player 2 (who does not see player 1's
-    move), then player 1 again (who remembers only their own move). 1 + width + width^2 + width^3
-    histories and width + 2 information sets; width 44 gives 87,165 histories (the issue's 88,000-node
-    upload) with 44 actions, under the reader's 4,000,000 numbers per history table, in about 0.7 MB.
-    Repeated sets and outcomes are written without their descriptions. Player 1 wins 1 when the
-    three indices sum to an even number, else loses 1."""
-    names = " ".join(f'"m{k}"' for k in range(width))
-    lines = ['EFG 2 R "Blind rounds" { "Player 1" "Player 2" }', '""', f'p "" 1 1 "" {{ {names} }} 0']
-    described: set[int] = set()
-    for a in range(width):
-        lines.append(f'p "" 2 1 "" {{ {names} }} 0' if a == 0 else 'p "" 2 1 0')
-        for b in range(width):
-            lines.append(f'p "" 1 {a + 2} "" {{ {names} }} 0' if b == 0 else f'p "" 1 {a + 2} 0')
-            for c in range(width):
-                outcome = 1 if (a + b + c) % 2 == 0 else 2
-                if outcome in described:
-                    lines.append(f't "" {outcome}')
-                else:
-                    described.add(outcome)
-                    win = 1 if outcome == 1 else -1
-                    lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
-    return "\n".join(lines) + "\n"
-
-
-def hidden_deal_efg(width: int) -> str:
-    """Chance deals one of `width` outcomes that nobody sees, then player 1 and player 2 (who does not
-    see player 1's move) each pick one of `width` actions: only 2 information sets, so a page that
-    shows every set of a small game shows all 1 + width + width^2 + width^3 histories (87,165 for
-    width 44, in about 0.7 MB). Player 1 wins 1 when the three indices sum to an even number."""
-    names = " ".join(f'"m{k}"' for k in range(width))
-    deals = " ".join(f'"d{k}" 1/{width}' for k in range(width))
-    lines = ['EFG 2 R "Hidden deal" { "Player 1" "Player 2" }', '""', f'c "" 1 "" {{ {deals} }} 0']
-    described: set[int] = set()
-    for d in range(width):
-        lines.append(f'p "" 1 1 "" {{ {names} }} 0' if d == 0 else 'p "" 1 1 0')
-        for a in range(width):
-            lines.append(f'p "" 2 1 "" {{ {names} }} 0' if d == 0 and a == 0 else 'p "" 2 1 0')
-            for b in range(width):
-                outcome = 1 if (d + a + b) % 2 == 0 else 2
-                if outcome in described:
-                    lines.append(f't "" {outcome}')
-                else:
-                    described.add(outcome)
-                    win = 1 if outcome == 1 else -1
-                    lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
-    return "\n".join(lines) + "\n"
-
-
 def seen_rounds_efg(width: int) -> str:
     """Three moves of `width` actions each, every move seen by both players: 1 + width + width^2
     information sets (1,641 for width 40, each with 40 actions) over 1 + width + width^2 + width^3
