@@ -15,11 +15,6 @@ from cfrviz.run import save_run
 from cfrviz.tree import GameTree
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "kuhn_run(iterations=..., updates=...): the CFR solve of Kuhn poker that "
-                                       "the module's `kuhn_run` fixture is.")
-
-
 @pytest.fixture(scope="module")
 def kuhn() -> GameTree:
     """Kuhn poker, compiled."""

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import base64
-import json
 
 import numpy as np
 import pytest
@@ -12,13 +11,10 @@ from cfrviz.figures.convergence import equilibrium_figure, exploitability_figure
 from cfrviz.figures.evolution import MAX_FRAMES, aggression_heatmap, infoset_curves_figure, strategy_playback_figure
 from cfrviz.figures.tree import (edge_width, inspect_node, part_of_node, round_one_lines, tree_figure, tree_layout,
                                  tree_part)
+from tests.support.figures import plotly_json
 
 # The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
 pytestmark = pytest.mark.kuhn_run(iterations=300, updates="simultaneous")
-
-
-def spec(fig):
-    return json.loads(fig.to_json())
 
 
 def array(value) -> np.ndarray:
@@ -33,7 +29,7 @@ def array(value) -> np.ndarray:
 def test_dotted_information_set_traces_join_exactly_the_nodes_of_each_set(kuhn):
     # Reference: 3-card Kuhn has 12 information sets, each holding the 2 deals that share the
     # acting player's card (hand count); the dotted curve starts and ends at those nodes.
-    fig = spec(tree_figure(kuhn, kuhn.uniform_strategy()))
+    fig = plotly_json(tree_figure(kuhn, kuhn.uniform_strategy()))
     position = tree_layout(kuhn)
     links = [t for t in fig["data"] if t.get("meta", {}).get("infoset") is not None
              and t["line"].get("dash") == "dot"]
@@ -52,7 +48,7 @@ def test_long_information_set_links_are_faint_and_stay_above_the_next_layer(kuhn
     # Reference: in 3-card Kuhn, player 1's sets join neighbouring deals (JQ-JK ...) while
     # player 2's join deals far apart (e.g. QJ-KJ after a check); the far ones are drawn faint.
     # Every curve dips below its nodes but less than one layer (layers are 1 apart in y).
-    fig = spec(tree_figure(kuhn, kuhn.uniform_strategy()))
+    fig = plotly_json(tree_figure(kuhn, kuhn.uniform_strategy()))
     links = [t for t in fig["data"] if t.get("meta", {}).get("infoset") is not None
              and t["line"].get("dash") == "dot"]
     colors = {kuhn.infoset_player[t["meta"]["infoset"]]: set() for t in links}
@@ -69,7 +65,7 @@ def test_edge_widths_follow_the_strategy(kuhn):
     strategy = kuhn.uniform_strategy().copy()
     k = kuhn.infoset_index("K")
     strategy[k, :2] = (0.25, 0.75)
-    fig = spec(tree_figure(kuhn, strategy))
+    fig = plotly_json(tree_figure(kuhn, strategy))
     edges = {(t["meta"]["parent"], t["meta"]["child"]): t for t in fig["data"] if "parent" in t.get("meta", {})}
     assert len(edges) == kuhn.num_nodes - 1
     for node in kuhn.nodes_of(k):
@@ -83,7 +79,7 @@ def test_edge_widths_follow_the_strategy(kuhn):
 
 def test_node_markers_carry_every_node_id_once_and_lines_skip_hover(kuhn):
     # Reference: the click contract of st.plotly_chart selections (customdata = node ids, lines hoverinfo="skip").
-    fig = spec(tree_figure(kuhn, None, selected=4))
+    fig = plotly_json(tree_figure(kuhn, None, selected=4))
     ids = [n for t in fig["data"] if t.get("customdata") is not None for n in t["customdata"]]
     assert sorted(ids) == list(range(kuhn.num_nodes))
     assert all(t["hoverinfo"] == "skip" for t in fig["data"] if t.get("mode") == "lines")
@@ -125,7 +121,7 @@ def test_inspector_numbers_at_the_first_iteration(kuhn_run):
 
 def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
     # Reference: Kuhn 1950: player 1 bets J with α ∈ [0, 1/3], bets K with 3α, calls with Q at α + 1/3.
-    fig = spec(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
+    fig = plotly_json(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
     tree = kuhn_run.tree
     bands = {(tree.infosets[t["meta"]["infoset"]].key, t["meta"]["action"]): (t["meta"]["low"], t["meta"]["high"])
              for t in fig["data"] if t.get("meta", {}).get("band")}
@@ -143,14 +139,14 @@ def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
 def test_matrix_equilibrium_lines_are_uniform_for_rock_paper_scissors():
     # Reference: rock-paper-scissors' unique equilibrium plays each action 1/3.
     run = cfrviz.solve("rps", "rm", iterations=200)
-    fig = spec(equilibrium_figure(run, 200))
+    fig = plotly_json(equilibrium_figure(run, 200))
     values = [t["meta"]["value"] for t in fig["data"] if t.get("meta", {}).get("equilibrium")]
     assert len(values) == 6 and values == pytest.approx([1 / 3] * 6)
 
 
 def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
     # Reference: the guide is c / sqrt(T) (Zinkevich et al. 2007 regret bound), so y sqrt(x) is constant.
-    fig = spec(exploitability_figure(kuhn_run, 10))
+    fig = plotly_json(exploitability_figure(kuhn_run, 10))
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
     guide = next(t for t in fig["data"] if t.get("meta", {}).get("guide"))
     x, y = array(guide["x"]), array(guide["y"])
@@ -161,7 +157,7 @@ def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
 
 def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
     # Reference: Kuhn's value for player 1 is -1/18 (Kuhn 1950).
-    fig = spec(value_figure(kuhn_run))
+    fig = plotly_json(value_figure(kuhn_run))
     (line,) = [t for t in fig["data"] if t["name"].startswith("game value")]
     assert all(abs(y + 1 / 18) < 1e-12 for y in array(line["y"]))
     # Named in the legend, never written on the plot where the curves run.
@@ -172,7 +168,7 @@ def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
 
 def test_playback_has_frames_buttons_and_its_own_slider(kuhn_run):
     # Reference: plotly's animation contract: frames + updatemenus(animate) + sliders.
-    fig = spec(strategy_playback_figure(kuhn_run))
+    fig = plotly_json(strategy_playback_figure(kuhn_run))
     assert len(fig["frames"]) == min(kuhn_run.num_snapshots, MAX_FRAMES)
     assert fig["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
     assert len(fig["layout"]["sliders"][0]["steps"]) == len(fig["frames"])
@@ -183,7 +179,7 @@ def test_playback_has_frames_buttons_and_its_own_slider(kuhn_run):
 
 def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
     # Reference: for "K b" (player 2 holds K facing a bet) the aggressive action is call.
-    fig = spec(aggression_heatmap(kuhn_run, t=50))
+    fig = plotly_json(aggression_heatmap(kuhn_run, t=50))
     heat = fig["data"][0]
     z = array(heat["z"])
     groups, labels = heat["y"]
@@ -213,7 +209,7 @@ def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
 
 
 def test_infoset_curves_mark_t_and_refuse_an_empty_choice(kuhn_run):
-    fig = spec(infoset_curves_figure(kuhn_run, [0, 1], 50))
+    fig = plotly_json(infoset_curves_figure(kuhn_run, [0, 1], 50))
     assert fig["layout"]["meta"]["t"] == 50
     assert sum(1 for s in fig["layout"]["shapes"] if s["x0"] == 50) == 4
     with pytest.raises(ValueError, match="at least one"):
