@@ -1,8 +1,11 @@
-"""Gambit .efg texts of extreme shapes, made here rather than stored: deep chains and wide nodes.
+"""Gambit .efg texts made here rather than stored: extreme shapes (deep chains, wide nodes, many
+histories) and random games with perfect recall.
 
-Used by the memory-bound tests and by `scripts/budget.py`.
+Used by the memory-bound, tree-part and analysis tests and by `scripts/budget.py`.
 """
 from __future__ import annotations
+
+import numpy as np
 
 
 def chain_efg(decisions: int) -> str:
@@ -66,4 +69,43 @@ def seen_rounds_efg(width: int) -> str:
                     described.add(outcome)
                     win = 1 if outcome == 1 else -1
                     lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
+    return "\n".join(lines) + "\n"
+
+
+def random_perfect_recall_efg(seed: int, depth: int = 7) -> str:
+    """A random two-player game in which each player sees only their own moves, so each set is
+    the player's own sequence: perfect recall by construction, with sets spanning many histories."""
+    rng = np.random.default_rng(seed)
+    sets: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, int]] = {}   # key -> (number, actions)
+    lines = ['EFG 2 R "Random" { "A" "B" }', '""']
+    leaves = 0
+
+    def node(level: int, own: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]) -> None:
+        nonlocal leaves
+        kind = rng.integers(0, 4) if level < depth else 3
+        if level == 0:
+            kind = 0
+        if kind == 0:
+            lines.append('c "" 1 "deal" { "x" 1/3 "y" 2/3 } 0' if level == 0 else 'c "" 1 0')
+            for _ in range(2):
+                node(level + 1, own)
+        elif kind in (1, 2):
+            player = int(kind) - 1
+            key = (player, own[player])
+            if key not in sets:
+                sets[key] = (sum(1 for p, _ in sets if p == player) + 1, int(rng.integers(2, 4)))
+            number, actions = sets[key]
+            names = " ".join(f'"m{k}"' for k in range(actions))
+            lines.append(f'p "" {player + 1} {number} "{player}:{number}" {{ {names} }} 0'
+                         if sum(1 for line in lines if f'"{player}:{number}"' in line) == 0
+                         else f'p "" {player + 1} {number} 0')
+            for a in range(actions):
+                step = own[player] + ((number, a),)
+                node(level + 1, (step, own[1]) if player == 0 else (own[0], step))
+        else:
+            leaves += 1
+            value = int(rng.integers(-3, 4))
+            lines.append(f't "" {leaves} "" {{ {value} {-value} }}')
+
+    node(0, ((), ()))
     return "\n".join(lines) + "\n"
