@@ -8,10 +8,9 @@ legibility; and the viewport for what is on the screen.
 """
 from __future__ import annotations
 
-
 import pytest
-from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS,
-                                   open_app, t_label, url_query, wait_tree)
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, open_app,
+                                   t_label, timeline_root, url_query, wait_tree)
 from tests.support.drawing import LABEL_BOXES, contrast, over, overlaps, rgb
 
 import cfrviz
@@ -191,10 +190,6 @@ def test_contrast_of_wcag_reference_colours() -> None:
     assert contrast(rgb("rgb(118, 118, 118)"), rgb("rgb(255, 255, 255)")) == pytest.approx(4.54, abs=0.01)
 
 
-def tree_root(page):
-    return page.locator(".tl").first
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("query", [KUHN + "&t=40", KUHN + "&t=200", LEDUC + "&node=5",
                                    "game=kuhn&cards=13&algo=cfr&iters=200&updates=simultaneous"],
@@ -208,7 +203,7 @@ def test_every_payoff_and_label_has_contrast_4_5_against_what_is_behind_it(page,
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{query}")
     wait_tree(page)
-    texts = tree_root(page).evaluate(TREE_TEXT)
+    texts = timeline_root(page).evaluate(TREE_TEXT)
     payoffs = [t for t in texts if "tl-payoff" in t["kind"]]
     assert len(payoffs) >= 30 or "leduc" in query, len(payoffs)
     assert payoffs, texts[:3]
@@ -239,7 +234,7 @@ def test_leduc_keeps_the_keyboard_focus_after_the_reruns_of_a_key_step_and_a_new
     # (a new payload, so a new drawing): the focus must survive that too.
     open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
     wait_tree(page)
-    root = tree_root(page)
+    root = timeline_root(page)
     page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
     assert root.evaluate(ACTIVE_IS_ROOT)
     page.keyboard.press("ArrowLeft")
@@ -264,7 +259,7 @@ def test_leduc_keeps_the_keyboard_focus_after_the_reruns_of_a_key_step_and_a_new
     page.locator(f'.tl-node[data-node="{jq_k}"]').first.wait_for(timeout=RENDER_TIMEOUT_MS)
     page.get_by_text("showing player 2 holds Q").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
-    assert tree_root(page).evaluate(ACTIVE_IS_ROOT), "drawing a new part dropped the focus"
+    assert timeline_root(page).evaluate(ACTIVE_IS_ROOT), "drawing a new part dropped the focus"
     before = t_label(page)
     page.keyboard.press("ArrowRight")
     assert t_label(page) == before + 1
@@ -293,7 +288,7 @@ def test_the_inspector_is_on_screen_after_a_click_on_the_lowest_node(page, app_u
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{query}")
     wait_tree(page)
-    lowest = tree_root(page).evaluate("""(root) => {
+    lowest = timeline_root(page).evaluate("""(root) => {
       const pills = [...root.querySelectorAll('.tl-tree .tl-node')].filter((g) => g.querySelector('rect'));
       pills.sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom);
       return pills[0].dataset.node; }""")
@@ -302,7 +297,7 @@ def test_the_inspector_is_on_screen_after_a_click_on_the_lowest_node(page, app_u
                            timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
     page.locator(".tl-inspector h4", has_text=f"Node {lowest}:").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-    where = tree_root(page).evaluate(HEADING)
+    where = timeline_root(page).evaluate(HEADING)
     assert where["top"] >= where["headerBottom"] and where["bottom"] <= where["height"], where
     assert where["left"] >= 0 and where["right"] <= where["width"], where
     assert not where["covered"], where
@@ -319,7 +314,7 @@ def test_the_legend_sentence_is_never_cut(page, app_url: str, size: dict) -> Non
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
     wait_tree(page)
-    cut = tree_root(page).evaluate("""(root) => {
+    cut = timeline_root(page).evaluate("""(root) => {
       const right = root.getBoundingClientRect().right + 0.5, legend = root.querySelector('.tl-legend');
       return [...legend.children].filter((e) => e.getBoundingClientRect().right > right).map((e) => e.textContent)
         .concat(legend.scrollWidth > legend.clientWidth + 0.5 ? ['(legend overflows)'] : []); }""")

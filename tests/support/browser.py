@@ -103,6 +103,11 @@ def t_label(page: Any) -> int:
     return int(page.get_by_test_id("timeline-t").inner_text().split("=")[1].split("of")[0].replace(",", ""))
 
 
+def timeline_root(page: Any) -> Any:
+    """The locator of the page's (first) browser timeline, the element its drawings hang from."""
+    return page.locator(".tl").first
+
+
 def wait_tree(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
     """Wait until the timeline has drawn its tree and the script run is over."""
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=timeout_ms)

@@ -6,13 +6,11 @@ when left out), so two modules never read numbers from a run made for the other.
 """
 from __future__ import annotations
 
-import io
-
 import pytest
 
 import cfrviz
-from cfrviz.run import save_run
 from cfrviz.tree import GameTree
+from tests.support.saved_runs import npz_bytes
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +31,4 @@ def kuhn_run(request: pytest.FixtureRequest) -> cfrviz.Run:
 @pytest.fixture(scope="module")
 def kuhn_npz(kuhn_run: cfrviz.Run) -> bytes:
     """The module's `kuhn_run` saved as a .npz file (as `save_run` writes it)."""
-    buffer = io.BytesIO()
-    save_run(kuhn_run, buffer)
-    return buffer.getvalue()
+    return npz_bytes(kuhn_run)
