@@ -6,6 +6,7 @@ the usual alpha compositing of one colour on another (Porter and Duff's source-o
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 # Every drawn text of the timeline's tree (pills, edge labels, payoffs) with its box in page pixels and
 # its font size, found through the component's shadow roots: `page.evaluate(LABEL_BOXES)`.
@@ -22,13 +23,14 @@ LABEL_BOXES = """() => {
 }"""
 
 
-def overlaps(boxes: list[dict], others: list[dict] | None = None) -> list[tuple[str, str]]:
+def overlaps(boxes: list[dict[str, Any]], others: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
     """The (text, text) pairs of boxes that share more than half a pixel each way: pairs within `boxes`,
     or, given `others`, pairs of one box from each. A box is a dict of text, x, y, w, h in page pixels,
     and may name its drawing in "where": boxes of two drawings never overlap."""
-    def meet(a: dict, b: dict) -> bool:
+    def meet(a: dict[str, Any], b: dict[str, Any]) -> bool:
         slack = 0.5
-        return (a.get("where") == b.get("where") and a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"]
+        return (a.get("where") == b.get("where")
+                and a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"]
                 and a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
     pairs = itertools.combinations(boxes, 2) if others is None else itertools.product(boxes, others)
     return [(a["text"], b["text"]) for a, b in pairs if meet(a, b)]
@@ -36,7 +38,8 @@ def overlaps(boxes: list[dict], others: list[dict] | None = None) -> list[tuple[
 
 def rgb(css: str) -> tuple[float, float, float, float]:
     """(r, g, b, alpha) of a computed CSS colour: "rgb(r, g, b)", "rgba(r, g, b, a)" or "rgb(r g b / a)"."""
-    parts = [float(x) for x in css[css.index("(") + 1:css.index(")")].replace("/", ",").replace(" ", ",").split(",") if x]
+    inside = css[css.index("(") + 1:css.index(")")].replace("/", ",").replace(" ", ",")
+    parts = [float(x) for x in inside.split(",") if x]
     return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
 
 
