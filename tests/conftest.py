@@ -33,6 +33,9 @@ FOLDER_MARKERS = {"unit": "unit", "app": "app", "browser": "browser", "security"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The unit tests' `kuhn_run` fixture (tests/unit/conftest.py) solves what this marker names.
+    config.addinivalue_line("markers", "kuhn_run(iterations=..., updates=...): the CFR solve of Kuhn poker that "
+                                       "the module's `kuhn_run` fixture is.")
     # Keep a picture of every failed browser test under test-results/ (pytest-playwright).
     if getattr(config.option, "screenshot", None) == "off":
         config.option.screenshot = "only-on-failure"

@@ -1,7 +1,6 @@
 """AppTest: every app-core page renders, the sidebar and t drive it, deep links restore it."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -10,38 +9,21 @@ from streamlit.testing.v1 import AppTest
 from cfrviz import app as ui
 from cfrviz import catalog
 from cfrviz.run import RunSettings
-from cfrviz.figures.timeline import read_component_data
 from cfrviz.run import export_strategy
 from cfrviz.util.vocabulary import Player
+from tests.support.apptest import charts, mounted, open_link
 
 APP = str(Path(__file__).parents[2] / "app.py")
 PAGES = ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/3_Convergence.py"]
 
 
-def start(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def timeline(at: AppTest) -> tuple[dict, dict]:
-    """(header, payload) the page mounted its browser timeline with (AppTest cannot run its JS)."""
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)
-
-
 def test_landing_page_shows_the_headline_chart_and_links():
     # Reference: the brief's landing page: exploitability over iterations and links to every page;
     # the numbers are the default run's own (the same solve in this process, compiled).
-    at = start()
+    at = open_link()
     assert not at.exception
     assert not charts(at)                     # no plotly on Home: its chart is the timeline's
-    header, payload = timeline(at)
+    header, payload = mounted(at)
     assert header["mode"] == "exploitability" and header["log"] is True
     run = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 1000, "simultaneous", 0))
     assert payload["frames"][-1] == 1000 and payload["nodes"]["id"] == [] and payload["sets"] == []
@@ -54,7 +36,7 @@ def test_landing_page_shows_the_headline_chart_and_links():
 @pytest.mark.parametrize("page", PAGES)
 def test_each_page_renders_without_error_and_keeps_the_view_in_the_url(page):
     # Reference: the app's deep links (README): game, algo, iters, updates, t stay in the URL on every page.
-    at = start()
+    at = open_link()
     at.switch_page(page).run()
     assert not at.exception
     assert charts(at) or at.get("bidi_component")
@@ -67,28 +49,28 @@ def test_t_from_the_timeline_reaches_the_url_and_survives_a_page_switch():
     # Reference: the run's snapshots are every iteration up to 1000 (run.py's default schedule),
     # so t = 10 is a snapshot. The browser reports t as the component's state; AppTest cannot
     # run the JavaScript, so the state is set the way the component's callback sets it.
-    at = start(node="4")
+    at = open_link({"node": "4"})
     at.switch_page("pages/1_Game_tree.py").run()
-    header, payload = timeline(at)
+    header, payload = mounted(at)
     assert (header["t"], header["node"], header["mode"]) == (1000, 4, "tree")
     assert payload["frames"][-1] == 1000 and len(payload["frames"]) <= 300
     at.session_state[ui.T_KEY] = 10
     at.run()
     assert not at.exception
-    assert at.query_params["t"] in ("10", ["10"]) and timeline(at)[0]["t"] == 10
-    assert timeline(at)[0]["id"] == header["id"]          # same run and part: the same payload
+    assert at.query_params["t"] in ("10", ["10"]) and mounted(at)[0]["t"] == 10
+    assert mounted(at)[0]["id"] == header["id"]          # same run and part: the same payload
     at.switch_page("pages/2_Evolution.py").run()
     assert at.session_state[ui.T_KEY] == 10
 
 
 def test_selecting_a_node_through_session_state_opens_its_inspector_and_the_url():
     # Reference: node 4 is the deal QK (breadth-first ids: root, then JQ JK QJ QK ...), information set "Q".
-    at = start()
+    at = open_link()
     at.switch_page("pages/1_Game_tree.py").run()
-    assert timeline(at)[0]["node"] is None
+    assert mounted(at)[0]["node"] is None
     at.session_state[ui.NODE_KEY] = 4
     at.run()
-    header, payload = timeline(at)
+    header, payload = mounted(at)
     assert header["node"] == 4
     assert at.query_params["node"] in ("4", ["4"])
     q = payload["nodes"]["set"][payload["nodes"]["id"].index(4)]
@@ -97,7 +79,7 @@ def test_selecting_a_node_through_session_state_opens_its_inspector_and_the_url(
 
 def test_the_sidebar_switches_the_game_and_resets_the_node():
     # Reference: Leduc is drawn in parts chosen by player 1's card (README, Game tree).
-    at = start(node="4")
+    at = open_link({"node": "4"})
     at.switch_page("pages/1_Game_tree.py").run()
     at.selectbox(key="cfrviz_w_game").set_value("leduc").run()
     assert not at.exception
@@ -116,8 +98,8 @@ def test_a_deep_link_restores_game_run_t_and_node():
     assert not at.exception and not at.warning
     assert at.selectbox(key="cfrviz_w_game").value == "leduc"
     assert at.selectbox(key="cfrviz_w_algo").value == "cfr+"
-    assert (timeline(at)[0]["t"], timeline(at)[0]["node"]) == (120, 1000)
-    assert 1000 in timeline(at)[1]["nodes"]["id"]
+    assert (mounted(at)[0]["t"], mounted(at)[0]["node"]) == (120, 1000)
+    assert 1000 in mounted(at)[1]["nodes"]["id"]
     # The part drawn is the one holding node 1000 (QK|K kbc/kb): Q, line kbc, public K.
     assert [s.value for s in at.selectbox if s.label in ("Player 1's card", "Betting line", "Public card")] == \
         ["Q", "kbc", "K"]
@@ -136,7 +118,7 @@ def test_bad_deep_links_fall_back_with_visible_notices():
 
 def test_asking_for_more_than_the_cap_gives_a_clear_message():
     # Reference: the catalog's app cap for Kuhn (100,000).
-    at = start()
+    at = open_link()
     at.number_input(key="cfrviz_w_iters").set_value(5_000_000).run()
     assert not at.exception
     assert any("capped at 100,000" in w.value for w in at.warning)
@@ -145,7 +127,7 @@ def test_asking_for_more_than_the_cap_gives_a_clear_message():
 
 def test_convergence_for_leduc_explains_the_missing_closed_form():
     # Reference: OpenSpiel publishes Leduc's value (-0.0856) but no closed-form equilibrium.
-    at = start(game="leduc", iters="200")
+    at = open_link({"game": "leduc", "iters": "200"})
     at.switch_page("pages/3_Convergence.py").run()
     assert not at.exception
     assert any("No closed-form equilibrium" in i.value for i in at.info)
@@ -154,18 +136,18 @@ def test_convergence_for_leduc_explains_the_missing_closed_form():
 
 def test_evolution_for_leduc_animates_only_the_chosen_sets():
     # Reference: Leduc has 288 information sets (tests/unit/games/test_games.py); the timeline keeps to the chosen ones.
-    at = start(game="leduc", iters="200")
+    at = open_link({"game": "leduc", "iters": "200"})
     at.switch_page("pages/2_Evolution.py").run()
     assert not at.exception
     at.multiselect(key="evolution_infosets").set_value(["Q", "K"]).run()
-    header, payload = timeline(at)
+    header, payload = mounted(at)
     assert header["mode"] == "sets" and header["focus"] == ["Q", "K"]
     assert [s["key"] for s in payload["sets"]] == ["Q", "K"]
 
 
 def test_leduc_part_follows_a_new_node_but_keeps_the_users_choice():
     # Reference: node 1000 of Leduc is QK|K kbc/kb (cfrviz.tree's breadth-first ids).
-    at = start(game="leduc", iters="100", node="1000")
+    at = open_link({"game": "leduc", "iters": "100", "node": "1000"})
     at.switch_page("pages/1_Game_tree.py").run()
     assert at.selectbox(key="tree_private").value == "Q"
     at.selectbox(key="tree_private").set_value("J").run()
@@ -185,7 +167,7 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
 
     solved = cfrviz.solve("kuhn", "cfr", iterations=50, updates="simultaneous")
     uploaded = read_upload("strategy.json", export_strategy(solved).encode())
-    at = start()
+    at = open_link()
     at.session_state[ui.UPLOAD_KEY] = uploaded
     at.session_state[ui.NODE_KEY] = 4
     for page in ["app.py"] + PAGES:
@@ -193,7 +175,7 @@ def test_an_uploaded_one_snapshot_strategy_renders_every_page():
         assert not at.exception, page
         assert any("uploaded run" in c.value for c in at.caption)
     at.switch_page("pages/1_Game_tree.py").run()
-    header, payload = timeline(at)
+    header, payload = mounted(at)
     q = next(k for k, s in enumerate(payload["sets"]) if s["key"] == "Q")
     assert payload["frames"] == [50]
     assert payload["average"][0][q] == pytest.approx(list(solved.average_strategy[-1, solved.tree.infoset_index("Q"), :2]),
@@ -205,7 +187,7 @@ def test_convergence_names_the_runs_alpha_at_t():
     import cfrviz
     from cfrviz.analysis import closest_alpha
 
-    at = start(iters="400", t="200")
+    at = open_link({"iters": "400", "t": "200"})
     at.switch_page("pages/3_Convergence.py").run()
     assert not at.exception
     run = cfrviz.solve("kuhn", "cfr", iterations=400, updates="simultaneous")
@@ -216,7 +198,7 @@ def test_convergence_names_the_runs_alpha_at_t():
 def test_choosing_an_alternating_only_sampler_switches_updates_with_a_notice():
     # Reference: ExternalSampling.update_schemes == ("alternating",); the sidebar's default is
     # simultaneous, so choosing external sampling must not end in an error.
-    at = start()
+    at = open_link()
     at.sidebar.selectbox(key="cfrviz_w_algo").set_value("external").run()
     assert not at.exception and not at.error
     assert at.query_params["updates"] in ("alternating", ["alternating"])
@@ -231,7 +213,7 @@ def test_a_click_inside_the_part_keeps_it_and_draw_whole_set_switches_to_the_pla
     from cfrviz.app.components import timeline as ui_timeline
 
     tree = cfrviz_tree("leduc")
-    at = start(game="leduc", iters="50", node=str(tree.node_label.index("QQ")))
+    at = open_link({"game": "leduc", "iters": "50", "node": str(tree.node_label.index("QQ"))})
     at.switch_page("pages/1_Game_tree.py").run()
     assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == (Player.FIRST, "Q")
     qj_k = tree.node_label.index("QJ k")
@@ -241,7 +223,7 @@ def test_a_click_inside_the_part_keeps_it_and_draw_whole_set_switches_to_the_pla
     at.session_state[ui_timeline.WHOLE_SET_KEY] = qj_k
     at.run()
     assert (at.radio(key="tree_by").value, at.selectbox(key="tree_private").value) == (Player.SECOND, "J")
-    drawn = set(timeline(at)[1]["nodes"]["id"])
+    drawn = set(mounted(at)[1]["nodes"]["id"])
     assert {tree.node_label.index(h) for h in ("QJ k", "KJ k", "JJ k")} <= drawn
 
 

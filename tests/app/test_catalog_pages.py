@@ -4,34 +4,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from cfrviz.app.links import Choice
 from cfrviz.app import CHOICE_KEY
 from cfrviz.run.uploads import read_game_upload
+from tests.support.apptest import open_page
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
 # A game a user might write: Myerson's card game as a file outside the package (Myerson 1991, section 2.1).
 UPLOADED = (ROOT / "cfrviz" / "games" / "data" / "games" / "myerson_card_game.efg").read_bytes()
 
 
-def _open(page: str, query: dict[str, str] | None = None, choice: Choice | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    if choice is not None:
-        at.session_state[CHOICE_KEY] = choice
-    at.run()
-    if page != "app.py":
-        at.switch_page(page).run()
-    return at
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_a_bundled_efg_game(page: str) -> None:
-    at = _open(page, {"game": "efg:matching_pennies", "iters": "200"})
+    at = open_page(page, {"game": "efg:matching_pennies", "iters": "200"})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert at.sidebar.selectbox(key="cfrviz_w_game").value == "efg:matching_pennies"
@@ -40,7 +27,7 @@ def test_every_page_runs_on_a_bundled_efg_game(page: str) -> None:
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_an_uploaded_efg_game(page: str) -> None:
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open(page, choice=Choice(game, "cfr", 300))
+    at = open_page(page, state={CHOICE_KEY: Choice(game, "cfr", 300)})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert at.sidebar.selectbox(key="cfrviz_w_game").value == "uploaded"
@@ -49,7 +36,7 @@ def test_every_page_runs_on_an_uploaded_efg_game(page: str) -> None:
 
 def test_convergence_shows_the_lp_value_of_an_uploaded_game() -> None:
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open("pages/3_Convergence.py", choice=Choice(game, "cfr+", 300))
+    at = open_page("pages/3_Convergence.py", state={CHOICE_KEY: Choice(game, "cfr+", 300)})
     # Myerson (1991): the game is worth 1/3 to player 1; the LP finds it.
     assert any(m.value == "+0.3333" for m in at.metric), [(m.label, m.value) for m in at.metric]
 
@@ -74,7 +61,7 @@ def test_a_big_uploaded_game_is_drawn_by_parts(page: str) -> None:
     from cfrviz.tree.efg_export import write_efg
 
     game = read_game_upload("kuhn5.efg", write_efg(lookup("kuhn5").tree()).encode())
-    at = _open(page, choice=Choice(game, "cfr", 100))
+    at = open_page(page, state={CHOICE_KEY: Choice(game, "cfr", 100)})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     if page == "pages/7_Best_response.py":
@@ -86,7 +73,7 @@ def test_play_a_hand_of_an_uploaded_game() -> None:
     # Myerson's card game: chance draws red or black, the human (player 1) raises or folds at their
     # information set, the bot answers from the average strategy; every hand ends within two moves.
     game = read_game_upload("my game.efg", UPLOADED)
-    at = _open("pages/8_Play.py", choice=Choice(game, "cfr+", 300))
+    at = open_page("pages/8_Play.py", state={CHOICE_KEY: Choice(game, "cfr+", 300)})
     at.button(key="play_deal").click().run()
     assert any("Your information set" in m.value for m in at.markdown)
     at.button(key="play_action_fold").click().run()
@@ -106,7 +93,7 @@ def test_every_page_runs_on_openspiels_goofspiel_uploaded_as_efg(page: str) -> N
     # Goofspiel (3 cards) as OpenSpiel enumerates it, simultaneous bids made turn-based: no private cards
     # and no chance at the root, unlike every built-in game.
     game = read_game_upload("goofspiel.efg", GOOFSPIEL)
-    at = _open(page, choice=Choice(game, "cfr", 100))
+    at = open_page(page, state={CHOICE_KEY: Choice(game, "cfr", 100)})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
 
@@ -114,7 +101,7 @@ def test_every_page_runs_on_openspiels_goofspiel_uploaded_as_efg(page: str) -> N
 def test_the_sidebar_menu_switches_between_catalog_games() -> None:
     # The menu lists the catalog's games; a bundled .efg game goes into the link as efg:<name>, and
     # Kuhn's deck size (a whole-number parameter) gets its own box and link value (kuhn5).
-    at = _open("app.py", {"iters": "100"})
+    at = open_page("app.py", {"iters": "100"})
     menu = at.sidebar.selectbox(key="cfrviz_w_game")
     assert {"Kuhn poker", "Leduc poker", "Rock-paper-scissors", "Myerson's card game (.efg)"} <= set(menu.options)
     menu.set_value("efg:myerson_card_game").run()

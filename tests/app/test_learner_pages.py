@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from cfrviz import app as ui
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.util.vocabulary import Player
+from tests.support.apptest import open_link
 
 ROOT = Path(__file__).parents[2]
 APP = str(ROOT / "app.py")
@@ -22,13 +23,6 @@ BR_REPORTED = "_br_reported_exploiter"
 PAGE_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 # Words that mean nothing to a user: the project's private source documents.
 PRIVATE_WORDS = re.compile(r"seed article|seed 00\d|the seeds|seeds'|DESIGN\.md|TESTING\.md", re.I)
-
-
-def start(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=90)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
 
 
 def screen_text(at: AppTest) -> str:
@@ -48,7 +42,7 @@ def screen_text(at: AppTest) -> str:
 
 @pytest.mark.parametrize("page", ["app.py", *PAGE_FILES])
 def test_no_page_speaks_of_private_documents(page):
-    at = start()
+    at = open_link()
     if page != "app.py":
         at.switch_page(page).run()
     assert not at.exception
@@ -58,7 +52,7 @@ def test_no_page_speaks_of_private_documents(page):
 
 
 def test_home_shows_the_guided_path_in_a_learners_order():
-    at = start()
+    at = open_link()
     labels = [link.proto.label for link in at.get("page_link")]
     path = [label for label in labels if re.match(r"\d\. ", label)]
     assert path == ["1. Regret matching", "2. Walkthrough", "3. Game tree", "4. Convergence",
@@ -68,7 +62,7 @@ def test_home_shows_the_guided_path_in_a_learners_order():
 
 
 def test_the_first_navigation_label_is_home_and_every_page_is_listed():
-    at = start()
+    at = open_link()
     sidebar_links = [link.proto for link in at.sidebar.get("page_link")]
     assert sidebar_links[0].label == "Home"
     assert [link.label for link in sidebar_links] == [label for _, label, _ in ui.PAGES]
@@ -82,7 +76,7 @@ def test_the_configuration_hides_streamlits_own_navigation():
 
 
 def test_play_shows_the_rules_with_ante_and_bet_size():
-    at = start()
+    at = open_link()
     at.switch_page("pages/8_Play.py").run()
     (card,) = [e for e in at.expander if e.label == "Rules of Kuhn poker"]
     text = "\n".join(m.value for m in card.markdown)
@@ -91,7 +85,7 @@ def test_play_shows_the_rules_with_ante_and_bet_size():
 
 
 def test_leduc_rules_name_both_bet_sizes_and_the_public_card():
-    at = start(game="leduc", iters="50")
+    at = open_link({"game": "leduc", "iters": "50"})
     at.switch_page("pages/8_Play.py").run()
     markdown = "\n".join(m.value for m in at.markdown)
     assert "2 chips in round 1" in markdown and "4 chips in round 2" in markdown
@@ -99,7 +93,7 @@ def test_leduc_rules_name_both_bet_sizes_and_the_public_card():
 
 
 def test_big_kuhn_decks_explain_t_as_ten():
-    at = start(game="kuhn6", iters="50")
+    at = open_link({"game": "kuhn6", "iters": "50"})
     at.switch_page("pages/1_Game_tree.py").run()
     assert not at.exception
     assert any("`T` ten" in c.value for c in at.caption)
@@ -111,7 +105,7 @@ def query(at: AppTest, name: str) -> str | None:
 
 
 def test_page_settings_survive_a_page_switch_and_are_in_the_link():
-    at = start()
+    at = open_link()
     at.switch_page("pages/4_Compare.py").run()
     at.multiselect(key="cmp_algos").set_value(["cfr", "cfr+"])
     at.number_input(key="cmp_iters").set_value(200)
@@ -159,7 +153,7 @@ def test_regret_matching_has_its_own_t_and_says_it_has_its_own_settings():
     # Reference: the link's rm_t is the iteration the timeline opens on (the browser's side, which
     # reports t back, is tests/browser/test_regret_matching_browser.py). 1,203 is recorded (every
     # iteration is, for 2,000 of them) but is no regular frame, so it gets its own.
-    at = start(rm_t="1203", rm_iters="2000")
+    at = open_link({"rm_t": "1203", "rm_iters": "2000"})
     at.switch_page("pages/5_Regret_matching.py").run()
     assert not at.exception
     assert any("own settings" in i.value for i in at.info)

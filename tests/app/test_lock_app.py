@@ -12,13 +12,9 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from cfrviz.app.locks import LOCK_WIDGET
-from tests.support import apptest
+from tests.support.apptest import open_link
 
 APP = str(Path(__file__).parents[2] / "app.py")
-
-
-def open_link(**query: str) -> AppTest:
-    return apptest.open_link(query, timeout=60)
 
 
 def param(at: AppTest, name: str) -> str | None:
@@ -28,7 +24,7 @@ def param(at: AppTest, name: str) -> str | None:
 
 def test_a_lock_link_is_listed_kept_in_the_url_and_removed_by_its_button() -> None:
     # Reference: the link's canonical lock text is written back; removing the only lock drops the parameter.
-    at = open_link(game="kuhn", algo="cfr+", iters="200", lock="J=0,1")
+    at = open_link({"game": "kuhn", "algo": "cfr+", "iters": "200", "lock": "J=0,1"})
     assert not at.exception and not at.warning
     assert param(at, "lock") == "J=0,1"
     assert any("J" in m.value and "bet 1" in m.value for m in at.markdown)
@@ -47,7 +43,7 @@ def test_a_lock_link_is_listed_kept_in_the_url_and_removed_by_its_button() -> No
 
 def test_a_bad_lock_link_shows_one_notice_and_the_game_without_locks() -> None:
     # Reference: Kuhn has no information set "Z".
-    at = open_link(game="kuhn", lock="Z=1,0")
+    at = open_link({"game": "kuhn", "lock": "Z=1,0"})
     assert not at.exception
     assert len(at.warning) == 1 and "no information set" in at.warning[0].value
     assert param(at, "lock") is None

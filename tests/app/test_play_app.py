@@ -20,7 +20,7 @@ KUHN = {"game": "kuhn", "algo": "cfr", "iters": "200", "updates": "simultaneous"
 
 
 def open_play(**query: str) -> AppTest:
-    return open_page("8_Play.py", {**KUHN, **query})
+    return open_page("pages/8_Play.py", {**KUHN, **query})
 
 
 component = mounted

@@ -41,10 +41,10 @@ def test_secret_deals_are_not_the_seeds() -> None:
     # The page shows seed 0 and the old deals were default_rng([0, n, 1]); a secret deal matches
     # that by chance with probability 1/6, all 12 with 6**-12 (about 5e-10). Two visits sharing all
     # 12 deals has the same probability.
-    at = open_page("8_Play.py", KUHN)
+    at = open_page("pages/8_Play.py", KUHN)
     deals = play_hands(at, HANDS)
     assert deals != [predicted_deal(0, n) for n in range(HANDS)]
-    other = play_hands(open_page("8_Play.py", KUHN), HANDS)
+    other = play_hands(open_page("pages/8_Play.py", KUHN), HANDS)
     assert deals != other
 
 
@@ -52,6 +52,6 @@ def test_a_seeded_replay_deals_the_seeds_hands_every_time() -> None:
     # A link asks for the replay of seed 7: the deals are the seeded generator's, on every visit.
     link = {**KUHN, "play_deals": "seeded", "play_seed": "7"}
     expected = [predicted_deal(7, n) for n in range(4)]
-    assert play_hands(open_page("8_Play.py", link), 4) == expected
-    assert play_hands(open_page("8_Play.py", link), 4) == expected
+    assert play_hands(open_page("pages/8_Play.py", link), 4) == expected
+    assert play_hands(open_page("pages/8_Play.py", link), 4) == expected
 

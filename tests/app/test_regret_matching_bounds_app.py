@@ -11,7 +11,7 @@ from tests.support.apptest import open_page
 
 
 def test_too_many_column_names_are_one_sentence_and_no_table() -> None:
-    at = open_page("5_Regret_matching.py", {})
+    at = open_page("pages/5_Regret_matching.py", {})
     box = at.text_input(key="rm_columns_rps")
     assert 0 < box.proto.max_chars <= MAX_MATRIX_SIZE * (MAX_NAME_LENGTH + 2)   # the browser refuses more
     # What arrives anyway (a client that ignores max_chars): 2,000 names; the page stops with one
@@ -28,7 +28,7 @@ def test_too_many_column_names_are_one_sentence_and_no_table() -> None:
 
 
 def test_the_fixed_opponents_box_is_bounded() -> None:
-    at = open_page("5_Regret_matching.py", {"rm_mode": "fixed"})
+    at = open_page("pages/5_Regret_matching.py", {"rm_mode": "fixed"})
     box = at.text_input(key="rm_opponent_3")
     assert 0 < box.proto.max_chars <= 200
     box.set_value("0." + "1" * 5_000 + ", 0, 0").run()    # kept to its first max_chars characters

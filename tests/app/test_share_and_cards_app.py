@@ -15,13 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 import cfrviz
 from cfrviz.figures.evolution import grouped_rows
-from cfrviz.figures.timeline import build_payload, graphml_bytes, read_component_data
-from tests.support.apptest import open_link
+from cfrviz.figures.timeline import build_payload, graphml_bytes
+from tests.support.apptest import mounted, open_link
 
-
-
-def start(**query: str) -> AppTest:
-    return open_link(query, timeout=120)
 
 
 def address_bar(at: AppTest) -> dict[str, str]:
@@ -34,7 +30,7 @@ def share_box(at: AppTest) -> dict[str, str]:
 
 
 def test_compares_share_box_follows_the_address_bar_after_removing_an_algorithm() -> None:
-    at = start(game="kuhn", iters="50")
+    at = open_link({"game": "kuhn", "iters": "50"})
     at.switch_page("pages/4_Compare.py").run()
     at.multiselect(key="cmp_algos").set_value(["cfr", "cfr+"])
     at.number_input(key="cmp_iters").set_value(30)
@@ -47,25 +43,20 @@ def test_compares_share_box_follows_the_address_bar_after_removing_an_algorithm(
     assert share_box(at) == address_bar(at)
 
 
-def header(at: AppTest) -> dict:
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)[0]
-
-
 def test_the_trees_edge_width_choice_is_in_the_link_and_a_link_brings_it_back() -> None:
-    at = start(game="kuhn", iters="50")
+    at = open_link({"game": "kuhn", "iters": "50"})
     at.switch_page("pages/1_Game_tree.py").run()
     assert "edges" not in address_bar(at)           # the default (average) is left out
     at.session_state["tree_edges"] = "current"      # as the component's callback reports it
     at.run()
     assert address_bar(at)["edges"] == "current" and share_box(at) == address_bar(at)
-    fresh = start(game="kuhn", iters="50", edges="current")
+    fresh = open_link({"game": "kuhn", "iters": "50", "edges": "current"})
     fresh.switch_page("pages/1_Game_tree.py").run()
-    assert not fresh.exception and header(fresh)["kind"] == "current"
+    assert not fresh.exception and mounted(fresh)[0]["kind"] == "current"
 
 
 def test_game_tree_offers_graphml_of_the_drawn_tree() -> None:
-    at = start(game="kuhn", iters="50")
+    at = open_link({"game": "kuhn", "iters": "50"})
     at.switch_page("pages/1_Game_tree.py").run()
     assert any(b.proto.label == "Download GraphML" for b in at.get("download_button"))
     # Reference, by hand: Kuhn's tree is the dealing root and 6 deals of 9 histories each
@@ -77,7 +68,7 @@ def test_game_tree_offers_graphml_of_the_drawn_tree() -> None:
 
 @pytest.mark.parametrize("page", ["pages/1_Game_tree.py", "pages/2_Evolution.py", "pages/7_Best_response.py"])
 def test_rules_card_on_the_page(page: str) -> None:
-    at = start(game="kuhn", iters="50")
+    at = open_link({"game": "kuhn", "iters": "50"})
     at.switch_page(page).run()
     assert not at.exception
     assert any(e.label.startswith("Rules of Kuhn") for e in at.expander)
@@ -85,7 +76,7 @@ def test_rules_card_on_the_page(page: str) -> None:
 
 def test_big_kuhn_part_is_not_called_round_one() -> None:
     # Reference: Kuhn poker has one betting round (Kuhn 1950), whatever the deck.
-    at = start(game="kuhn13", iters="20")
+    at = open_link({"game": "kuhn13", "iters": "20"})
     at.switch_page("pages/1_Game_tree.py").run()
     assert not at.exception
     shown = [c.value for c in at.caption if "too big to draw whole" in c.value]

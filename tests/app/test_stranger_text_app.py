@@ -23,6 +23,7 @@ from cfrviz import app as ui
 from cfrviz.app import CHOICE_KEY
 from cfrviz.app.links import Choice
 from cfrviz.run.uploads import read_game_upload
+from tests.support.apptest import open_page
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -71,14 +72,9 @@ def rendered_text(source: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", MARKDOWN.render(source))).replace("\u2060", "")
 
 
-def _open(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state[CHOICE_KEY] = Choice(read_game_upload("hostile.efg", EFG.encode()), "cfr", 50)
-    at.run()
-    if page != "app.py":
-        at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
+def hostile_choice() -> dict[str, Choice]:
+    """The session's choice of game: the hostile file, uploaded."""
+    return {CHOICE_KEY: Choice(read_game_upload("hostile.efg", EFG.encode()), "cfr", 50)}
 
 
 def _assert_literal(at: AppTest, where: str) -> int:
@@ -93,19 +89,19 @@ def _assert_literal(at: AppTest, where: str) -> int:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_shows_a_files_names_as_written(page: str) -> None:
-    at = _open(page)
+    at = open_page(page, state=hostile_choice())
     _assert_literal(at, page)
 
 
 def test_the_title_shows_as_written_where_it_is_named() -> None:
     # Home, Convergence, Compare and Best response name the game in a sentence.
     for page in ("app.py", "pages/3_Convergence.py", "pages/4_Compare.py", "pages/7_Best_response.py"):
-        assert _assert_literal(_open(page), page) >= 1, page
+        assert _assert_literal(open_page(page, state=hostile_choice()), page) >= 1, page
 
 
 def test_play_and_the_lock_editor_show_names_as_written() -> None:
     # Play: the buttons mid-hand, then the finished hand's table, deal, moves and the bot's decisions.
-    at = _open("pages/8_Play.py")
+    at = open_page("pages/8_Play.py", state=hostile_choice())
     at.button(key="play_deal").click().run()
     assert _assert_literal(at, "Play mid-hand") >= 1
     while any(str(b.key).startswith("play_action_") for b in at.button):
@@ -117,7 +113,7 @@ def test_play_and_the_lock_editor_show_names_as_written() -> None:
     cells = [row.count("<td") for row in MARKDOWN.render(table).split("<tr>")[2:]]
     assert set(cells) == {3}, cells               # who, what, next: the pipe in a name adds no cell
     # The Game tree's lock editor for player 1's set after red (node 1): its labels name the set and actions.
-    at = _open("pages/1_Game_tree.py")
+    at = open_page("pages/1_Game_tree.py", state=hostile_choice())
     at.session_state[ui.NODE_KEY] = 1
     at.run()
     assert not at.exception, at.exception

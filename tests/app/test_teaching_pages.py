@@ -2,12 +2,8 @@
 and the pure pieces behind them: matrix presets and the payoff-table checks."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from cfrviz import analysis, app as ui
 from cfrviz import catalog
@@ -17,23 +13,7 @@ from cfrviz.figures.timeline import read_component_data
 from cfrviz.games.matrix import PRESETS, parse_probabilities, payoff_table
 from cfrviz.solvers.matrix import regret_matching_path
 from cfrviz.util.vocabulary import Player
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_page(page: str, query: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
+from tests.support.apptest import mounted, open_page
 
 # --------------------------------------------------------------------------------------------
 # Regret matching
@@ -71,17 +51,11 @@ def test_payoff_table_rejects_bad_cells_with_a_sentence():
     assert best_response_to(np.array(PRESETS["rps"].payoffs, dtype=float), np.array([0.4, 0.3, 0.3])).tolist() == [0, 1, 0]
 
 
-def timeline_data(at: AppTest) -> tuple[dict, dict]:
-    """(header, payload) the page's timeline component is mounted with."""
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)
-
-
 def test_regret_matching_page_fixed_opponent_and_self_play():
     at = open_page("pages/5_Regret_matching.py")
     # Self-play with expected-value updates is the default: the current strategy circles.
     assert at.radio(key="rm_mode").value == "self" and at.radio(key="rm_update").value == "expected"
-    header, payload = timeline_data(at)
+    header, payload = mounted(at)
     assert header["mode"] == "regret_matching" and header["t"] == 10_000   # the last iteration by default
     extra = payload["extra"]
     # Both players, each with rock-paper-scissors' uniform equilibrium as the target.
@@ -95,7 +69,7 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     at.radio(key="rm_mode").set_value("fixed").run()
     at.radio(key="rm_update").set_value("sampled").run()
     assert not at.exception
-    (player,) = timeline_data(at)[1]["extra"]["players"]
+    (player,) = mounted(at)[1]["extra"]["players"]
     # The tutorial trainer's opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
     assert player["target"] == [0.0, 1.0, 0.0] and player["average"][-1][1] > 0.9
     at.text_input(key="rm_opponent_3").set_value("0.5, 0.6, 0.1").run()

@@ -11,28 +11,23 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.figures.timeline import read_component_data
+from tests.support.apptest import mounted
 
 APP = str(Path(__file__).parents[2] / "app.py")
 # The session-state key the Game tree page gives its timeline for the edge-width choice (kind_key).
 KIND_KEY = "tree_edges"
 
 
-def header(at: AppTest) -> dict:
-    (element,) = at.get("bidi_component")
-    return read_component_data(element.proto.bytes)[0]
-
-
 def test_edge_widths_start_as_the_average_strategy_and_follow_the_reported_choice() -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("pages/1_Game_tree.py").run()
     assert not at.exception
-    first = header(at)
+    first = mounted(at)[0]
     assert first["kind"] == "average"
     at.session_state[KIND_KEY] = "current"
     at.run()
-    assert header(at)["kind"] == "current" and header(at)["id"] == first["id"]   # same payload
+    assert mounted(at)[0]["kind"] == "current" and mounted(at)[0]["id"] == first["id"]   # same payload
     # A value that is not one of the two choices is not shown.
     at.session_state[KIND_KEY] = "<b>current</b>"
     at.run()
-    assert header(at)["kind"] == "average"
+    assert mounted(at)[0]["kind"] == "average"

@@ -86,6 +86,6 @@ def test_a_link_to_the_root_of_openspiels_goofspiel() -> None:
     pytest.importorskip("pyspiel")
     from tests.support.apptest import open_page
 
-    at = open_page("1_Game_tree.py", {"game": "openspiel:goofspiel(num_cards=3,imp_info=True)", "node": "0",
+    at = open_page("pages/1_Game_tree.py", {"game": "openspiel:goofspiel(num_cards=3,imp_info=True)", "node": "0",
                                       "iters": "20"})
     assert any("lies above every part" in c.value for c in at.caption)

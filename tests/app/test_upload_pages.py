@@ -6,7 +6,6 @@ drawn link itself.
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -16,16 +15,10 @@ import cfrviz
 from cfrviz.run import Run
 from cfrviz import app as ui
 from cfrviz.figures.timeline import read_component_data
-from cfrviz.run import save_run
+from tests.support.saved_runs import npz_bytes
 
 APP = str(Path(__file__).parents[2] / "app.py")
 BANNER = "Showing the uploaded run from"
-
-
-def npz_bytes(run: Run) -> bytes:
-    buffer = io.BytesIO()
-    save_run(run, buffer)
-    return buffer.getvalue()
 
 
 def follow_navigation(at: AppTest, label: str) -> AppTest:

@@ -16,7 +16,7 @@ from tests.support.apptest import mounted, open_page
 
 
 def open_walkthrough(**query: str) -> AppTest:
-    return open_page("6_Walkthrough.py", query)
+    return open_page("pages/6_Walkthrough.py", query)
 
 
 def test_the_whole_hand_worked_trace_goes_to_the_browser_once():

@@ -8,11 +8,11 @@ fits on the screen.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
-from tests.browser.test_timeline_browser import overlaps
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, t_label, timeline_root, wait_for_app
+from tests.support.drawing import overlaps
 
 import cfrviz
 from cfrviz.analysis import best_response
@@ -21,8 +21,6 @@ pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
 LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
 # Every drawn text of the tree (pills, edge labels, payoffs) with its box in page pixels and its size.
 LABEL_BOXES = """(root) => [...root.querySelectorAll('.tl-tree svg text')]
   .filter(t => t.textContent.trim() && t.getBBox().width > 0)
@@ -44,18 +42,6 @@ RECORD = """(root) => {
 }"""
 
 
-def timeline(page):
-    return page.locator(".tl").first
-
-
-def t_label(page) -> int:
-    return int(page.get_by_test_id("timeline-t").first.inner_text().split("=")[1].split("of")[0].replace(",", ""))
-
-
-def url_query(page) -> dict[str, str]:
-    return dict(parse_qsl(urlsplit(page.url).query))
-
-
 # A page's first visit solves the run and builds both best responses of every frame: on a busy
 # 2-core machine that can take longer than a rerun.
 FIRST_VISIT_MS = 120_000
@@ -70,7 +56,7 @@ def open_best_response(page, app_url: str, query: str) -> None:
 
 def marked(page) -> dict[str, set[str]]:
     actions: dict[str, set[str]] = {}
-    for key, action in timeline(page).evaluate(MARKED):
+    for key, action in timeline_root(page).evaluate(MARKED):
         actions.setdefault(key, set()).add(action)
     return actions
 
@@ -87,13 +73,13 @@ def test_arrow_right_repaints_the_gains_and_marks_without_a_rerun(page, app_url:
     assert t_label(page) == 1
     page.evaluate(WATCH_RUNS)
     # Each repaint is recorded in the page as it happens, so the presses follow each other at once.
-    timeline(page).evaluate(RECORD)
+    timeline_root(page).evaluate(RECORD)
     page.locator(".tl-slider").first.focus()
     for _ in range(12):
         page.keyboard.press("ArrowRight")
     assert page.evaluate("window.__scriptRuns") == 0, "a key press reran the script"
     # (a repaint for another reason repeats the same t: keep each t's first record)
-    every = timeline(page).evaluate("(root) => root.brRecords")
+    every = timeline_root(page).evaluate("(root) => root.brRecords")
     records = [r for k, r in enumerate(every) if k == 0 or r[0] != every[k - 1][0]]
     seen = [int(t.split("=")[1].split("of")[0]) for t, _ in records]
     shown = [text for _, text in records]
@@ -114,7 +100,7 @@ def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(p
     open_best_response(page, app_url, f"{KUHN}&t=30")
     # Kuhn draws whole: every one of player 1's six sets has both its histories marked, on its best action.
     assert marked(page) == expected_marks(run, 30, 0)
-    assert timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length") == 12
+    assert timeline_root(page).evaluate("(root) => root.querySelectorAll('.br-mark').length") == 12
     rows = page.locator('[data-testid="br-table"] tbody tr')
     assert rows.count() == 6
     page.evaluate(WATCH_RUNS)
@@ -139,7 +125,7 @@ def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(p
 def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
     page.set_viewport_size(size)
     open_best_response(page, app_url, query)
-    boxes = timeline(page).evaluate(LABEL_BOXES)
+    boxes = timeline_root(page).evaluate(LABEL_BOXES)
     assert len(boxes) >= 30, boxes
     assert min(b["size"] for b in boxes) >= 14
     assert overlaps(boxes) == []
@@ -154,8 +140,8 @@ def test_the_downloaded_svg_holds_the_marks_shown_and_no_others(page, app_url: s
     # Reference: the page at t = 30 marks player 1's best action at each history of its six sets
     # (12 edges, as above); the figure is built from the drawing, so it holds those 12 and no more.
     open_best_response(page, app_url, f"{KUHN}&t=30")
-    shown = timeline(page).evaluate("(root) => root.querySelectorAll('.br-mark').length")
-    mark = timeline(page).evaluate("(root) => getComputedStyle(root.querySelector('.br-mark')).stroke")
+    shown = timeline_root(page).evaluate("(root) => root.querySelectorAll('.br-mark').length")
+    mark = timeline_root(page).evaluate("(root) => getComputedStyle(root.querySelector('.br-mark')).stroke")
     with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
         page.get_by_role("button", name="Download SVG").first.click()
     figure = ET.parse(info.value.path()).getroot()

@@ -7,18 +7,18 @@ every page at every size there (the README's tour is taken from them).
 """
 from __future__ import annotations
 
-import itertools
 import os
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, wait_for_drawn
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, no_exception,
+                                   open_app, share_link, wait_for_drawn)
+from tests.support.drawing import overlaps
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
 KUHN = "game=kuhn&algo=cfr%2B&iters=300&updates=alternating"
 LEDUC = "game=leduc&algo=cfr%2B&iters=200&updates=alternating"
 # (path, link): every page of the app, on Kuhn, and the pages that draw a tree on Leduc too.
@@ -75,19 +75,6 @@ SAME_LINK = """() => {
 }"""
 
 
-def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
-    """Pairs of text boxes in one drawing that share more than half a pixel each way."""
-    def meet(a: dict, b: dict) -> bool:
-        slack = 0.5
-        return (a["where"] == b["where"] and a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"]
-                and a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
-    return [(a["text"], b["text"]) for a, b in itertools.combinations(boxes, 2) if meet(a, b)]
-
-
-def share_link(page) -> str:
-    return page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text().strip()
-
-
 def same_link(page) -> bool:
     box, bar = urlsplit(share_link(page)), urlsplit(page.url)
     return box.path == bar.path and dict(parse_qsl(box.query)) == dict(parse_qsl(bar.query))
@@ -117,8 +104,7 @@ def test_every_page_is_legible_and_its_share_box_follows_the_address_bar(page, a
     # A page's first visit may solve (Compare solves and times every line): more than one render.
     open_app(page, f"{app_url}/{path}?{link}", timeout_ms=6 * RENDER_TIMEOUT_MS)
     wait_for_drawn(page, timeout_ms=6 * RENDER_TIMEOUT_MS)
-    errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, errors.first.inner_text()[:600]
+    no_exception(page)
     # A component whose script fails shows Streamlit's error box instead of its drawing.
     broken = page.get_by_text("Component Error")
     assert broken.count() == 0, broken.first.inner_text()[:300]

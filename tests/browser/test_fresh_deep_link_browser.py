@@ -8,11 +8,11 @@ folder navigation), so this is the test any change of the app's routing must pas
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, share_query, wait_for_app
 from tests.support.server import streamlit_server
 
 # Kuhn poker solved by CFR+ for 300 iterations; t=5 is one of its snapshot iterations (`snapshot_schedule`
@@ -20,11 +20,6 @@ from tests.support.server import streamlit_server
 # A fresh server's first run also compiles (or loads) the kernels, so it gets longer than a render.
 FIRST_RUN_MS = 6 * RENDER_TIMEOUT_MS
 EVOLUTION = {"game": "kuhn", "algo": "cfr+", "iters": "300", "updates": "alternating", "t": "5"}
-
-
-def share_link(page: Any) -> dict[str, str]:
-    text = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
-    return dict(parse_qsl(urlsplit(text.strip()).query))
 
 
 def our_navigation(page: Any) -> list[str]:
@@ -58,6 +53,6 @@ def test_first_visit_of_a_fresh_server_is_a_deep_link(new_context: Any, path: st
             state="visible", timeout=FIRST_RUN_MS)
         labels = our_navigation(page)
         assert labels[:1] == ["Home"] and "app" not in labels, labels
-        assert share_link(page).items() >= link.items(), share_link(page)
+        assert share_query(page).items() >= link.items(), share_query(page)
         if shown is not None:
             page.get_by_text(shown).first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)

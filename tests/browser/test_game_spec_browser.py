@@ -8,20 +8,15 @@ Reference: the catalog's own spelling of the games (`catalog.get("kuhn", cards=N
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, share_query, wait_for_app
 
 #: The session's server may be fresh (its first solve also loads the compiled kernels) and the machine busy.
 WAIT_MS = 6 * RENDER_TIMEOUT_MS
 LINK = {"game": "kuhn5", "algo": "cfr+", "iters": "300", "updates": "alternating"}
-
-
-def share_link(page: Any) -> dict[str, str]:
-    text = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
-    return dict(parse_qsl(urlsplit(text.strip()).query))
 
 
 def cards_input(page: Any) -> Any:
@@ -38,7 +33,7 @@ def test_a_linked_game_travels_to_the_sidebar_and_the_link(new_context: Any, app
     page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.wait_for(state="visible", timeout=WAIT_MS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert cards_input(page).input_value() == "5"
-    assert {k: v for k, v in share_link(page).items() if k in LINK} == LINK
+    assert {k: v for k, v in share_query(page).items() if k in LINK} == LINK
 
     # The sidebar's cards make a new game: the link names it, the other settings stay.
     cards_input(page).fill("6")
@@ -46,4 +41,4 @@ def test_a_linked_game_travels_to_the_sidebar_and_the_link(new_context: Any, app
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stCode"]')]
                                      .some(e => e.innerText.includes('game=kuhn6'))""", timeout=WAIT_MS)
     page.wait_for_selector(APP_IDLE, timeout=WAIT_MS)
-    assert {k: v for k, v in share_link(page).items() if k in LINK} == {**LINK, "game": "kuhn6"}
+    assert {k: v for k, v in share_query(page).items() if k in LINK} == {**LINK, "game": "kuhn6"}

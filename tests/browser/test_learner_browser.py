@@ -14,18 +14,12 @@ import pytest
 
 import cfrviz
 from cfrviz.run import save_run
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, share_link, share_query
 from tests.support.server import streamlit_server
 
 SIDEBAR = '[data-testid="stSidebar"]'
 # A shared 2-core machine under load renders slowly; these tests wait longer than the default.
 SLOW_MS = 4 * RENDER_TIMEOUT_MS
-
-
-def open_app(page, url: str, text: str | None = None) -> None:
-    page.goto(url, timeout=SLOW_MS)
-    page.wait_for_selector('[data-testid="stApp"]', timeout=SLOW_MS)
-    wait_for_app(page, text, timeout_ms=SLOW_MS)
 
 
 def idle(page) -> None:
@@ -36,10 +30,6 @@ def nav_labels(page) -> list[str]:
     links = page.locator(f'{SIDEBAR} [data-testid="stPageLink"]')
     # The material icon is a ligature ("home"): the label is the last line.
     return [links.nth(i).inner_text().strip().split("\n")[-1] for i in range(links.count())]
-
-
-def share_link(page) -> str:
-    return page.locator(f'{SIDEBAR} [data-testid="stCode"]').first.inner_text().strip()
 
 
 @pytest.mark.browser
@@ -59,7 +49,7 @@ def test_fresh_server_deep_link_shows_the_apps_navigation_and_text_before_the_so
         assert labels[0] == "Home" and "Evolution" in labels and "app" not in labels
         assert page.locator('[data-testid="stSidebarNav"]').count() == 0
         page.wait_for_selector(APP_IDLE, timeout=6 * RENDER_TIMEOUT_MS)
-        assert dict(parse_qsl(urlsplit(share_link(page)).query))["t"] == "5"
+        assert share_query(page)["t"] == "5"
 
         # Home on a second fresh context: its text and path are on screen while the solve still runs.
         home = new_context().new_page()
@@ -74,7 +64,7 @@ def test_fresh_server_deep_link_shows_the_apps_navigation_and_text_before_the_so
 @pytest.mark.browser
 def test_page_settings_survive_a_page_switch_and_a_share_link(new_context, app_url: str) -> None:
     page = new_context().new_page()
-    open_app(page, f"{app_url}/Regret_matching", "Regret matching in a matrix game")
+    open_app(page, f"{app_url}/Regret_matching", "Regret matching in a matrix game", timeout_ms=SLOW_MS)
     page.get_by_text("fixed strategy", exact=True).click()
     idle(page)
     page.get_by_text("sampled actions", exact=True).click()
@@ -96,7 +86,7 @@ def test_page_settings_survive_a_page_switch_and_a_share_link(new_context, app_u
     # The link in a fresh browser context (no session) restores them.
     other = new_context().new_page()
     open_app(other, link.replace("http://localhost", app_url) if link.startswith("http://localhost") else link,
-             "best response to player 2")
+             "best response to player 2", timeout_ms=SLOW_MS)
     assert other.get_by_role("radio", name="fixed strategy").is_checked()
     assert other.get_by_role("radio", name="sampled actions").is_checked()
 
@@ -106,7 +96,7 @@ def test_an_upload_shows_its_banner_and_idles_the_sidebar(new_context, app_url: 
     saved = tmp_path / "learner_run.npz"
     save_run(cfrviz.solve("kuhn", "cfr+", iterations=60), saved)
     page = new_context().new_page()
-    open_app(page, f"{app_url}/Convergence?game=kuhn&algo=cfr&iters=50", "Convergence")
+    open_app(page, f"{app_url}/Convergence?game=kuhn&algo=cfr&iters=50", "Convergence", timeout_ms=SLOW_MS)
     page.locator(f'{SIDEBAR} input[type="file"]').set_input_files(str(saved))
     banner = page.get_by_text("Showing the uploaded run from")
     banner.first.wait_for(state="visible", timeout=SLOW_MS)

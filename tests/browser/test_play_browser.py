@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.browser.test_timeline_browser import LABEL_BOXES, overlaps, t_label
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, wait_for_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, t_label, wait_for_app
+from tests.support.drawing import LABEL_BOXES, overlaps
 
 import cfrviz
 from cfrviz.teaching import play
@@ -31,7 +31,7 @@ def run():
 FIRST_RENDER_MS = 90_000
 
 
-def open_play(page, url: str) -> None:
+def visit_play(page, url: str) -> None:
     page.goto(url, timeout=FIRST_RENDER_MS)
     wait_for_app(page, "Play against the strategy", timeout_ms=FIRST_RENDER_MS)
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=FIRST_RENDER_MS)
@@ -67,7 +67,7 @@ def finish_hand(page) -> None:
 def test_the_timelines_t_is_the_strategy_the_bot_plays(page, app_url: str, run) -> None:
     # The human sits as player 2, so the bot acts first, at its root set, with the average strategy
     # of the t chosen on the timeline (here t = 10, by keys) and not the last iteration's.
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2")
+    visit_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2")
     page.locator(".tl-slider").first.focus()
     page.keyboard.press("Home")
     for _ in range(9):
@@ -103,7 +103,7 @@ def facing_a_bet_seed(run) -> int:
 
 def test_the_ev_loss_of_calling_a_bet_is_the_hand_computed_one(page, app_url: str, run) -> None:
     seed = facing_a_bet_seed(run)
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2&play_deals=seeded&play_seed={seed}")
+    visit_play(page, f"{app_url}/Play?{KUHN}&play_seat=p2&play_deals=seeded&play_seed={seed}")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     mine = page.locator('[data-testid="stMetric"]', has_text="Your card").first.inner_text().split()[-1]
@@ -126,7 +126,7 @@ def test_the_ev_loss_of_calling_a_bet_is_the_hand_computed_one(page, app_url: st
 
 def test_the_sessions_total_adds_up_every_decision(page, app_url: str) -> None:
     # Reference: the sum of the losses shown after each decision (each rounded to 4 decimals).
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate&play_deals=seeded&play_seed=7")
+    visit_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate&play_deals=seeded&play_seed=7")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     losses = []
@@ -161,7 +161,7 @@ PANEL_TEXT = """() => {
 def test_play_is_legible_at_phone_laptop_and_projector_sizes(page, app_url: str, size: dict) -> None:
     # Reference: the viewport; labels 14 px or more and no two label boxes meeting.
     page.set_viewport_size(size)
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=p1")
+    visit_play(page, f"{app_url}/Play?{KUHN}&play_seat=p1")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     act(page, "Check")
@@ -195,7 +195,7 @@ def test_two_clicks_at_once_count_as_one_decision(page, app_url: str, when_runni
     # Kuhn: no action the human takes can be legal twice in one hand (check is followed by the bot's
     # move, then call/fold or the end; bet/call/fold end it or hand the move over), so a double click
     # is one decision. Before, the second click raised "You cannot 'check' here" (3 rounds in 5).
-    open_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate")
+    visit_play(page, f"{app_url}/Play?{KUHN}&play_seat=alternate")
     page.get_by_role("button", name="Deal the first hand").click()
     wait_for_app(page, "Hand 1")
     decisions = 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.browser.test_timeline_browser import SIZES, overlaps, t_label, url_query
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, t_label, url_query
+from tests.support.drawing import overlaps
 
 from cfrviz.games.matrix import PRESETS
 from cfrviz.solvers.matrix import regret_matching_path

@@ -11,7 +11,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import cfrviz
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, wait_for_app
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, no_exception, open_app,
+                                   share_link, share_query, url_query, wait_for_app)
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.name for p in (ROOT / "pages").glob("[0-9]_*.py"))
@@ -30,15 +31,6 @@ def heading(page, text: str) -> None:
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
 
 
-def no_exception(page) -> None:
-    errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, errors.first.inner_text()[:600]
-
-
-def share_link(page) -> str:
-    return page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
-
-
 def test_pages_found() -> None:
     # Reference: the app's eight pages; the deep-link test below runs once per page file.
     assert len(PAGES) == 8, PAGES
@@ -51,7 +43,7 @@ def test_deep_link_restores_the_view(new_context, app_url: str, page_file: str) 
     open_app(page, f"{app_url}/{slug(page_file)}?{urlencode(LINK)}")
     no_exception(page)
     link = share_link(page)
-    assert dict(parse_qsl(urlsplit(link.strip()).query)) == LINK, f"{page_file}: share link is {link!r}"
+    assert dict(parse_qsl(urlsplit(link).query)) == LINK, f"{page_file}: share link is {link!r}"
     # The iteration slider (Game tree's lock editor has sliders of its own, for a mixed lock).
     sliders = page.locator('[data-testid="stSlider"]', has_text="Iteration").locator(
         '[data-testid="stSliderThumbValue"]')
@@ -115,12 +107,12 @@ def test_compares_share_box_equals_the_address_bar_after_removing_an_algorithm(n
     # The first comparison on a fresh server solves and times three lines, slower than one render.
     wait_for_app(page, "lines solved and timed", timeout_ms=6 * RENDER_TIMEOUT_MS)
     no_exception(page)
-    assert dict(parse_qsl(urlsplit(share_link(page).strip()).query)) == dict(parse_qsl(urlsplit(page.url).query))
+    assert share_query(page) == url_query(page)
     page.locator('[data-testid="stMultiSelect"]').first.get_by_role("button", name="Remove CFR+", exact=True).click()
     page.wait_for_function("() => new URLSearchParams(location.search).get('cmp_algos') === 'cfr'",
                            timeout=RENDER_TIMEOUT_MS)
     wait_for_app(page, "2 lines solved and timed", timeout_ms=6 * RENDER_TIMEOUT_MS)
     no_exception(page)
-    box = urlsplit(share_link(page).strip())
+    box = urlsplit(share_link(page))
     bar = urlsplit(page.url)
     assert box.path == bar.path and dict(parse_qsl(box.query)) == dict(parse_qsl(bar.query))

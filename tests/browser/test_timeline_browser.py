@@ -8,39 +8,16 @@ legibility; and the viewport for what is on the screen.
 """
 from __future__ import annotations
 
-import itertools
-from urllib.parse import parse_qsl, urlsplit
-
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, open_app
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, open_app,
+                                   t_label, timeline_root, url_query, wait_tree)
+from tests.support.drawing import LABEL_BOXES, contrast, over, overlaps, rgb
 
 import cfrviz
 
 pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
-
-# Text boxes of every drawn label in the tree (pills, edge labels, payoffs), in page pixels.
-LABEL_BOXES = """() => {
-  const root = document.querySelector('.stBidiComponent [data-testid="stBidiComponentIsolated"]') ||
-               document.querySelector('.stBidiComponent');
-  const find = (node) => node.querySelector ? (node.querySelector('.tl-tree svg') ||
-      [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean)) : null;
-  const svg = find(document);
-  return [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && t.getBBox().width > 0)
-    .map(t => { const r = t.getBoundingClientRect();
-                return {text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
-                        size: parseFloat(getComputedStyle(t).fontSize)}; });
-}"""
-
-
-def t_label(page) -> int:
-    return int(page.get_by_test_id("timeline-t").inner_text().split("=")[1].split("of")[0].replace(",", ""))
-
-
-def url_query(page) -> dict[str, str]:
-    return dict(parse_qsl(urlsplit(page.url).query))
-
 
 def open_tree(page, query: str) -> None:
     open_app(page, f"{page.context.app_url}/Game_tree?{query}" if hasattr(page.context, "app_url") else query)
@@ -49,10 +26,6 @@ def open_tree(page, query: str) -> None:
 def inspector_cell(page, row: str, action: int) -> str:
     cells = page.locator(".tl-inspector tr", has_text=row).first.locator("td")
     return cells.nth(1 + action).inner_text()
-
-
-def wait_tree(page) -> None:
-    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
 
 
 def test_ten_key_presses_redraw_without_a_rerun_and_the_pause_puts_t_in_the_url(page, app_url: str) -> None:
@@ -135,18 +108,7 @@ def test_clicking_a_node_shows_the_inspector_in_the_first_viewport(page, app_url
     page.locator(".tl-inspector h4", has_text=f"Node {node}: KQ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
 
 
-def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
-    def meet(a: dict, b: dict) -> bool:
-        slack = 0.5
-        return (a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"] and
-                a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
-    return [(a["text"], b["text"]) for a, b in itertools.combinations(boxes, 2) if meet(a, b)]
-
-
 LEDUC = "game=leduc&algo=cfr&iters=300&updates=simultaneous"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("query", [KUHN + "&t=40", LEDUC + "&node=5"], ids=["kuhn", "leduc"])
 def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
@@ -222,37 +184,10 @@ TREE_TEXT = """(root) => {
 }"""
 
 
-def rgb(css: str) -> tuple[float, float, float, float]:
-    """(r, g, b, alpha) of a computed CSS colour."""
-    parts = [float(x) for x in css[css.index("(") + 1:css.index(")")].replace("/", ",").replace(" ", ",").split(",") if x]
-    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
-
-
-def over(top: tuple[float, ...], alpha: float, under: tuple[float, ...]) -> tuple[float, float, float, float]:
-    a = alpha * top[3]
-    return (a * top[0] + (1 - a) * under[0], a * top[1] + (1 - a) * under[1], a * top[2] + (1 - a) * under[2], 1.0)
-
-
-def luminance(c: tuple[float, ...]) -> float:
-    def channel(v: float) -> float:
-        v /= 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
-
-
-def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    x, y = luminance(a), luminance(b)
-    return (max(x, y) + 0.05) / (min(x, y) + 0.05)
-
-
 def test_contrast_of_wcag_reference_colours() -> None:
     # Reference: WCAG 2 gives black on white 21:1 and #767676 on white 4.54:1.
     assert contrast((0, 0, 0, 1), (255, 255, 255, 1)) == pytest.approx(21.0)
     assert contrast(rgb("rgb(118, 118, 118)"), rgb("rgb(255, 255, 255)")) == pytest.approx(4.54, abs=0.01)
-
-
-def tree_root(page):
-    return page.locator(".tl").first
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -268,7 +203,7 @@ def test_every_payoff_and_label_has_contrast_4_5_against_what_is_behind_it(page,
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{query}")
     wait_tree(page)
-    texts = tree_root(page).evaluate(TREE_TEXT)
+    texts = timeline_root(page).evaluate(TREE_TEXT)
     payoffs = [t for t in texts if "tl-payoff" in t["kind"]]
     assert len(payoffs) >= 30 or "leduc" in query, len(payoffs)
     assert payoffs, texts[:3]
@@ -299,7 +234,7 @@ def test_leduc_keeps_the_keyboard_focus_after_the_reruns_of_a_key_step_and_a_new
     # (a new payload, so a new drawing): the focus must survive that too.
     open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
     wait_tree(page)
-    root = tree_root(page)
+    root = timeline_root(page)
     page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
     assert root.evaluate(ACTIVE_IS_ROOT)
     page.keyboard.press("ArrowLeft")
@@ -324,7 +259,7 @@ def test_leduc_keeps_the_keyboard_focus_after_the_reruns_of_a_key_step_and_a_new
     page.locator(f'.tl-node[data-node="{jq_k}"]').first.wait_for(timeout=RENDER_TIMEOUT_MS)
     page.get_by_text("showing player 2 holds Q").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
-    assert tree_root(page).evaluate(ACTIVE_IS_ROOT), "drawing a new part dropped the focus"
+    assert timeline_root(page).evaluate(ACTIVE_IS_ROOT), "drawing a new part dropped the focus"
     before = t_label(page)
     page.keyboard.press("ArrowRight")
     assert t_label(page) == before + 1
@@ -353,7 +288,7 @@ def test_the_inspector_is_on_screen_after_a_click_on_the_lowest_node(page, app_u
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{query}")
     wait_tree(page)
-    lowest = tree_root(page).evaluate("""(root) => {
+    lowest = timeline_root(page).evaluate("""(root) => {
       const pills = [...root.querySelectorAll('.tl-tree .tl-node')].filter((g) => g.querySelector('rect'));
       pills.sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom);
       return pills[0].dataset.node; }""")
@@ -362,7 +297,7 @@ def test_the_inspector_is_on_screen_after_a_click_on_the_lowest_node(page, app_u
                            timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
     page.locator(".tl-inspector h4", has_text=f"Node {lowest}:").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-    where = tree_root(page).evaluate(HEADING)
+    where = timeline_root(page).evaluate(HEADING)
     assert where["top"] >= where["headerBottom"] and where["bottom"] <= where["height"], where
     assert where["left"] >= 0 and where["right"] <= where["width"], where
     assert not where["covered"], where
@@ -379,7 +314,7 @@ def test_the_legend_sentence_is_never_cut(page, app_url: str, size: dict) -> Non
     page.set_viewport_size(size)
     open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
     wait_tree(page)
-    cut = tree_root(page).evaluate("""(root) => {
+    cut = timeline_root(page).evaluate("""(root) => {
       const right = root.getBoundingClientRect().right + 0.5, legend = root.querySelector('.tl-legend');
       return [...legend.children].filter((e) => e.getBoundingClientRect().right > right).map((e) => e.textContent)
         .concat(legend.scrollWidth > legend.clientWidth + 0.5 ? ['(legend overflows)'] : []); }""")

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import RENDER_TIMEOUT_MS, SIZES, open_app, wait_tree
 
 import cfrviz
 
@@ -20,14 +20,6 @@ pytestmark = pytest.mark.browser
 
 KUHN = "game=kuhn&algo=cfr&iters=200&updates=simultaneous"
 SVG_NS = "{http://www.w3.org/2000/svg}"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
-
-def wait_tree(page) -> None:
-    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
-
-
 def download(page, button: str) -> Path:
     with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
         page.get_by_role("button", name=button).first.click()

@@ -10,16 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS, no_exception, open_app
 from tests.support.efg_shapes import chain_efg
 
 pytestmark = pytest.mark.browser
 UPLOAD_SOLVE_MS = 90_000
-
-
-def no_exception(page) -> None:
-    errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, errors.first.inner_text()[:600]
 
 
 def test_clicking_the_root_of_a_deep_chain_selects_a_part(new_context, app_url: str, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, no_exception, open_app
 
 import cfrviz
 from cfrviz.run import save_run
@@ -29,11 +29,6 @@ def timeline_text(page) -> str:
     label = page.get_by_test_id("timeline-t")
     label.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     return label.inner_text()
-
-
-def no_exception(page) -> None:
-    errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, errors.first.inner_text()[:600]
 
 
 def test_an_upload_stays_across_the_apps_navigation(new_context, app_url: str, tmp_path: Path) -> None:

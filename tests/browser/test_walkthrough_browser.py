@@ -9,8 +9,8 @@ state for reruns (tests.support.browser.WATCH_RUNS).
 from __future__ import annotations
 
 import pytest
-from tests.browser.test_timeline_browser import LABEL_BOXES, overlaps
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, WATCH_RUNS
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, open_app
+from tests.support.drawing import LABEL_BOXES, overlaps
 
 import cfrviz
 
@@ -18,9 +18,6 @@ pytestmark = pytest.mark.browser
 
 KUHN_QK = "walk_game=kuhn&walk_algo=chance&walk_deal=QK"
 LEDUC_CFR = "walk_game=leduc&walk_algo=cfr&walk_updates=simultaneous"
-SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
-
-
 def step_label(page) -> tuple[int, int]:
     text = page.get_by_test_id("timeline-t").first.inner_text()   # "Step 4 of 15 · terminal QK kk"
     words = text.replace(",", "").split()
@@ -30,11 +27,6 @@ def step_label(page) -> tuple[int, int]:
 # A server's first visit may compile the solvers' kernels, and Leduc's trace is built once: allow more
 # than a render for the page to open.
 OPEN_MS = 6 * RENDER_TIMEOUT_MS
-
-
-def open_app(page, url: str) -> None:
-    page.goto(url, timeout=OPEN_MS)
-    page.wait_for_selector(APP_IDLE, timeout=OPEN_MS)
 
 
 def wait_walk(page) -> None:
@@ -63,7 +55,7 @@ def row_of(page, key: str) -> dict:
 
 def test_arrow_keys_step_in_the_browser_and_the_pause_puts_the_step_in_the_link(page, app_url: str) -> None:
     tree = cfrviz.compile_game("kuhn")
-    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}")
+    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}", timeout_ms=OPEN_MS)
     wait_walk(page)
     assert step_label(page) == (1, 15)
     root = page.locator(".tl-walk").first
@@ -98,7 +90,7 @@ def test_arrow_keys_step_in_the_browser_and_the_pause_puts_the_step_in_the_link(
 
 
 def test_sets_not_yet_updated_are_pending_never_their_old_values(page, app_url: str) -> None:
-    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}")
+    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}", timeout_ms=OPEN_MS)
     wait_walk(page)
     # Only the four sets on the deal change; at step 1 all of them are pending.
     visible = page.locator(".wt-table tbody tr:not([hidden])")
@@ -118,7 +110,7 @@ def test_sets_not_yet_updated_are_pending_never_their_old_values(page, app_url: 
 def test_a_click_on_a_node_goes_to_its_visit(page, app_url: str) -> None:
     tree = cfrviz.compile_game("kuhn")
     node = tree.node_label.index("QK b")
-    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}")
+    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}", timeout_ms=OPEN_MS)
     wait_walk(page)
     page.evaluate(WATCH_RUNS)
     page.locator(f'.tl-walk .tl-node[data-node="{node}"]').first.click()
@@ -129,7 +121,7 @@ def test_a_click_on_a_node_goes_to_its_visit(page, app_url: str) -> None:
 
 
 def test_the_deep_link_opens_step_4(page, app_url: str) -> None:
-    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}&walk_step=4")
+    open_app(page, f"{app_url}/Walkthrough?{KUHN_QK}&walk_step=4", timeout_ms=OPEN_MS)
     wait_walk(page)
     assert step_label(page) == (4, 15)
     assert page.get_by_test_id("walk-card").first.locator("h4").inner_text() == "Terminal · QK kk"
@@ -140,7 +132,7 @@ def test_the_deep_link_opens_step_4(page, app_url: str) -> None:
                          ids=["kuhn", "leduc"])
 def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: str, size: dict) -> None:
     page.set_viewport_size(size)
-    open_app(page, f"{app_url}/Walkthrough?{query}")
+    open_app(page, f"{app_url}/Walkthrough?{query}", timeout_ms=OPEN_MS)
     wait_walk(page)
     for key in ("Home", "ArrowRight", "n", "n", "End"):
         boxes = page.evaluate(LABEL_BOXES)
@@ -158,7 +150,7 @@ def test_tree_labels_are_legible_and_never_overlap(page, app_url: str, query: st
 def test_the_leduc_table_is_not_clipped(page, app_url: str, size: dict) -> None:
     # Leduc's vanilla CFR changes all 288 sets: every column fits the table's box, none is cut.
     page.set_viewport_size(size)
-    open_app(page, f"{app_url}/Walkthrough?{LEDUC_CFR}&walk_step=600")
+    open_app(page, f"{app_url}/Walkthrough?{LEDUC_CFR}&walk_step=600", timeout_ms=OPEN_MS)
     wait_walk(page)
     fit = page.locator(".tl-walk").first.evaluate("""(root) => {
       const box = root.querySelector('.wt-sets-scroll'), table = box.querySelector('table');

@@ -25,7 +25,7 @@ THREADS = 6
 CALLS_PER_THREAD = 150
 
 
-def _profiles(tree: GameTree, count: int, seed: int) -> list[np.ndarray]:
+def _uniform_then_random(tree: GameTree, count: int, seed: int) -> list[np.ndarray]:
     """Uniform, then random behaviour strategies [I, A] (zero on illegal actions)."""
     rng = np.random.default_rng(seed)
     profiles = [tree.uniform_strategy()]
@@ -66,7 +66,7 @@ def test_threads_on_two_trees_get_the_single_threaded_answers(fast_thread_switch
     # Kuhn (3 cards, 58 nodes) and Leduc (thousands of nodes): a Kuhn-sized node table read with
     # Leduc's ids, or the reverse, gives a different number or reads out of bounds.
     trees = [compile_game("kuhn"), compile_game("leduc")]
-    cases = [(tree, profile) for k, tree in enumerate(trees) for profile in _profiles(tree, 3, seed=k)]
+    cases = [(tree, profile) for k, tree in enumerate(trees) for profile in _uniform_then_random(tree, 3, seed=k)]
     expected = [exploitability(tree, profile) for tree, profile in cases]
     # Sanity of the reference: Kuhn's uniform profile has NashConv 11/12 (OpenSpiel's test).
     assert expected[0] == pytest.approx(11 / 24, abs=1e-12)
@@ -102,7 +102,7 @@ def test_threads_on_two_trees_get_the_single_threaded_answers(fast_thread_switch
 def test_batched_and_best_response_calls_under_threads(fast_thread_switches: None) -> None:
     # The other public entry points share the same per-tree cache.
     trees = [compile_game("kuhn"), compile_game("kuhn", cards=5)]
-    stacks = [np.stack(_profiles(tree, 4, seed=10 + k)) for k, tree in enumerate(trees)]
+    stacks = [np.stack(_uniform_then_random(tree, 4, seed=10 + k)) for k, tree in enumerate(trees)]
     expected_many = [exploitability_many(tree, stack) for tree, stack in zip(trees, stacks)]
     expected_br = [best_response(tree, stack[1], 1).value for tree, stack in zip(trees, stacks)]
 

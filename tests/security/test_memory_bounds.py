@@ -14,7 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.support.capped_child import ROOT, run_capped
-from tests.support.efg_shapes import chain_efg, wide_efg
+from tests.support.efg_shapes import chain_efg, random_perfect_recall_efg, wide_efg
+from tests.support.cli import run_cli
+from tests.support.messages import one_sentence
 
 import cfrviz
 from cfrviz import catalog
@@ -32,17 +34,8 @@ from cfrviz.games import efg
 LIARS_DICE = "openspiel:liars_dice(numdice=1,dice_sides=5)"
 needs_openspiel = pytest.mark.skipif(not openspiel_available(), reason="OpenSpiel (pyspiel) is not installed; "
                                      "tests/run.sh installs the openspiel extra")
-
-
-def one_sentence(message: str) -> bool:
-    return message.endswith(".") and "\n" not in message and "Traceback" not in message
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    catalog.clear_caches()
-    yield
-    catalog.clear_caches()
+# Forget built games (and OpenSpiel's game strings) around every test: tests/security/conftest.py.
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 # --- own reach --------------------------------------------------------------------------------
@@ -66,45 +59,6 @@ def own_reach_by_sequences(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     lead = strategy.shape[:-2]
     flat = np.concatenate([strategy.reshape(lead + (-1,)), np.ones(lead + (1,))], axis=-1)
     return flat[..., index].prod(axis=-1)
-
-
-def random_perfect_recall_efg(seed: int, depth: int = 7) -> str:
-    """A random two-player game in which each player sees only their own moves, so each set is
-    the player's own sequence: perfect recall by construction, with sets spanning many histories."""
-    rng = np.random.default_rng(seed)
-    sets: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, int]] = {}   # key -> (number, actions)
-    lines = ['EFG 2 R "Random" { "A" "B" }', '""']
-    leaves = 0
-
-    def node(level: int, own: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]) -> None:
-        nonlocal leaves
-        kind = rng.integers(0, 4) if level < depth else 3
-        if level == 0:
-            kind = 0
-        if kind == 0:
-            lines.append('c "" 1 "deal" { "x" 1/3 "y" 2/3 } 0' if level == 0 else 'c "" 1 0')
-            for _ in range(2):
-                node(level + 1, own)
-        elif kind in (1, 2):
-            player = int(kind) - 1
-            key = (player, own[player])
-            if key not in sets:
-                sets[key] = (sum(1 for p, _ in sets if p == player) + 1, int(rng.integers(2, 4)))
-            number, actions = sets[key]
-            names = " ".join(f'"m{k}"' for k in range(actions))
-            lines.append(f'p "" {player + 1} {number} "{player}:{number}" {{ {names} }} 0'
-                         if sum(1 for line in lines if f'"{player}:{number}"' in line) == 0
-                         else f'p "" {player + 1} {number} 0')
-            for a in range(actions):
-                step = own[player] + ((number, a),)
-                node(level + 1, (step, own[1]) if player == 0 else (own[0], step))
-        else:
-            leaves += 1
-            value = int(rng.integers(-3, 4))
-            lines.append(f't "" {leaves} "" {{ {value} {-value} }}')
-
-    node(0, ((), ()))
-    return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc", "kuhn13", "efg:myerson_card_game", "random:1", "random:2",
@@ -359,16 +313,11 @@ def test_liars_dice_five_sides_at_twenty_thousand_iterations_solves_through_the_
 
 # --- the CLI's --snapshots ----------------------------------------------------------------------------
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cfrviz", "solve", *args], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
-
-
 def test_cli_snapshots_stride_and_all_are_saved(tmp_path: Path) -> None:
     # Reference: snapshot_schedule's definition: every 3rd iteration and the last; "all" every one.
     for value, expected in (("3", [3, 6, 9, 10]), ("all", list(range(1, 11)))):
         out = tmp_path / f"run{value}.npz"
-        result = cli("kuhn", "-a", "cfr", "-n", "10", "--snapshots", value, "--out", str(out))
+        result = run_cli("solve", "kuhn", "-a", "cfr", "-n", "10", "--snapshots", value, "--out", str(out))
         assert result.returncode == 0, result.stderr
         assert load_run(out).iterations.tolist() == expected
 
@@ -379,11 +328,11 @@ def test_cli_snapshots_stride_and_all_are_saved(tmp_path: Path) -> None:
     ("1", "ask for a stride of 47 or more"),     # 10,000,000 Kuhn snapshots: 215,507 fit (test_run's hand count)
 ])
 def test_cli_bad_snapshots_are_one_sentence(value: str, fragment: str) -> None:
-    result = cli("kuhn", "-a", "cfr", "-n", "10000000", "--snapshots", value)
+    result = run_cli("solve", "kuhn", "-a", "cfr", "-n", "10000000", "--snapshots", value)
     message = result.stderr.strip().removeprefix("cfrviz: ")
     assert result.returncode == 2 and fragment in message and one_sentence(message), result.stderr
 
 
 def test_cli_help_documents_snapshots() -> None:
-    result = cli("--help")
+    result = run_cli("solve", "--help")
     assert result.returncode == 0 and "--snapshots K" in result.stdout and "CFRVIZ_MEMORY_MB" in result.stdout

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,21 +26,11 @@ from cfrviz import catalog
 from cfrviz.games import openspiel
 from cfrviz.games.openspiel import FILE_REFUSAL, GameString, load_openspiel, parse_game_string
 from cfrviz.run import export_strategy, save_run
+from tests.support.messages import one_sentence
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches() -> Iterator[None]:
-    openspiel.forget_openspiel_games()
-    yield
-    openspiel.forget_openspiel_games()
-
-
-def one_sentence(message: str) -> bool:
-    """One line ending in a full stop, with no second sentence outside quoted game strings."""
-    unquoted = re.sub(r"'[^']*'", "''", message)
-    return "\n" not in message and message.endswith(".") and re.search(r"[.!?]\s+[A-Z]", unquoted) is None
+# Forget OpenSpiel's game strings (and built games) around every test: tests/security/conftest.py.
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 @pytest.fixture

@@ -4,6 +4,9 @@ own script state (never on a fixed sleep).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -22,6 +25,8 @@ VIEWPORT = {"width": 1280, "height": 800}
 TALL_VIEWPORT = {"width": 1280, "height": 2400}
 # First render takes 3-4 s on these 2-core machines; leave room for a busy CI box.
 RENDER_TIMEOUT_MS = 20_000
+#: The screens a layout must fit, as test parameters: a phone, a laptop and a desktop.
+SIZES = [pytest.param({"width": w, "height": h}, id=f"{w}x{h}") for w, h in ((390, 844), (1280, 800), (1920, 1080))]
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 # Counts every start of a script run from now on (Streamlit marks the app while a script runs), so a
@@ -69,3 +74,41 @@ def open_app(page: Any, url: str, text: str | None = None, timeout_ms: int = REN
     # The idle marker only appears once the app shell is up and the first script run is over.
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
     wait_for_app(page, text, timeout_ms=timeout_ms)
+
+
+def no_exception(page: Any) -> None:
+    """The page shows no Streamlit exception box (the first one's text is the failure message)."""
+    errors = page.locator('[data-testid="stException"]')
+    assert errors.count() == 0, errors.first.inner_text()[:600]
+
+
+def share_link(page: Any) -> str:
+    """The link the sidebar offers to share (the text of its code box), without surrounding white space."""
+    return str(page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()).strip()
+
+
+def share_query(page: Any) -> dict[str, str]:
+    """The query parameters of the sidebar's share link."""
+    return dict(parse_qsl(urlsplit(share_link(page)).query))
+
+
+def url_query(page: Any) -> dict[str, str]:
+    """The query parameters of the address bar."""
+    return dict(parse_qsl(urlsplit(page.url).query))
+
+
+def t_label(page: Any) -> int:
+    """The iteration the timeline's label shows ("Iteration t = 1,234 of ..." gives 1234); the page
+    must hold exactly one such label."""
+    return int(page.get_by_test_id("timeline-t").inner_text().split("=")[1].split("of")[0].replace(",", ""))
+
+
+def timeline_root(page: Any) -> Any:
+    """The locator of the page's (first) browser timeline, the element its drawings hang from."""
+    return page.locator(".tl").first
+
+
+def wait_tree(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the timeline has drawn its tree and the script run is over."""
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=timeout_ms)
+    page.wait_for_selector(APP_IDLE, timeout=timeout_ms)

@@ -1,8 +1,11 @@
-"""Gambit .efg texts of extreme shapes, made here rather than stored: deep chains and wide nodes.
+"""Gambit .efg texts made here rather than stored: extreme shapes (deep chains, wide nodes, many
+histories) and random games with perfect recall.
 
-Used by the memory-bound tests and by `scripts/budget.py`.
+Used by the memory-bound, tree-part and analysis tests and by `scripts/budget.py`.
 """
 from __future__ import annotations
+
+import numpy as np
 
 
 def chain_efg(decisions: int) -> str:
@@ -45,56 +48,6 @@ def wide_efg(actions: int, answers: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
-
-def blind_rounds_efg(width: int) -> str:
-    """Three moves of `width` actions each: player 1, then player 2 (who does not see player 1's
-    move), then player 1 again (who remembers only their own move). 1 + width + width^2 + width^3
-    histories and width + 2 information sets; width 44 gives 87,165 histories (the issue's 88,000-node
-    upload) with 44 actions, under the reader's 4,000,000 numbers per history table, in about 0.7 MB.
-    Repeated sets and outcomes are written without their descriptions. Player 1 wins 1 when the
-    three indices sum to an even number, else loses 1."""
-    names = " ".join(f'"m{k}"' for k in range(width))
-    lines = ['EFG 2 R "Blind rounds" { "Player 1" "Player 2" }', '""', f'p "" 1 1 "" {{ {names} }} 0']
-    described: set[int] = set()
-    for a in range(width):
-        lines.append(f'p "" 2 1 "" {{ {names} }} 0' if a == 0 else 'p "" 2 1 0')
-        for b in range(width):
-            lines.append(f'p "" 1 {a + 2} "" {{ {names} }} 0' if b == 0 else f'p "" 1 {a + 2} 0')
-            for c in range(width):
-                outcome = 1 if (a + b + c) % 2 == 0 else 2
-                if outcome in described:
-                    lines.append(f't "" {outcome}')
-                else:
-                    described.add(outcome)
-                    win = 1 if outcome == 1 else -1
-                    lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
-    return "\n".join(lines) + "\n"
-
-
-def hidden_deal_efg(width: int) -> str:
-    """Chance deals one of `width` outcomes that nobody sees, then player 1 and player 2 (who does not
-    see player 1's move) each pick one of `width` actions: only 2 information sets, so a page that
-    shows every set of a small game shows all 1 + width + width^2 + width^3 histories (87,165 for
-    width 44, in about 0.7 MB). Player 1 wins 1 when the three indices sum to an even number."""
-    names = " ".join(f'"m{k}"' for k in range(width))
-    deals = " ".join(f'"d{k}" 1/{width}' for k in range(width))
-    lines = ['EFG 2 R "Hidden deal" { "Player 1" "Player 2" }', '""', f'c "" 1 "" {{ {deals} }} 0']
-    described: set[int] = set()
-    for d in range(width):
-        lines.append(f'p "" 1 1 "" {{ {names} }} 0' if d == 0 else 'p "" 1 1 0')
-        for a in range(width):
-            lines.append(f'p "" 2 1 "" {{ {names} }} 0' if d == 0 and a == 0 else 'p "" 2 1 0')
-            for b in range(width):
-                outcome = 1 if (d + a + b) % 2 == 0 else 2
-                if outcome in described:
-                    lines.append(f't "" {outcome}')
-                else:
-                    described.add(outcome)
-                    win = 1 if outcome == 1 else -1
-                    lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
-    return "\n".join(lines) + "\n"
-
-
 def seen_rounds_efg(width: int) -> str:
     """Three moves of `width` actions each, every move seen by both players: 1 + width + width^2
     information sets (1,641 for width 40, each with 40 actions) over 1 + width + width^2 + width^3
@@ -116,4 +69,43 @@ def seen_rounds_efg(width: int) -> str:
                     described.add(outcome)
                     win = 1 if outcome == 1 else -1
                     lines.append(f't "" {outcome} "" {{ {win} {-win} }}')
+    return "\n".join(lines) + "\n"
+
+
+def random_perfect_recall_efg(seed: int, depth: int = 7) -> str:
+    """A random two-player game in which each player sees only their own moves, so each set is
+    the player's own sequence: perfect recall by construction, with sets spanning many histories."""
+    rng = np.random.default_rng(seed)
+    sets: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, int]] = {}   # key -> (number, actions)
+    lines = ['EFG 2 R "Random" { "A" "B" }', '""']
+    leaves = 0
+
+    def node(level: int, own: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]) -> None:
+        nonlocal leaves
+        kind = rng.integers(0, 4) if level < depth else 3
+        if level == 0:
+            kind = 0
+        if kind == 0:
+            lines.append('c "" 1 "deal" { "x" 1/3 "y" 2/3 } 0' if level == 0 else 'c "" 1 0')
+            for _ in range(2):
+                node(level + 1, own)
+        elif kind in (1, 2):
+            player = int(kind) - 1
+            key = (player, own[player])
+            if key not in sets:
+                sets[key] = (sum(1 for p, _ in sets if p == player) + 1, int(rng.integers(2, 4)))
+            number, actions = sets[key]
+            names = " ".join(f'"m{k}"' for k in range(actions))
+            lines.append(f'p "" {player + 1} {number} "{player}:{number}" {{ {names} }} 0'
+                         if sum(1 for line in lines if f'"{player}:{number}"' in line) == 0
+                         else f'p "" {player + 1} {number} 0')
+            for a in range(actions):
+                step = own[player] + ((number, a),)
+                node(level + 1, (step, own[1]) if player == 0 else (own[0], step))
+        else:
+            leaves += 1
+            value = int(rng.integers(-3, 4))
+            lines.append(f't "" {leaves} "" {{ {value} {-value} }}')
+
+    node(0, ((), ()))
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from cfrviz.analysis import (KUHN_VALUE, best_response, closest_alpha, distance_
 from cfrviz.tree import build_tree
 from cfrviz.catalog import compile_game
 from cfrviz.games.efg import read_efg
-from tests.security.test_memory_bounds import random_perfect_recall_efg
+from tests.support.efg_shapes import random_perfect_recall_efg
 
 
 def first_action(tree):

@@ -28,7 +28,7 @@ class Clock:
         return self.now
 
 
-def _click(manager: MediaFileManager, data: bytes = b"run bytes", coordinates: str = "1.2.3") -> str:
+def _click_download(manager: MediaFileManager, data: bytes = b"run bytes", coordinates: str = "1.2.3") -> str:
     with mock.patch("streamlit.runtime.media_file_manager._get_session_id", return_value=_SESSION):
         placeholder = manager.add_deferred(lambda: data, "application/octet-stream", coordinates, "run.npz")
     url = manager.execute_deferred(placeholder)
@@ -53,7 +53,7 @@ def manager(clock: Clock) -> MediaFileManager:
 
 
 def test_a_clicked_download_outlives_reruns_until_its_grace_ends(manager: MediaFileManager, clock: Clock) -> None:
-    file_id = _click(manager)
+    file_id = _click_download(manager)
     manager.clear_session_refs(_SESSION)      # its own session reran (a timeline step reported back)
     _sweeps(manager, 5)
     served = manager.read_file(file_id)
@@ -68,7 +68,7 @@ def test_without_the_wrap_the_second_sweep_deletes_it() -> None:
     # The failure the wrap fixes, on the pinned Streamlit: if this starts keeping the file,
     # Streamlit fixed it itself and the wrap can go.
     bare = MediaFileManager(MemoryMediaFileStorage("/media"))
-    file_id = _click(bare)
+    file_id = _click_download(bare)
     _sweeps(bare)
     assert bare.read_file(file_id) is None
 
@@ -77,7 +77,7 @@ def test_clicked_files_held_at_once_are_bounded_in_bytes(manager: MediaFileManag
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # Room for two 10-byte files: the third click lets the oldest go.
     monkeypatch.setattr(download_files, "MAX_HELD_BYTES", 20)
-    first, second, third = (_click(manager, bytes([n]) * 10, f"1.{n}") for n in range(3))
+    first, second, third = (_click_download(manager, bytes([n]) * 10, f"1.{n}") for n in range(3))
     _sweeps(manager)
     assert manager.read_file(first) is None
     assert manager.read_file(second) is not None and manager.read_file(third) is not None
@@ -91,6 +91,6 @@ def test_wrapping_twice_wraps_once(manager: MediaFileManager) -> None:
 
 def test_the_idle_release_sweeps_what_no_rerun_would(manager: MediaFileManager) -> None:
     # Once the last visitor has gone no script run ends, so Streamlit would never sweep again.
-    file_id = _click(manager)
+    file_id = _click_download(manager)
     download_files.empty_media_files(manager)
     assert manager.read_file(file_id) is None

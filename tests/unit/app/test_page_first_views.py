@@ -14,13 +14,11 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from cfrviz import catalog
 from cfrviz.app import page_results, solving
@@ -29,8 +27,7 @@ from cfrviz.run.cache import RunCache
 from cfrviz.solvers import matrix
 from cfrviz.teaching import compare, walkthrough
 from cfrviz.teaching.compare import Entry
-
-APP = str(Path(__file__).resolve().parents[3] / "app.py")
+from tests.support.apptest import open_page
 
 
 def counting(calls: Counter[str], name: str, work: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,17 +72,10 @@ def test_the_first_views_are_computed_at_start(at_start: Counter[str]) -> None:
     assert at_start == Counter({"compare": 7, "regret matching": 1, "walkthrough": 1})
 
 
-def first_visit(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
 def test_regret_matching_on_a_first_visit_costs_no_solve(at_start: Counter[str], calls: Counter[str]) -> None:
     calls.clear()
     solves = solving.shared_runs().stats().solves
-    at = first_visit("pages/5_Regret_matching.py")
+    at = open_page("pages/5_Regret_matching.py")
     assert calls == Counter() and solving.shared_runs().stats().solves == solves
     assert any(c.value.startswith("Exact equilibrium: player 1 rock 0.333") for c in at.caption)
     path = page_results.regret_matching_path(page_results.regret_matching_first_visit())
@@ -98,7 +88,7 @@ def test_regret_matching_on_a_first_visit_costs_no_solve(at_start: Counter[str],
 
 def test_the_walkthrough_on_a_first_visit_costs_no_solve(at_start: Counter[str], calls: Counter[str]) -> None:
     calls.clear()
-    at = first_visit("pages/6_Walkthrough.py")
+    at = open_page("pages/6_Walkthrough.py")
     assert calls == Counter()
     tree = catalog.get("kuhn").tree()
     regret, strategy_sum, prediction = walkthrough.solver_state_before(tree, "chance", "simultaneous", 0, 1)
@@ -114,7 +104,7 @@ def test_the_walkthrough_on_a_first_visit_costs_no_solve(at_start: Counter[str],
 def test_compare_on_a_first_visit_costs_no_solve(at_start: Counter[str], calls: Counter[str]) -> None:
     calls.clear()
     solves = solving.shared_runs().stats().solves
-    at = first_visit("pages/4_Compare.py")
+    at = open_page("pages/4_Compare.py")
     assert calls == Counter() and solving.shared_runs().stats().solves == solves
     shown = at.dataframe[0].value
     full = [Entry(a, "alternating", 1000) for a in ("cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+")]

@@ -7,6 +7,7 @@ holds 8n bytes of data, so `footprint` of it is at least that and at most that p
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -67,47 +68,23 @@ def test_the_apps_caches_are_bounded_in_bytes() -> None:
         assert 0 < limit <= 100_000_000 and cache._lru.maxsize == limit and cache._lru.max_entries <= 64
 
 
-def test_sessions_asking_at_once_compute_once() -> None:
-    cache: SharedResults[np.ndarray] = SharedResults("test", max_bytes=10**9, max_entries=4)
-    started, release, waiting = threading.Event(), threading.Event(), threading.Event()
-    results: list[np.ndarray] = []
-
-    def slow() -> np.ndarray:
-        started.set()
-        release.wait(timeout=60)
-        return np.arange(3)
-
-    class NotedWait(threading.Event):
-        def wait(self, timeout: float | None = None) -> bool:
-            waiting.set()
-            return super().wait(timeout)
-
-    owner = threading.Thread(target=lambda: results.append(cache.get("k", slow)))
-    owner.start()
-    assert started.wait(timeout=60)
-    cache._flights._flights["k"].done = NotedWait()   # the owner sets this one when it is done
-    other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: np.arange(5))))
-    other.start()
-    assert waiting.wait(timeout=60)                 # the second session waits for the first's work
-    release.set()
-    owner.join(timeout=60)
-    other.join(timeout=60)
-    assert len(results) == 2 and results[0] is results[1] and cache.stats().computes == 1
-
-
 class Stopped(BaseException):
     """Like Streamlit's StopException and RerunException: a script stopped, not a failed computation."""
 
 
-def test_a_waiting_session_takes_over_from_one_whose_script_stopped() -> None:
-    cache: SharedResults[np.ndarray] = SharedResults("test", max_bytes=10**9, max_entries=4)
+def two_sessions(cache: SharedResults[np.ndarray], owners_work: Callable[[], np.ndarray],
+                 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """A first session asks for key "k" and computes it (`owners_work`, once let go); while it is under way
+    a second session asks for "k" (its own work would be np.arange(5)), and the first is let go only once
+    the second waits for it. (What the first got, what the second got), empty for a session whose script stopped."""
     started, release, waiting = threading.Event(), threading.Event(), threading.Event()
-    results: list[np.ndarray] = []
+    owners: list[np.ndarray] = []
+    others: list[np.ndarray] = []
 
-    def stopped_midway() -> np.ndarray:
+    def work() -> np.ndarray:
         started.set()
         release.wait(timeout=60)
-        raise Stopped
+        return owners_work()
 
     class NotedWait(threading.Event):
         def wait(self, timeout: float | None = None) -> bool:
@@ -116,18 +93,35 @@ def test_a_waiting_session_takes_over_from_one_whose_script_stopped() -> None:
 
     def owner_session() -> None:
         try:
-            cache.get("k", stopped_midway)
+            owners.append(cache.get("k", work))
         except Stopped:
             pass
 
     owner = threading.Thread(target=owner_session)
     owner.start()
     assert started.wait(timeout=60)
-    cache._flights._flights["k"].done = NotedWait()
-    other = threading.Thread(target=lambda: results.append(cache.get("k", lambda: np.arange(5))))
+    cache._flights._flights["k"].done = NotedWait()   # the owner sets this one when it is done
+    other = threading.Thread(target=lambda: others.append(cache.get("k", lambda: np.arange(5))))
     other.start()
-    assert waiting.wait(timeout=60)
+    assert waiting.wait(timeout=60)                 # the second session waits for the first's work
     release.set()
     owner.join(timeout=60)
     other.join(timeout=60)
-    assert len(results) == 1 and np.array_equal(results[0], np.arange(5)) and cache.stats().computes == 1
+    return owners, others
+
+
+def test_sessions_asking_at_once_compute_once() -> None:
+    cache: SharedResults[np.ndarray] = SharedResults("test", max_bytes=10**9, max_entries=4)
+    owners, others = two_sessions(cache, lambda: np.arange(3))
+    assert len(owners) == len(others) == 1 and owners[0] is others[0] and cache.stats().computes == 1
+
+
+def test_a_waiting_session_takes_over_from_one_whose_script_stopped() -> None:
+    cache: SharedResults[np.ndarray] = SharedResults("test", max_bytes=10**9, max_entries=4)
+
+    def stopped_midway() -> np.ndarray:
+        raise Stopped
+
+    owners, others = two_sessions(cache, stopped_midway)
+    assert owners == [] and len(others) == 1 and np.array_equal(others[0], np.arange(5))
+    assert cache.stats().computes == 1

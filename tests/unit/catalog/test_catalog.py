@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from cfrviz.util.vocabulary import Player
 from cfrviz.games.base import Game
 from cfrviz.run import RunSettings, export_strategy, load_run, run_from_strategy_json, save_run
 from cfrviz.catalog import entries
+from tests.support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 OPENSPIEL = json.loads((ROOT / "tests" / "data" / "openspiel_reference.json").read_text())["entries"]
@@ -336,15 +335,10 @@ def test_a_bundled_game_and_the_same_text_are_the_same_tree_but_different_settin
     assert [r.key for r in bundled.tree().infosets] == [r.key for r in uploaded.tree().infosets]
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cfrviz", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
-
-
 def test_cli_solves_an_efg_file(tmp_path: Path) -> None:
     path = tmp_path / "myerson.efg"
     path.write_text(MYERSON, encoding="utf-8")
-    result = _cli("solve", str(path), "-a", "cfr+", "-n", "2000")
+    result = run_cli("solve", str(path), "-a", "cfr+", "-n", "2000")
     assert result.returncode == 0, result.stderr
     # Myerson (1991): player 1 raises with red always and with black 1/3 of the time; player 2 meets 2/3.
     assert "red    raise 1.000  fold 0.000" in result.stdout
@@ -369,7 +363,7 @@ def test_cli_bad_efg_files_are_one_sentence_and_exit_2(tmp_path: Path, name: str
     text, fragment = BAD_EFG[name]
     path = tmp_path / "bad.efg"
     path.write_text(text, encoding="utf-8")
-    result = _cli("solve", str(path), "-a", "cfr", "-n", "10")
+    result = run_cli("solve", str(path), "-a", "cfr", "-n", "10")
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and result.stdout == ""
     assert len(lines) == 1 and lines[0].startswith("cfrviz: ") and lines[0].endswith("."), result.stderr
@@ -379,11 +373,11 @@ def test_cli_bad_efg_files_are_one_sentence_and_exit_2(tmp_path: Path, name: str
 def test_cli_missing_and_oversized_efg_files(tmp_path: Path) -> None:
     from cfrviz.games.efg import MAX_EFG_BYTES
 
-    missing = _cli("solve", str(tmp_path / "none.efg"), "-a", "cfr", "-n", "10")
+    missing = run_cli("solve", str(tmp_path / "none.efg"), "-a", "cfr", "-n", "10")
     assert missing.returncode == 2 and "Cannot read none.efg" in missing.stderr
     big = tmp_path / "big.efg"
     big.write_bytes(b" " * (MAX_EFG_BYTES + 1))
-    oversized = _cli("solve", str(big), "-a", "cfr", "-n", "10")
+    oversized = run_cli("solve", str(big), "-a", "cfr", "-n", "10")
     assert oversized.returncode == 2 and f"{MAX_EFG_BYTES:,} bytes" in oversized.stderr
     assert len(oversized.stderr.strip().splitlines()) == 1
 

@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,13 +10,7 @@ import pytest
 from cfrviz.analysis import KUHN_VALUE, exploitability
 from cfrviz.cli import iteration_caps
 from cfrviz.run import load_run
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def cfrviz(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cfrviz", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+from tests.support.cli import run_cli
 
 
 def number_after(label: str, text: str) -> float:
@@ -35,7 +26,7 @@ def strategy_lines(text: str, player: int) -> list[str]:
 
 def test_kuhn_cfr_report_files_and_values(tmp_path):
     json_path, run_path = tmp_path / "strategy.json", tmp_path / "run.npz"
-    result = cfrviz("solve", "kuhn", "--algorithm", "cfr", "--iterations", "2000",
+    result = run_cli("solve", "kuhn", "--algorithm", "cfr", "--iterations", "2000",
                     "--json", str(json_path), "--out", str(run_path))
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -70,7 +61,7 @@ def test_kuhn_10000_simultaneous_prints_the_tutorials_value_digit_for_digit():
     # CFR, 10,000 iterations prints "player 1 expected value: -0.05666979368427769", and lists player 1's
     # sets as J rr, J rrcb, K rr, K rrcb, Q rr, Q rrcb (keys sorted; its c is our check, its cb our kb)
     # and player 2's as J rrb, J rrc, K rrb, K rrc, Q rrb, Q rrc.
-    result = cfrviz("solve", "kuhn", "-a", "cfr", "-n", "10000", "--updates", "simultaneous")
+    result = run_cli("solve", "kuhn", "-a", "cfr", "-n", "10000", "--updates", "simultaneous")
     assert result.returncode == 0, result.stderr
     assert "player 1 expected value: -0.05666979368427769\n" in result.stdout
     assert "player 2 expected value: 0.05666979368427769\n" in result.stdout
@@ -84,7 +75,7 @@ def test_kuhn_10000_simultaneous_prints_the_tutorials_value_digit_for_digit():
 
 def test_kuhn_with_four_cards_prints_eight_sets_per_player():
     # 4 cards x 4 betting histories = 16 information sets, half of them player 1's.
-    result = cfrviz("solve", "kuhn", "-a", "cfr+", "-n", "50", "--cards", "4", "--updates", "simultaneous")
+    result = run_cli("solve", "kuhn", "-a", "cfr+", "-n", "50", "--cards", "4", "--updates", "simultaneous")
     assert result.returncode == 0, result.stderr
     assert len(strategy_lines(result.stdout, 1)) == 8 and len(strategy_lines(result.stdout, 2)) == 8
 
@@ -92,7 +83,7 @@ def test_kuhn_with_four_cards_prints_eight_sets_per_player():
 def test_regret_matching_on_rock_paper_scissors():
     # The equilibrium is uniform with value 0; 20,000 iterations of self-play regret matching
     # leave the average within a few hundredths of it.
-    result = cfrviz("solve", "rps", "--algorithm", "rm", "--iterations", "20000", "--seed", "3")
+    result = run_cli("solve", "rps", "--algorithm", "rm", "--iterations", "20000", "--seed", "3")
     assert result.returncode == 0, result.stderr
     assert strategy_lines(result.stdout, 1)[0].startswith("player 1  rock ")
     assert abs(number_after("value of the average strategy for player 1", result.stdout)) < 0.05
@@ -127,7 +118,7 @@ def test_regret_matching_on_rock_paper_scissors():
 ])
 def test_bad_arguments_print_one_sentence_and_exit_2(args, fragment):
     # STYLE.md rule 5: the CLI prints one sentence naming the problem and exits 2, no traceback.
-    result = cfrviz(*args)
+    result = run_cli(*args)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
@@ -139,6 +130,6 @@ def test_bad_arguments_print_one_sentence_and_exit_2(args, fragment):
 
 def test_help_exits_0_and_states_the_caps():
     # The caps are cfrviz.cli.iteration_caps() (the catalog's CLI caps); --help must tell the user before they hit one.
-    result = cfrviz("solve", "--help")
+    result = run_cli("solve", "--help")
     assert result.returncode == 0
     assert "Iteration caps: kuhn 10,000,000" in " ".join(result.stdout.split())

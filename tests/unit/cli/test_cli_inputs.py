@@ -8,42 +8,26 @@ guard (a FIFO blocks whoever opens it for reading until a writer comes), not a p
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cfrviz.app import links
+from tests.support.cli import refusal, run_cli, run_python
 
-ROOT = Path(__file__).resolve().parents[3]
 #: Address space of each child: ample for a small solve, far below what reading /dev/zero unbounded takes.
 CHILD_BYTES = 3 * 1024**3
 #: Seconds before a child counts as hung.
 HANG_GUARD_SECONDS = 60
 
 
-def _capped() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CHILD_BYTES, CHILD_BYTES))
-
-
 def child(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=HANG_GUARD_SECONDS, preexec_fn=_capped, stdin=subprocess.DEVNULL)
+    return run_python(*args, timeout=HANG_GUARD_SECONDS, address_space=CHILD_BYTES)
 
 
 def cfrviz(*args: str) -> subprocess.CompletedProcess[str]:
-    return child("-m", "cfrviz", *args)
-
-
-def one_sentence(result: subprocess.CompletedProcess[str]) -> str:
-    """The single line the CLI printed on stderr, after checking it is one sentence and exit status 2."""
-    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cfrviz: ") and lines[0].endswith("."), result.stderr[-500:]
-    return lines[0]
+    return run_cli(*args, timeout=HANG_GUARD_SECONDS, address_space=CHILD_BYTES)
 
 
 def special_files(folder: Path) -> dict[str, Path]:
@@ -61,7 +45,7 @@ def test_a_game_path_that_is_no_ordinary_file_is_refused_in_one_sentence(tmp_pat
     # Reference: stat(2): only S_ISREG files have a size that bounds what a read returns; /proc files are
     # S_ISREG with st_size 0 but hold text, so the bytes read must also match the size stat gave.
     path = special_files(tmp_path)[kind]
-    sentence = one_sentence(cfrviz("solve", str(path), "-a", "cfr", "-n", "1"))
+    sentence = refusal(cfrviz("solve", str(path), "-a", "cfr", "-n", "1"))
     assert path.name in sentence
     assert ("not an ordinary file" in sentence) if kind != "folder" else ("is a folder" in sentence), sentence
 
@@ -91,7 +75,7 @@ def test_run_and_strategy_files_are_read_from_ordinary_files_only(tmp_path: Path
 ])
 def test_numbers_take_the_digits_0_to_9_only_as_links_do(args: list[str]) -> None:
     # Reference: cfrviz.util.whole_numbers.parse_whole_number, the reader links use: ASCII digits, at most 12.
-    sentence = one_sentence(cfrviz("solve", "kuhn", "-a", "cfr", *args))
+    sentence = refusal(cfrviz("solve", "kuhn", "-a", "cfr", *args))
     assert "digits 0 to 9" in sentence or "more than 12 digits" in sentence, sentence
     assert args[-1] in sentence
 
@@ -112,7 +96,7 @@ def test_links_and_the_cli_share_one_number_reader_and_seed_bound() -> None:
 
     assert links.parse_whole_number is numbers.parse_whole_number
     assert cli.MAX_SEED is numbers.MAX_SEED and links.MAX_SEED is numbers.MAX_SEED
-    assert one_sentence(cfrviz("solve", "kuhn", "-a", "external", "-n", "10", "--seed", str(numbers.MAX_SEED + 1)))
+    assert refusal(cfrviz("solve", "kuhn", "-a", "external", "-n", "10", "--seed", str(numbers.MAX_SEED + 1)))
     assert cfrviz("solve", "kuhn", "-a", "external", "-n", "10", "--seed", str(numbers.MAX_SEED)).returncode == 0
 
 
@@ -122,5 +106,5 @@ def test_an_output_fifo_without_a_reader_is_one_sentence_not_a_wait(tmp_path: Pa
     # blocking open waits for a reader (the CLI checked its outputs that way before solving, and hung).
     fifo = tmp_path / name
     os.mkfifo(fifo)
-    sentence = one_sentence(cfrviz("solve", "kuhn", "-a", "cfr", "-n", "10", flag, str(fifo)))
+    sentence = refusal(cfrviz("solve", "kuhn", "-a", "cfr", "-n", "10", flag, str(fifo)))
     assert f"Cannot write {flag} {fifo}: it is a pipe (FIFO) that no program is reading." in sentence

@@ -19,10 +19,8 @@ from cfrviz.figures.timeline import build_payload, frame_snapshots
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.vocabulary import Player
 
-
-@pytest.fixture(scope="module")
-def kuhn_run() -> cfrviz.Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200, updates="simultaneous")
 
 
 def test_the_uniform_first_frame_has_kuhns_published_nash_conv(kuhn_run: cfrviz.Run) -> None:

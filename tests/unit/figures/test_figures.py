@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import base64
-import json
 
 import numpy as np
 import pytest
@@ -10,15 +9,10 @@ import pytest
 import cfrviz
 from cfrviz.figures.convergence import equilibrium_figure, exploitability_figure, value_figure
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
+from tests.support.figures import plotly_json
 
-
-@pytest.fixture(scope="module")
-def kuhn_run():
-    return cfrviz.solve("kuhn", "cfr", iterations=300, updates="simultaneous")
-
-
-def spec(fig):
-    return json.loads(fig.to_json())
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=300, updates="simultaneous")
 
 
 def array(value) -> np.ndarray:
@@ -32,7 +26,7 @@ def array(value) -> np.ndarray:
 
 def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
     # Reference: Kuhn 1950: player 1 bets J with α ∈ [0, 1/3], bets K with 3α, calls with Q at α + 1/3.
-    fig = spec(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
+    fig = plotly_json(equilibrium_figure(kuhn_run, int(kuhn_run.iterations[-1])))
     tree = kuhn_run.tree
     bands = {(tree.infosets[t["meta"]["infoset"]].key, t["meta"]["action"]): (t["meta"]["low"], t["meta"]["high"])
              for t in fig["data"] if t.get("meta", {}).get("band")}
@@ -50,14 +44,14 @@ def test_alpha_band_spans_kuhns_equilibrium_family(kuhn_run):
 def test_matrix_equilibrium_lines_are_uniform_for_rock_paper_scissors():
     # Reference: rock-paper-scissors' unique equilibrium plays each action 1/3.
     run = cfrviz.solve("rps", "rm", iterations=200)
-    fig = spec(equilibrium_figure(run, 200))
+    fig = plotly_json(equilibrium_figure(run, 200))
     values = [t["meta"]["value"] for t in fig["data"] if t.get("meta", {}).get("equilibrium")]
     assert len(values) == 6 and values == pytest.approx([1 / 3] * 6)
 
 
 def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
     # Reference: the guide is c / sqrt(T) (Zinkevich et al. 2007 regret bound), so y sqrt(x) is constant.
-    fig = spec(exploitability_figure(kuhn_run, 10))
+    fig = plotly_json(exploitability_figure(kuhn_run, 10))
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
     guide = next(t for t in fig["data"] if t.get("meta", {}).get("guide"))
     x, y = array(guide["x"]), array(guide["y"])
@@ -68,7 +62,7 @@ def test_exploitability_is_log_log_with_a_one_over_root_t_guide(kuhn_run):
 
 def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
     # Reference: Kuhn's value for player 1 is -1/18 (Kuhn 1950).
-    fig = spec(value_figure(kuhn_run))
+    fig = plotly_json(value_figure(kuhn_run))
     (line,) = [t for t in fig["data"] if t["name"].startswith("game value")]
     assert all(abs(y + 1 / 18) < 1e-12 for y in array(line["y"]))
     # Named in the legend, never written on the plot where the curves run.
@@ -79,7 +73,7 @@ def test_value_figure_marks_kuhns_value_and_both_curves(kuhn_run):
 
 def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
     # Reference: for "K b" (player 2 holds K facing a bet) the aggressive action is call.
-    fig = spec(aggression_heatmap(kuhn_run, t=50))
+    fig = plotly_json(aggression_heatmap(kuhn_run, t=50))
     heat = fig["data"][0]
     z = array(heat["z"])
     groups, labels = heat["y"]
@@ -109,7 +103,7 @@ def test_heat_map_rows_are_information_sets_coloured_by_aggression(kuhn_run):
 
 
 def test_infoset_curves_mark_t_and_refuse_an_empty_choice(kuhn_run):
-    fig = spec(infoset_curves_figure(kuhn_run, [0, 1], 50))
+    fig = plotly_json(infoset_curves_figure(kuhn_run, [0, 1], 50))
     assert fig["layout"]["meta"]["t"] == 50
     assert sum(1 for s in fig["layout"]["shapes"] if s["x0"] == 50) == 4
     with pytest.raises(ValueError, match="at least one"):

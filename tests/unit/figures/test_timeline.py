@@ -33,10 +33,8 @@ from cfrviz.figures.timeline import (
     tree_layout,
 )
 
-
-@pytest.fixture(scope="module")
-def kuhn_run() -> cfrviz.Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=1000, updates="simultaneous")
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=1000, updates="simultaneous")
 
 
 @settings(deadline=None)  # a shared 2-core machine stalls; the property is not about speed

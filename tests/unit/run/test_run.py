@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 import cfrviz
 from cfrviz.run.strategy_json import read_strategy_file, read_strategy_json
 from cfrviz.run import Run, export_strategy, load_run, run_from_strategy_json, save_run, snapshot_schedule
+from tests.support.saved_runs import npz_bytes
 
-
-@pytest.fixture(scope="module")
-def kuhn_run() -> Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=200)
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200)
 
 
 # --------------------------------------------------------------------------- schedule
@@ -136,12 +135,6 @@ def test_game_given_as_tree_or_matrix_names_itself():
 # --------------------------------------------------------------------------- .npz
 
 
-def _saved(run: Run) -> bytes:
-    buffer = io.BytesIO()
-    save_run(run, buffer)
-    return buffer.getvalue()
-
-
 def _round_trip_equal(run: Run, loaded: Run) -> None:
     assert loaded.settings == run.settings
     for name in ("iterations", "cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
@@ -155,21 +148,21 @@ def test_save_load_round_trip_path_and_bytes(tmp_path, kuhn_run):
     path = tmp_path / "run.npz"
     save_run(kuhn_run, path)
     _round_trip_equal(kuhn_run, load_run(path))
-    _round_trip_equal(kuhn_run, load_run(_saved(kuhn_run)))
-    _round_trip_equal(kuhn_run, load_run(io.BytesIO(_saved(kuhn_run))))
+    _round_trip_equal(kuhn_run, load_run(npz_bytes(kuhn_run)))
+    _round_trip_equal(kuhn_run, load_run(io.BytesIO(npz_bytes(kuhn_run))))
 
 
 def test_matrix_game_payoffs_and_names_round_trip():
     run = cfrviz.solve([[2, -1], [-1, 1]], "cfr+", iterations=20, row_names=("up", "down"),
                        column_names=("left", "right"))
-    loaded = load_run(_saved(run))
+    loaded = load_run(npz_bytes(run))
     _round_trip_equal(run, loaded)
     assert loaded.tree.game.payoffs == ((2.0, -1.0), (-1.0, 1.0))
     assert loaded.tree.game.row_names == ("up", "down") and loaded.tree.game.column_names == ("left", "right")
 
 
 def _tampered(run: Run, **replace) -> bytes:
-    with np.load(io.BytesIO(_saved(run)), allow_pickle=False) as archive:
+    with np.load(io.BytesIO(npz_bytes(run)), allow_pickle=False) as archive:
         arrays = {name: archive[name] for name in archive.files}
     arrays.update(replace)
     for name, value in list(arrays.items()):

@@ -8,25 +8,19 @@ maximal run's arrays are the unpacked cap's size (built by tests/support/big_upl
 from __future__ import annotations
 
 import gc
-import io
 import tracemalloc
 
 import pytest
 from tests.support.big_uploads import maximal_leduc_npz
 
 import cfrviz
-from cfrviz.run import save_run
 from cfrviz.run.uploads import BUSY_SENTENCE, MAX_LIVE_UPLOAD_BYTES, MAX_UNPACKED_BYTES, LiveUploads, unpacked_bytes
+
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200)
 
 #: One click (here: one upload, read and checked) may grow the server by at most this.
 CLICK_BYTES = 300_000_000
-
-
-@pytest.fixture(scope="module")
-def kuhn_npz() -> bytes:
-    buffer = io.BytesIO()
-    save_run(cfrviz.solve("kuhn", "cfr", iterations=200), buffer)
-    return buffer.getvalue()
 
 
 def test_the_budget_admits_runs_until_full_and_again_once_one_is_let_go(kuhn_npz: bytes) -> None:

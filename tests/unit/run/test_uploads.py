@@ -18,20 +18,12 @@ import pytest
 import cfrviz
 from cfrviz.run import Run, export_strategy, save_run
 from cfrviz.run.uploads import MAX_UNPACKED_BYTES, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, read_upload
+from tests.support.messages import one_sentence
+
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200)
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture(scope="module")
-def kuhn_run() -> Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=200)
-
-
-@pytest.fixture(scope="module")
-def kuhn_npz(kuhn_run: Run) -> bytes:
-    buffer = io.BytesIO()
-    save_run(kuhn_run, buffer)
-    return buffer.getvalue()
 
 
 def npz_of(arrays: dict[str, np.ndarray], compress: bool = False) -> bytes:
@@ -43,11 +35,6 @@ def npz_of(arrays: dict[str, np.ndarray], compress: bool = False) -> bytes:
 def arrays_of(data: bytes) -> dict[str, np.ndarray]:
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         return {name: archive[name] for name in archive.files}
-
-
-def one_sentence(message: str) -> bool:
-    """One sentence: ends with a full stop and has no line breaks or traceback text."""
-    return message.endswith(".") and "\n" not in message and "Traceback" not in message
 
 
 def refused(filename: str, data: bytes) -> str:

@@ -19,11 +19,6 @@ SOLVERS = (ChanceSampling, ExternalSampling, OutcomeSampling)
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return compile_game("kuhn")
-
-
-@pytest.fixture(scope="module")
 def leduc():
     return compile_game("leduc")
 

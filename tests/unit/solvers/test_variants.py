@@ -55,7 +55,7 @@ def _tolerance(entry: dict[str, Any]) -> float:
     return 1e-9
 
 
-def _solver(entry: dict[str, Any]) -> FullTraversalCFR:
+def _solved(entry: dict[str, Any]) -> FullTraversalCFR:
     cls = AuthorsDCFRPlus if entry["algorithm"] == "dcfr+" else solver_class(entry["algorithm"])
     solver = cls(compile_game(entry["game"]))
     assert isinstance(solver, FullTraversalCFR)
@@ -69,7 +69,7 @@ def _solver(entry: dict[str, Any]) -> FullTraversalCFR:
 def test_exploitability_matches_an_independent_implementation(case: str) -> None:
     # Reference: LiteEFG 1.0.0 or the PDCFR+ authors' code, as each entry's "implementation" says.
     entry = REFERENCE["entries"][case]
-    solver = _solver(entry)
+    solver = _solved(entry)
     strategy = solver.average_strategy() if entry["strategy"] == "average" else solver.next_strategy()
     assert exploitability(solver.tree, strategy) == pytest.approx(entry["exploitability"], abs=_tolerance(entry))
 

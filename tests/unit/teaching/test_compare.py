@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +32,11 @@ from cfrviz.figures.compare import algorithm_color, comparison_figure
 from cfrviz.figures.convergence import exploitability_figure
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.catalog import compile_game
+from tests.support.apptest import charts
+from tests.support.figures import plotly_json
 
 APP = str(Path(__file__).resolve().parents[3] / "app.py")
 KUHN = cfrviz.catalog.get("kuhn")
-
-
-def spec(figure: Any) -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(figure.to_json())
-    return parsed
 
 
 def test_plan_skips_impossible_pairs_and_gives_sampling_its_fixed_seeds() -> None:
@@ -115,7 +111,7 @@ def test_summary_and_csv_files_round_trip_at_full_precision() -> None:
 def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_the_axis_title() -> None:
     lines = [measure_line(KUHN, Entry("cfr+", scheme, 30), repeats=1) for scheme in ("alternating", "simultaneous")]
     lines.append(measure_line(KUHN, Entry("chance", "alternating", 100, fixed_seeds(3)), repeats=2))
-    fig = spec(comparison_figure(lines, "seconds", "both"))
+    fig = plotly_json(comparison_figure(lines, "seconds", "both"))
     named = [t for t in fig["data"] if t.get("showlegend") is not False]
     plus = [t for t in named if t["meta"]["algorithm"] == "cfr+"]
     assert {t["line"]["color"] for t in plus} == {algorithm_color("cfr+")}
@@ -166,7 +162,7 @@ def test_compare_page_with_every_algorithm_and_both_schemes() -> None:
     at.number_input(key="cmp_seeds").set_value(2)
     at.number_input(key="cmp_repeats").set_value(1).run()
     assert not at.exception, at.exception
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = charts(at)
     assert len(specs) == 3
     # 5 algorithms with both schemes, 5 alternating only, and the sidebar's run (CFR, alternating).
     expected = 5 * 2 + 5 + 1
@@ -207,8 +203,7 @@ def test_convergence_page_offers_average_current_or_both() -> None:
     at.switch_page("pages/3_Convergence.py").run()
     at.radio(key="convergence_strategy").set_value("both").run()
     assert not at.exception, at.exception
-    chart = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
-                 if "Exploitability" in json.loads(c.proto.spec)["layout"]["title"]["text"])
+    chart = next(c for c in charts(at) if "Exploitability" in c["layout"]["title"]["text"])
     assert [t["meta"]["strategy"] for t in chart["data"] if "strategy" in (t.get("meta") or {})] == ["average",
                                                                                                     "current"]
 
