@@ -50,6 +50,15 @@ LEARNING_PATH = (
 
 
 
+def pin_first_views() -> None:
+    """The pages' own first views (Regret matching, the Walkthrough, Compare), pinned by the warm-up
+    once the sidebar's is: imported here, when the warm-up runs, so Home's first run does not wait for
+    the teaching modules."""
+    from cfrviz.app.page_results import pin_first_views as pin
+
+    pin()
+
+
 def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "wide"] = "wide", own_settings: str | None = None,
                page: str | None = None, sidebar_note: str | None = None) -> View:
     """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
@@ -62,7 +71,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     `sidebar_note` replaces the sidebar's caption on such a page.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
-    start_warmup()
+    start_warmup(pin_first_views)
     start_session_reaper()
     keep_clicked_downloads()    # a clicked download outlives other visitors' reruns
     adopt_query_params()
