@@ -40,7 +40,7 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(solving, "_DEFAULTS", threading.Event())
     monkeypatch.setattr(solving, "_FIRST_DRAWING", RecordingEvent(calls))
     monkeypatch.setattr(warmup, "warm_up", lambda: calls.append("compile") or 0.0)
-    monkeypatch.setattr(solving, "_presolve_defaults", lambda: calls.append("defaults"))
+    monkeypatch.setattr(solving, "_presolve_defaults", lambda pin_also: calls.append("defaults"))
     return calls
 
 
