@@ -12,15 +12,15 @@ from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
-    from cfrviz.runner import solve as solve
+    from cfrviz.solving import solve as solve
 
 __all__ = ["Algorithm", "GameSpec", "GameTree", "UpdateScheme", "build_tree", "compile_game", "load_game", "solve"]
 
 
 def __getattr__(name: str) -> Any:
-    """`cfrviz.solve` is `cfrviz.runner.solve` itself, imported on first use so `import cfrviz` stays light."""
+    """`cfrviz.solve` is `cfrviz.solving.solve` itself, imported on first use so `import cfrviz` stays light."""
     if name == "solve":
-        from cfrviz.runner import solve
+        from cfrviz.solving import solve
 
         return solve
     raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")

@@ -321,8 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
         settings = check_arguments(args)
-        from cfrviz import runner
-        run = runner.solve_settings(settings, args.snapshots)
+        from cfrviz import solving
+        run = solving.solve_settings(settings, args.snapshots)
         format_report(run, sys.stdout)
         outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:

@@ -18,7 +18,7 @@ from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import lock_editor, locked_vs_unlocked
 
-view = ui.setup_page("Game tree", page="game_tree")
+view = ui.setup_page("Game tree", page=ui.Page.GAME_TREE)
 tree = view.tree
 state = st.session_state
 ui.rules_card(tree.game)

@@ -24,7 +24,7 @@ from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
 from cfrviz.util.vocabulary import StrategyKind
 
 view = ui.setup_page(
-    "Compare algorithms", solve=False, page="compare",
+    "Compare algorithms", solve=False, page=ui.Page.COMPARE,
     own_settings="This page follows the sidebar's game and runs its own list of algorithms, chosen below.",
     sidebar_note="Compare uses the game chosen here (and draws this solve too); its algorithms are on the page.")
 settings = view.settings

@@ -21,7 +21,7 @@ from cfrviz.tree import build_tree
 from cfrviz.util.text import escape_markdown
 
 view = ui.setup_page(
-    "Regret matching in a matrix game", solve=False, page="regret_matching",
+    "Regret matching in a matrix game", solve=False, page=ui.Page.REGRET_MATCHING,
     own_settings="This page has its own settings: the matrix game, opponent, iterations and iteration t below. "
                  "The sidebar's solve is not used here.")
 

@@ -19,7 +19,7 @@ from cfrviz.solvers import ALGORITHMS, Algorithm, update_schemes
 from cfrviz.teaching.walkthrough import deal_options
 
 view = ui.setup_page(
-    "Walkthrough of one iteration", solve=False, page="walkthrough",
+    "Walkthrough of one iteration", solve=False, page=ui.Page.WALKTHROUGH,
     own_settings="This page has its own settings: the game, algorithm, deal, iteration and step below. "
                  "The sidebar's solve is not used here.")
 

@@ -22,7 +22,7 @@ from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.vocabulary import Player, parse_player, player_number, player_text
 
-view = ui.setup_page("Best response and exploitability", page="best_response")
+view = ui.setup_page("Best response and exploitability", page=ui.Page.BEST_RESPONSE)
 run = ui.solved_run(view)
 tree = view.tree
 state = st.session_state

@@ -14,7 +14,7 @@ import math
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.app import links
+from cfrviz.app import registry
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures._style import PLAYER_NAMES
@@ -25,7 +25,7 @@ from cfrviz.teaching import play
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.text import escape_markdown as md
 
-view = ui.setup_page("Play against the strategy", page="play")
+view = ui.setup_page("Play against the strategy", page=ui.Page.PLAY)
 tree = view.tree
 run = ui.solved_run(view)
 t = int(run.iterations[view.snapshot])
@@ -56,9 +56,9 @@ st.markdown(
     "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
 
 c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
-# The seat's options are the link's strings; `links.parse_seat` turns one into a player (None: alternate).
-SEATS = {**{player_text(p, links.SEAT_PREFIX): name for p, name in zip(DECISION_PLAYERS, PLAYER_NAMES)},
-         links.ALTERNATE_SEAT: "alternate"}
+# The seat's options are the link's strings; `registry.parse_seat` turns one into a player (None: alternate).
+SEATS = {**{player_text(p, registry.SEAT_PREFIX): name for p, name in zip(DECISION_PLAYERS, PLAYER_NAMES)},
+         registry.ALTERNATE_SEAT: "alternate"}
 DEALS = {"secret": "secret", "seeded": "seeded replay"}
 c1.radio("Your seat", list(SEATS), format_func=SEATS.get, horizontal=True, **ui.bind("play_seat"))
 seeded = c2.radio("Deals", list(DEALS), format_func=DEALS.get, horizontal=True, **ui.bind("play_deals"),
@@ -85,7 +85,7 @@ def deal(number: int) -> None:
     if number != len(st.session_state[RESULTS_KEY]) or (current is not None and current.number == number
                                                          and current.path[-1] < tree.num_nodes):
         return
-    seat = play.seat_for_hand(links.parse_seat(str(ui.page_value("play_seat"))), number)
+    seat = play.seat_for_hand(registry.parse_seat(str(ui.page_value("play_seat"))), number)
     secret = int(st.session_state[SECRET_KEY])
     st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed if seeded else secret,
                                                  number=number)
@@ -229,7 +229,7 @@ with side:
         st.caption(f"Total: {summary.total:+g} chips.")
 
 # The part of the tree the human is in: their own view, so nothing shows the bot's cards.
-seat = hand.seat if hand is not None else play.seat_for_hand(links.parse_seat(str(ui.page_value("play_seat"))),
+seat = hand.seat if hand is not None else play.seat_for_hand(registry.parse_seat(str(ui.page_value("play_seat"))),
                                                               len(st.session_state[RESULTS_KEY]))
 nodes: list[int] | None = None
 players: tuple[Player, ...] = DECISION_PLAYERS

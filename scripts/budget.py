@@ -390,7 +390,7 @@ def solve_costs(link: str, repeats: int, iterations: int | None) -> dict[str, An
             seconds[algorithm].append(cpu)
     medians = {a: statistics.median(times) for a, times in seconds.items()}
     worst = max(medians, key=lambda a: medians[a])
-    from cfrviz.runner import planned_schedule
+    from cfrviz.solving import planned_schedule
 
     return {"game": link, "title": game.label, "histories": tree.num_nodes, "sets": tree.num_infosets,
             "cap": game.app_iteration_cap, "iterations": cap, "snapshots": len(planned_schedule(tree, cap)),

@@ -19,7 +19,8 @@ Session-state keys that tests and pages may use:
 from __future__ import annotations
 
 from cfrviz.app.links import MAX_SEED, Choice, iteration_cap, page_setting
-from cfrviz.app.page import LEARNING_PATH, PAGES, setup_page, solve_view, solved_run
+from cfrviz.app.registry import Page
+from cfrviz.app.page import LEARNING_PATH, PAGES, pin_first_views, setup_page, solve_view, solved_run
 from cfrviz.app.sessions import start_session_reaper
 from cfrviz.app.sidebar import set_locks
 from cfrviz.app.settings import bind, page_value, set_page_value
@@ -39,9 +40,9 @@ from cfrviz.solvers import ALGORITHMS
 
 __all__ = [
     "ALGORITHMS", "CHOICE_KEY", "CONCURRENT_SOLVES", "LEARNING_PATH", "MAX_SEED", "NODE_KEY", "PAGES",
-    "PAGE_SETTINGS_KEY", "RUN_CACHE_BYTES", "RUN_CACHE_ENTRIES", "T_KEY", "UPLOAD_KEY", "UPLOAD_NAME_KEY",
+    "PAGE_SETTINGS_KEY", "Page", "RUN_CACHE_BYTES", "RUN_CACHE_ENTRIES", "T_KEY", "UPLOAD_KEY", "UPLOAD_NAME_KEY",
     "Choice", "View", "action_legend", "bind", "cached_solve", "error", "iteration_cap",
     "legend_text", "notice", "page_setting", "page_value", "rules_card", "set_locks", "set_page_value", "setup_page",
-    "one_solve_at_a_time", "shared_runs", "solve_view", "solved_run", "start_session_reaper", "start_warmup",
+    "one_solve_at_a_time", "pin_first_views", "shared_runs", "solve_view", "solved_run", "start_session_reaper", "start_warmup",
     "wait_until_warm",
 ]

@@ -16,9 +16,9 @@ from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorith
 # Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
 from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
 from cfrviz.util.text import quoted
-from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, StrategyKind, parse_player, player_text
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
+from cfrviz.app.registry import PAGE_SETTINGS, Page, PageSetting, page_entry
 
 #: What a link without `updates` (and the default view) has always shown: kept so old links keep their meaning.
 LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
@@ -264,124 +264,6 @@ def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str
 # ---------------------------------------------------------------------------------------------
 # Page-level settings: what a page asks for beyond the sidebar, kept in the link too.
 
-#: Longest free-text token a page setting takes (a game link value, a deal such as "QK").
-MAX_TOKEN_CHARS = 60
-_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:_.()=,+-")
-
-
-@dataclass(frozen=True)
-class PageSetting:
-    """One setting a page owns, carried in the link as `name`.
-
-    A choice among `options`, several of them (`many`, comma-separated in the link, kept in the
-    options' order), a whole number from `low` to `high` (no options), or with `token` a short
-    plain text the page checks itself (a game link value, a deal).
-    """
-
-    name: str
-    page: str
-    what: str
-    default: str | int | tuple[str, ...]
-    options: tuple[str, ...] = ()
-    many: bool = False
-    low: int = 0
-    high: int = 0
-    token: bool = False
-
-    def parse(self, text: str) -> str | int | tuple[str, ...]:
-        """The value a link's `text` stands for; ValueError with one plain sentence otherwise."""
-        text = text.strip()
-        if self.token:
-            if not text or len(text) > MAX_TOKEN_CHARS or not set(text) <= _TOKEN_CHARS:
-                raise ValueError(f"The {self.what} {quoted(text)} is not one this page knows")
-            return text
-        if self.many:
-            wanted = {part.strip().lower() for part in text.split(",") if part.strip()}
-            chosen = tuple(o for o in self.options if o in wanted)
-            if not chosen or len(chosen) != len(wanted):
-                raise ValueError(f"The {self.what} must be some of {', '.join(self.options)}, not {quoted(text)}")
-            return chosen
-        if self.options:
-            value = text.lower()
-            if value not in self.options:
-                raise ValueError(f"The {self.what} must be one of {', '.join(self.options)}, not {quoted(text)}")
-            return value
-        try:
-            number = parse_whole_number(text)
-        except ValueError:
-            number = self.low - 1
-        if not self.low <= number <= self.high:
-            raise ValueError(f"The {self.what} must be a whole number from {self.low:,} to {self.high:,}, "
-                             f"not {quoted(text)}")
-        return number
-
-    def encode(self, value: str | int | tuple[str, ...]) -> str:
-        """The link text of `value` (the inverse of `parse`)."""
-        if self.many:
-            return ",".join(value)  # type: ignore[arg-type]  # a many-valued setting holds a tuple of strings
-        return str(value)
-
-    def accepts(self, value: object) -> bool:
-        """Whether `value` (from a widget) is a value of this setting."""
-        try:
-            return self.parse(self.encode(value)) == value  # type: ignore[arg-type]  # any widget value; a wrong type fails the round trip
-        except (ValueError, TypeError):
-            return False
-
-
-#: The Play page's seat in a link: a player's `player_text` with this prefix ("p1", "p2"), or `ALTERNATE_SEAT`.
-SEAT_PREFIX = "p"
-ALTERNATE_SEAT = "alternate"
-_SEATS = tuple(player_text(p, SEAT_PREFIX) for p in DECISION_PLAYERS) + (ALTERNATE_SEAT,)
-
-
-def parse_seat(text: str) -> Player | None:
-    """The seat a `play_seat` value names: a player, or None to alternate (ValueError otherwise)."""
-    return None if text == ALTERNATE_SEAT else parse_player(text, SEAT_PREFIX)
-
-
-def _compare_algorithms() -> tuple[Algorithm, ...]:
-    return tuple(Algorithm(a) for a in ALGORITHMS if a != Algorithm.REGRET_MATCHING)
-
-
-from cfrviz.games.matrix import PRESETS as _MATRIX_PRESETS  # noqa: E402  (rules only, no cycle)
-from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS as _WALK_ALGORITHMS  # noqa: E402
-
-#: Every page's own settings. Pages label the options themselves (format_func).
-PAGE_SETTINGS: tuple[PageSetting, ...] = (
-    PageSetting("cmp_algos", "compare", "list of algorithms to compare",
-                tuple(a for a in _compare_algorithms() if a in (Algorithm.CFR, Algorithm.CFR_PLUS, Algorithm.DISCOUNTED_CFR,
-                                                                Algorithm.PREDICTIVE_CFR_PLUS,
-                                                                Algorithm.PREDICTIVE_DISCOUNTED_CFR_PLUS,
-                                                                Algorithm.EXTERNAL_SAMPLING)),
-                _compare_algorithms(), many=True),
-    PageSetting("cmp_updates", "compare", "list of update schemes to compare", (UpdateScheme.ALTERNATING,),
-                UPDATE_SCHEMES, many=True),
-    PageSetting("cmp_iters", "compare", "iterations of the full-traversal algorithms", 1000, low=1, high=100_000),
-    PageSetting("cmp_sampling_iters", "compare", "iterations of the sampling algorithms", 10_000, low=1, high=100_000),
-    PageSetting("rm_game", "regret_matching", "matrix game", "rps", tuple(_MATRIX_PRESETS)),
-    PageSetting("rm_mode", "regret_matching", "opponent", "self", ("self", "fixed")),
-    PageSetting("rm_update", "regret_matching", "kind of update", "expected", ("expected", "sampled")),
-    PageSetting("rm_iters", "regret_matching", "number of iterations", 10_000, low=1, high=100_000),
-    PageSetting("rm_seed", "regret_matching", "seed", 0, low=0, high=MAX_SEED),
-    PageSetting("rm_t", "regret_matching", "iteration shown (0 for the last)", 0, low=0, high=100_000),
-    PageSetting("walk_game", "walkthrough", "walkthrough game", "kuhn", token=True),
-    # Plain strings (`.value`) where the page's widget lists plain strings: Streamlit refuses an enum member
-    # as the value of a widget whose options are not of its enum.
-    PageSetting("walk_algo", "walkthrough", "walkthrough algorithm", Algorithm.CHANCE_SAMPLING.value,
-                tuple(a.value for a in _WALK_ALGORITHMS)),
-    PageSetting("walk_updates", "walkthrough", "walkthrough update scheme", UpdateScheme.SIMULTANEOUS, UPDATE_SCHEMES),
-    PageSetting("walk_t", "walkthrough", "walkthrough iteration", 1, low=1, high=100_000),
-    PageSetting("walk_deal", "walkthrough", "deal", "QK", token=True),
-    PageSetting("walk_seed", "walkthrough", "walkthrough seed", 0, low=0, high=MAX_SEED),
-    PageSetting("walk_step", "walkthrough", "walkthrough step", 1, low=1, high=1_000_000),
-    PageSetting("play_seat", "play", "seat", _SEATS[0], _SEATS),
-    PageSetting("play_deals", "play", "way of dealing", "secret", ("secret", "seeded")),
-    PageSetting("play_seed", "play", "seed of the hands", 0, low=0, high=MAX_SEED),
-    PageSetting("br_player", "best_response", "best responder", player_text(Player.FIRST),
-                tuple(player_text(p) for p in DECISION_PLAYERS)),
-    PageSetting("edges", "game_tree", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
-)
 _SETTING = {setting.name: setting for setting in PAGE_SETTINGS}
 
 
@@ -409,11 +291,11 @@ def parse_page_settings(params: Mapping[str, object]) -> tuple[dict[str, str | i
     return values, tuple(notices)
 
 
-def page_params_of(page: str, values: Mapping[str, object]) -> dict[str, str]:
+def page_params_of(page: Page, values: Mapping[str, object]) -> dict[str, str]:
     """The link parameters of `page`'s own settings that differ from their defaults."""
     out: dict[str, str] = {}
-    for setting in PAGE_SETTINGS:
-        if setting.page != page or setting.name not in values:
+    for setting in page_entry(page).settings:
+        if setting.name not in values:
             continue
         value = values[setting.name]
         if value != setting.default and setting.accepts(value):

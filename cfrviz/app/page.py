@@ -6,6 +6,7 @@ from typing import Literal
 
 import streamlit as st
 
+from cfrviz.app.registry import PAGES as REGISTERED_PAGES, Page
 from cfrviz.app.settings import link_params
 from cfrviz.app.share import share
 from cfrviz.app.sidebar import sidebar
@@ -18,18 +19,8 @@ from cfrviz.app.widgets import error, notice, plain
 from cfrviz.run import Run
 from cfrviz.solvers import ALGORITHMS
 
-# Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
-PAGES = (
-    ("app.py", "Home", ":material/home:"),
-    ("pages/1_Game_tree.py", "Game tree", ":material/account_tree:"),
-    ("pages/2_Evolution.py", "Evolution", ":material/timeline:"),
-    ("pages/3_Convergence.py", "Convergence", ":material/trending_down:"),
-    ("pages/4_Compare.py", "Compare", ":material/compare_arrows:"),
-    ("pages/5_Regret_matching.py", "Regret matching", ":material/change_history:"),
-    ("pages/6_Walkthrough.py", "Walkthrough", ":material/footprint:"),
-    ("pages/7_Best_response.py", "Best response", ":material/swords:"),
-    ("pages/8_Play.py", "Play", ":material/playing_cards:"),
-)
+#: The navigation's pages: (script, label, icon), from the page registry.
+PAGES = tuple((entry.script, entry.label, entry.icon) for entry in REGISTERED_PAGES)
 
 #: A learner's order through the app, with what to notice on each page (Home's "Start here").
 LEARNING_PATH = (
@@ -50,19 +41,28 @@ LEARNING_PATH = (
 
 
 
+def pin_first_views() -> None:
+    """The pages' own first views (Regret matching, the Walkthrough, Compare), pinned by the warm-up
+    once the sidebar's is: imported here, when the warm-up runs, so Home's first run does not wait for
+    the teaching modules."""
+    from cfrviz.app.page_results import pin_first_views as pin
+
+    pin()
+
+
 def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "wide"] = "wide", own_settings: str | None = None,
-               page: str | None = None, sidebar_note: str | None = None) -> View:
+               page: Page | None = None, sidebar_note: str | None = None) -> View:
     """Configure the page, draw the navigation and shared sidebar, sync the URL, and solve, cached.
 
     Returns the `View` every page reads. Malformed query parameters fall back to defaults with
     a visible notice. The page's title is drawn as its header. With `solve=False` the page may
     draw its text first and call `solve_view(view)` afterwards. `own_settings`: a page that
     does not follow the sidebar says so, in this sentence, at its top and in the sidebar.
-    `page` names the page whose own settings (`cfrviz.app.links.PAGE_SETTINGS`) join the link;
+    `page` names the page whose own settings (its `cfrviz.app.registry` entry) join the link;
     `sidebar_note` replaces the sidebar's caption on such a page.
     """
     st.set_page_config(page_title=f"{title} · cfrviz", page_icon="♠", layout=layout)
-    start_warmup()
+    start_warmup(pin_first_views)
     start_session_reaper()
     keep_clicked_downloads()    # a clicked download outlives other visitors' reruns
     adopt_query_params()

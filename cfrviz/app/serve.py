@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from cfrviz import app as ui
 
-    ui.start_warmup(after_first_drawing=False)
+    ui.start_warmup(ui.pin_first_views, after_first_drawing=False)
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
     websocket_limits.limit_inbound_frames()   # frames from browsers: 1 MB, not server.maxMessageSize
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()

@@ -1,4 +1,4 @@
-"""A page's own settings (`cfrviz.app.links.PAGE_SETTINGS`): kept per session, tied to widgets, linked."""
+"""A page's own settings (declared in `cfrviz.app.registry`): kept per session, tied to widgets, linked."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,12 +6,13 @@ from typing import Any
 import streamlit as st
 
 from cfrviz.app import share_box
+from cfrviz.app.registry import Page
 from cfrviz.app.links import Choice, page_params_of, page_setting, query_params_of
 from cfrviz.app.state import PAGE_SETTINGS_KEY, UPLOAD_KEY, WRITTEN_KEY
 
 
 def page_value(name: str) -> Any:
-    """This session's value of a page setting (`cfrviz.app.links.PAGE_SETTINGS`): from the link, the
+    """This session's value of a page setting (declared in `cfrviz.app.registry`): from the link, the
     widget or the default. It survives page switches; widget values do not."""
     return st.session_state.get(PAGE_SETTINGS_KEY, {}).get(name, page_setting(name).default)
 
@@ -65,7 +66,7 @@ def _on_page_setting(name: str, key: str) -> None:
         st.session_state.setdefault(PAGE_SETTINGS_KEY, {})[name] = value
 
 
-def link_params(choice: Choice, t: int | None, node: int | None, page: str | None) -> dict[str, str]:
+def link_params(choice: Choice, t: int | None, node: int | None, page: Page | None) -> dict[str, str]:
     """The query parameters of a view: the sidebar's solve, t, the node and `page`'s own settings."""
     params = query_params_of(choice, t, node)
     if page is not None:

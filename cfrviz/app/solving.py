@@ -35,17 +35,19 @@ FIRST_DRAWING_WAIT = 8.0
 _DEFAULTS = threading.Event()
 
 
-def start_warmup(*, after_first_drawing: bool = True) -> None:
-    """Start compiling the kernels in the background, once per process (thread-safe).
+def start_warmup(pin_also: Callable[[], None], *, after_first_drawing: bool = True) -> None:
+    """Start compiling the kernels in the background, once per process (thread-safe), then solve
+    and pin the first visit's views (`_presolve_defaults`), `pin_also` last.
 
     Every page calls it, and the compile then waits for the first page's drawing
     (`first_drawing_sent`, at most `FIRST_DRAWING_WAIT` seconds); `python -m cfrviz.app.serve`
-    calls it with `after_first_drawing=False` before the server takes visitors."""
+    calls it with `after_first_drawing=False` before the server takes visitors. `pin_also` is
+    `cfrviz.app.page_results.pin_first_views`, passed in because that module builds on this one."""
     global _warm_thread
     with _WARM_LOCK:
         if _warm_thread is not None:
             return
-        _warm_thread = threading.Thread(target=_warm, args=(after_first_drawing,), name="cfrviz-warmup", daemon=True)
+        _warm_thread = threading.Thread(target=_warm, args=(after_first_drawing, pin_also), name="cfrviz-warmup", daemon=True)
         expect_background_compile()     # small solves run interpreted from now on, not once the thread runs
         _warm_thread.start()
 
@@ -70,7 +72,7 @@ def wait_for_defaults(timeout: float | None = None) -> bool:
     return _DEFAULTS.wait(timeout)
 
 
-def _warm(after_first_drawing: bool) -> None:
+def _warm(after_first_drawing: bool, pin_also: Callable[[], None]) -> None:
     from cfrviz.app.warmup import warm_up
 
     try:
@@ -80,7 +82,7 @@ def _warm(after_first_drawing: bool) -> None:
             warm_up()
         finally:
             _WARM.set()
-        _presolve_defaults()
+        _presolve_defaults(pin_also)
     finally:
         _DEFAULTS.set()
 
@@ -95,15 +97,13 @@ def default_settings() -> tuple[RunSettings, ...]:
     return (DEFAULT_CHOICE.settings(),)
 
 
-def _presolve_defaults() -> None:
+def _presolve_defaults(pin_also: Callable[[], None]) -> None:
     """Solve the first visit's views once per server start, in the pool, and pin them: no visitor
     pays for them and the caches never let them go. The sidebar's default first (Home's, and
-    Compare's sidebar line), then the pages' own: Regret matching, the Walkthrough, Compare."""
-    from cfrviz.app import page_results
-
+    Compare's sidebar line), then the pages' own (`pin_also`): Regret matching, the Walkthrough, Compare."""
     for settings in default_settings():     # Home's first: the sidebar's run most pages draw
         shared_runs().get(settings, functools.partial(_pooled_solve, settings), pin=True)
-    page_results.pin_first_views()          # then Regret matching, the Walkthrough, Compare
+    pin_also()
 
 
 def _pooled_solve(settings: RunSettings) -> Run:
@@ -191,10 +191,10 @@ def cached_solve(settings: RunSettings) -> Run:
 
 
 def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
-    """`cfrviz.runner.solve_settings(settings)`: the settings whole, their `GameSpec` as it is."""
-    from cfrviz import runner
+    """`cfrviz.solving.solve_settings(settings)`: the settings whole, their `GameSpec` as it is."""
+    from cfrviz import solving
 
-    return runner.solve_settings(settings, progress=progress)
+    return solving.solve_settings(settings, progress=progress)
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from cfrviz.app.registry import Page
 from cfrviz.app.links import DEFAULT_CHOICE, Choice, parse_page_settings, parse_query_params, supported_updates
 from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings
@@ -48,7 +49,7 @@ class View:
     choice: Choice
     params: dict[str, str]
     uploaded: bool = False
-    page: str | None = None
+    page: Page | None = None
 
 
 def state_choice() -> Choice:

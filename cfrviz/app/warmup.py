@@ -39,7 +39,7 @@ def compile_kernels() -> float:
     """
     import numpy as np
 
-    from cfrviz import runner
+    from cfrviz import solving
     from cfrviz.app.links import DEFAULT_CHOICE
     from cfrviz.solvers import update_schemes
     from cfrviz.solvers.matrix import regret_matching_path
@@ -48,15 +48,15 @@ def compile_kernels() -> float:
     # The sidebar's default solve (and its snapshot judging) first: numba compiles one kernel at a
     # time, so a first visitor's solve waits only for these, not for every other algorithm's.
     first = DEFAULT_CHOICE
-    runner.solve(first.spec, first.algorithm, iterations=2, updates=first.updates, seed=0)
+    solving.solve(first.spec, first.algorithm, iterations=2, updates=first.updates, seed=0)
     for algorithm in ALGORITHMS:
         game = "rps" if algorithm == Algorithm.REGRET_MATCHING else "kuhn"
         for updates in update_schemes(algorithm):
             if (game, algorithm, updates) != (first.spec.name, first.algorithm, first.updates):
-                runner.solve(game, algorithm, iterations=2, updates=updates, seed=0)
+                solving.solve(game, algorithm, iterations=2, updates=updates, seed=0)
     from cfrviz.analysis.inspector import frame_numbers  # the Game tree page's numbers for every frame
 
-    frame_numbers(runner.solve("kuhn", "cfr", iterations=2, updates=UpdateScheme.ALTERNATING), [0, 1])
+    frame_numbers(solving.solve("kuhn", "cfr", iterations=2, updates=UpdateScheme.ALTERNATING), [0, 1])
     payoffs = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
     for sampled in (False, True):
         regret_matching_path(payoffs, 2, sampled=sampled)

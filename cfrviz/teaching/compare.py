@@ -27,7 +27,7 @@ import numpy as np
 from cfrviz.analysis import closest_alpha
 from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings, snapshot_schedule
-from cfrviz.runner import planned_schedule, solve_settings, solver_seconds
+from cfrviz.solving import planned_schedule, solve_settings, solver_seconds
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme, update_schemes
 from cfrviz.tree import GameTree
 

@@ -23,7 +23,7 @@ from cfrviz import catalog
 from cfrviz.util import memory
 from cfrviz.games.efg import MAX_EFG_ACTIONS, MAX_EFG_DEPTH, read_efg
 from cfrviz.games.openspiel import available as openspiel_available
-from cfrviz.runner import planned_schedule
+from cfrviz.solving import planned_schedule
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.run import load_run

@@ -13,17 +13,6 @@ import grimp
 ROOT = Path(__file__).resolve().parents[2]
 MAX_MODULE_LINES = 600
 
-# TEMPORARY (issue 27): imports that close a circle whose fix lies in files another branch owns. The
-# lead deletes each entry when the branch that breaks the circle is merged; the test fails when a
-# listed import is gone, so the list cannot outlive its circles.
-CIRCLES_BEING_BROKEN = {
-    # app/solving.py (s7-settings): _presolve_defaults calls page_results.pin_first_views, and
-    # page_results solves through app.solving.
-    ("cfrviz.app.solving", "cfrviz.app.page_results"),
-    # runner/ (renamed by the lead, its code out of __init__.py): solve() calls locks.solve_locked,
-    # which builds on solve_tree, resolve_game and checked_choices in cfrviz.runner.
-    ("cfrviz.runner", "cfrviz.runner.locks"),
-}
 
 
 def _circle(graph: grimp.ImportGraph) -> tuple[str, ...] | None:
@@ -39,10 +28,6 @@ def _circle(graph: grimp.ImportGraph) -> tuple[str, ...] | None:
 
 def test_no_import_circle_among_cfrviz_modules() -> None:
     graph = grimp.build_graph("cfrviz", cache_dir=None)
-    for importer, imported in sorted(CIRCLES_BEING_BROKEN):
-        assert graph.direct_import_exists(importer=importer, imported=imported), (
-            f"{importer} no longer imports {imported}: delete the entry from CIRCLES_BEING_BROKEN.")
-        graph.remove_import(importer=importer, imported=imported)
     circle = _circle(graph)
     assert circle is None, "Import circle: " + " -> ".join(circle or ())
 

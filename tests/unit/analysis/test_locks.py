@@ -30,8 +30,8 @@ from cfrviz.analysis.locks import (
 )
 from cfrviz.catalog import get
 from cfrviz.util.vocabulary import Player
-from cfrviz.runner import solve
-from cfrviz.runner.locks import solve_locked
+from cfrviz.solving import solve
+from cfrviz.solving.locked import solve_locked
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import MAX_LOCKS, MAX_LOCKS_CHARS, Locks, restrict

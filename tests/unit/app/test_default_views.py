@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import cfrviz
-from cfrviz.app import solving
+from cfrviz.app import page_results, solving
 from cfrviz.app.links import DEFAULT_CHOICE
 from cfrviz.run import RunSettings
 from cfrviz.run.cache import RunCache
@@ -31,7 +31,7 @@ def cache(monkeypatch: pytest.MonkeyPatch) -> RunCache:
 
 
 def test_the_default_view_is_solved_once_and_stays(cache: RunCache) -> None:
-    solving._presolve_defaults()
+    solving._presolve_defaults(page_results.pin_first_views)
     assert (cache.stats().solves, cache.stats().pinned) == (1, 1)
     settings = DEFAULT_CHOICE.settings()
     run = solving.cached_solve(settings)
@@ -46,7 +46,7 @@ def test_the_default_view_is_solved_once_and_stays(cache: RunCache) -> None:
 
 
 def test_home_on_a_first_visit_costs_no_solve(cache: RunCache) -> None:
-    solving._presolve_defaults()
+    solving._presolve_defaults(page_results.pin_first_views)
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception
     assert cache.stats().solves == 1 and cache.stats().hits >= 1

@@ -200,26 +200,26 @@ def test_an_app_that_opted_in_takes_any_openspiel_link_and_a_crash_is_a_sentence
 
 def test_a_lock_on_a_game_shown_with_regret_matching_falls_back_with_one_notice():
     # Reference: rock-paper-scissors' default view solves with regret matching, and a locked game is no
-    # matrix game (cfrviz.runner.locks.solve_locked refuses rm): the link shows the game without locks.
-    from cfrviz import runner
+    # matrix game (cfrviz.solving.locked.solve_locked refuses rm): the link shows the game without locks.
+    from cfrviz import solving
 
     link = links.parse_query_params({"game": "rps", "lock": "player 1=1,0,0"})
     assert link.choice.algorithm == "rm" and not link.choice.locks
     (notice,) = link.notices
     assert "regret matching" in notice and notice.endswith("showing the game without locks."), notice
     choice = link.choice
-    assert runner.solve(choice.spec, choice.algorithm, 10, locks=choice.locks).iterations[-1] == 10
+    assert solving.solve(choice.spec, choice.algorithm, 10, locks=choice.locks).iterations[-1] == 10
 
 
 def test_every_lock_a_link_keeps_can_be_solved():
     # Reference: the runner's own check (solve_locked): whatever locks parse_query_params keeps, the view solves.
-    from cfrviz import runner
+    from cfrviz import solving
 
     for game, lock in (("rps", "player 1=1,0,0"), ("kuhn", "J=0,1")):
         for algorithm in links.algorithms_for(game):
             choice = links.parse_query_params({"game": game, "algo": str(algorithm), "lock": lock}).choice
             assert choice.algorithm == algorithm
-            run = runner.solve(choice.spec, choice.algorithm, 5, updates=choice.updates, seed=choice.seed,
+            run = solving.solve(choice.spec, choice.algorithm, 5, updates=choice.updates, seed=choice.seed,
                                locks=choice.locks)
             assert run.settings.locks == choice.locks, (game, algorithm)
             assert bool(choice.locks) == (algorithm != "rm"), (game, algorithm)

@@ -58,7 +58,7 @@ def calls() -> Iterator[Counter[str]]:
         patch.setattr(compare, "measure_line", counting(counted, "compare", compare.measure_line))
         patch.setattr(matrix, "regret_matching_path", counting(counted, "regret matching", matrix.regret_matching_path))
         patch.setattr(walkthrough, "trace_iteration", counting(counted, "walkthrough", walkthrough.trace_iteration))
-        solving._presolve_defaults()
+        solving._presolve_defaults(page_results.pin_first_views)
         yield counted
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from cfrviz.app.links import PAGE_SETTINGS, page_params_of, page_setting, parse_page_settings
+from cfrviz.app.links import page_params_of, page_setting, parse_page_settings
+from cfrviz.app.registry import PAGE_SETTINGS, PAGES, Page, page_entry
 
-PAGES = sorted({s.page for s in PAGE_SETTINGS})
+OWNING = [entry.page for entry in PAGES if entry.settings]
 
 
 def test_each_kind_reads_its_values_and_refuses_others_with_a_sentence():
@@ -29,11 +30,11 @@ def test_each_kind_reads_its_values_and_refuses_others_with_a_sentence():
 
 def test_only_non_default_values_of_the_page_go_into_its_link():
     kept = {"cmp_algos": ("cfr",), "cmp_iters": 1000, "rm_mode": "fixed"}
-    assert page_params_of("compare", kept) == {"cmp_algos": "cfr"}
-    assert page_params_of("regret_matching", kept) == {"rm_mode": "fixed"}
-    assert page_params_of("play", kept) == {}
+    assert page_params_of(Page.COMPARE, kept) == {"cmp_algos": "cfr"}
+    assert page_params_of(Page.REGRET_MATCHING, kept) == {"rm_mode": "fixed"}
+    assert page_params_of(Page.PLAY, kept) == {}
     # A value no setting takes is never written.
-    assert page_params_of("compare", {"cmp_iters": -5}) == {}
+    assert page_params_of(Page.COMPARE, {"cmp_iters": -5}) == {}
 
 
 def _value(setting):
@@ -50,8 +51,8 @@ def _value(setting):
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_written_links_read_back_unchanged(data):
-    page = data.draw(st.sampled_from(PAGES))
-    values = {s.name: data.draw(_value(s)) for s in PAGE_SETTINGS if s.page == page}
+    page = data.draw(st.sampled_from(OWNING))
+    values = {s.name: data.draw(_value(s)) for s in page_entry(page).settings}
     link = page_params_of(page, values)
     parsed, notices = parse_page_settings(link)
     assert notices == ()

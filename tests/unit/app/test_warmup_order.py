@@ -40,12 +40,12 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(solving, "_DEFAULTS", threading.Event())
     monkeypatch.setattr(solving, "_FIRST_DRAWING", RecordingEvent(calls))
     monkeypatch.setattr(warmup, "warm_up", lambda: calls.append("compile") or 0.0)
-    monkeypatch.setattr(solving, "_presolve_defaults", lambda: calls.append("defaults"))
+    monkeypatch.setattr(solving, "_presolve_defaults", lambda pin_also: calls.append("defaults"))
     return calls
 
 
 def test_a_page_server_compiles_after_the_first_drawing(order: list[str]) -> None:
-    solving.start_warmup()
+    solving.start_warmup(lambda: None)
     thread = solving._warm_thread
     assert thread is not None
     solving.first_drawing_sent()
@@ -55,7 +55,7 @@ def test_a_page_server_compiles_after_the_first_drawing(order: list[str]) -> Non
 
 
 def test_the_serve_entry_point_compiles_at_once(order: list[str]) -> None:
-    solving.start_warmup(after_first_drawing=False)
+    solving.start_warmup(lambda: None, after_first_drawing=False)
     thread = solving._warm_thread
     assert thread is not None
     thread.join(timeout=60)

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from cfrviz import catalog, runner
+from cfrviz import catalog, solving
 from cfrviz.app import links
 from cfrviz.catalog import OPENSPIEL_MENU, OpenSpielMenuGame
 from cfrviz.util import cost, memory
@@ -58,7 +58,7 @@ def test_a_menu_game_round_trips_through_its_link_and_solves(game: OpenSpielMenu
     # One algorithm per visit, turning through the catalog's list so the menu as a whole sees each one.
     offered = links.algorithms_for(spec)
     algorithm = offered[CASES.index((game, text)) % len(offered)]
-    run = runner.solve(spec, algorithm, SOLVE_ITERATIONS, seed=1)
+    run = solving.solve(spec, algorithm, SOLVE_ITERATIONS, seed=1)
     assert int(run.iterations[-1]) == SOLVE_ITERATIONS
     assert math.isfinite(float(run.exploitability[-1])) and float(run.exploitability[-1]) >= -1e-9
 
@@ -69,5 +69,5 @@ def test_every_algorithm_the_catalog_offers_solves_the_menus_first_choice(game: 
     # finite, non-negative exploitability), at the sidebar's first values of the game.
     spec = catalog.lookup_hosted("openspiel:" + game.game_string())
     for algorithm in links.algorithms_for(spec):
-        run = runner.solve(spec, algorithm, SOLVE_ITERATIONS, seed=1)
+        run = solving.solve(spec, algorithm, SOLVE_ITERATIONS, seed=1)
         assert math.isfinite(float(run.exploitability[-1])) and float(run.exploitability[-1]) >= -1e-9, algorithm

@@ -19,7 +19,7 @@ from cfrviz import catalog
 from cfrviz.run import RunSettings
 from cfrviz.run.npz import load_run, save_run
 from cfrviz.run.strategy_json import export_strategy, run_from_strategy_json
-from cfrviz.runner.locks import solve_locked
+from cfrviz.solving.locked import solve_locked
 from cfrviz.tree.locks import Locks
 
 

@@ -65,7 +65,7 @@ def test_bad_snapshots_are_sentences(bad):
 @pytest.mark.parametrize("kwargs, message", [
     (dict(game="kuhn", algorithm="magic"), "Unknown algorithm"),
     (dict(game="kuhn", algorithm="cfr", iterations=0), "iterations must be a whole number from 1"),
-    (dict(game="kuhn", algorithm="cfr", iterations=10**9), "at most 100,000,000 iterations"),   # runner.MAX_ITERATIONS
+    (dict(game="kuhn", algorithm="cfr", iterations=10**9), "at most 100,000,000 iterations"),   # solving.MAX_ITERATIONS
     (dict(game="kuhn", algorithm="cfr", iterations=2.5), "iterations must be a whole number"),
     (dict(game="kuhn", algorithm="cfr", updates="both"), "update scheme"),
     (dict(game="kuhn", algorithm="rm"), "matrix games only"),

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-import cfrviz.runner
+import cfrviz.solving
 from cfrviz.run.strategy_json import read_strategy_file
 from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings, export_strategy, load_run, run_from_strategy_json
@@ -60,7 +60,7 @@ def test_an_efg_run_and_a_matrix_run_saved_before_the_move_load() -> None:
 # game. Reference: the same settings solved now (deterministic solvers, and the sampling one from its
 # seed, reproduce every array).
 PRE_GAMESPEC = {
-    "pre_gamespec_kuhn_locked_cfr+": lambda: cfrviz.runner.solve("kuhn", "cfr+", 50, locks={"J": [0.0, 1.0]}),
+    "pre_gamespec_kuhn_locked_cfr+": lambda: cfrviz.solving.solve("kuhn", "cfr+", 50, locks={"J": [0.0, 1.0]}),
     "pre_gamespec_efg_text_external": lambda: cfrviz.solve(
         "efg", "external", 60, seed=7, text=(MYERSON_PATH).read_text()),
     "pre_gamespec_leduc_suits_dcfr": lambda: cfrviz.solve("leduc", "dcfr", 8, updates="simultaneous", suits=True),

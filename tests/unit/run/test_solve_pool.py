@@ -205,7 +205,7 @@ def test_a_solve_whose_caller_left_stops_at_its_next_report() -> None:
         report(0.5)                     # type: ignore[operator]  # the pool's report(fraction)
         gone.wait(WAIT)
         try:
-            report(0.6)                 # type: ignore[operator]  # as runner.solve reports between chunks
+            report(0.6)                 # type: ignore[operator]  # as solving.solve reports between chunks
             outcome.append("went on")
         except SolveCancelled:
             outcome.append("stopped")

@@ -352,7 +352,7 @@ def test_chance_sampling_solves_locked_kuhn(kuhn, locks):
     # chance-sampled run lands within its NashConv of the value, and its exploitability falls below 0.01
     # (one outcome index shared by both locks leaves it at 0.025).
     from cfrviz.analysis.locks import restricted_equilibrium
-    from cfrviz.runner.locks import solve_locked
+    from cfrviz.solving.locked import solve_locked
     from cfrviz.tree.locks import Locks, restrict
 
     value, _ = restricted_equilibrium(restrict(kuhn, Locks.parse(locks)))
@@ -368,7 +368,7 @@ def test_chance_sampling_solves_leduc_with_a_lock(leduc):
     # round 1 (OpenSpiel's sequence_form_lp on the exported game agrees to 1e-10). Its histories pass the
     # deal, the lock and the public card. A long run approaches it within its NashConv.
     from cfrviz.analysis.locks import restricted_equilibrium
-    from cfrviz.runner.locks import solve_locked
+    from cfrviz.solving.locked import solve_locked
     from cfrviz.tree.locks import Locks, restrict
 
     value, _ = restricted_equilibrium(restrict(leduc, Locks.parse("J=0,1")))

@@ -66,7 +66,8 @@ WRITTEN = {Player.FIRST: ("1", "p1", 1), Player.SECOND: ("2", "p2", 2)}
 
 
 def test_links_and_the_browser_read_back_every_player_they_write() -> None:
-    from cfrviz.app.links import ALTERNATE_SEAT, SEAT_PREFIX, page_setting, parse_seat
+    from cfrviz.app.links import page_setting
+    from cfrviz.app.registry import ALTERNATE_SEAT, SEAT_PREFIX, parse_seat
     from cfrviz.util.vocabulary import DECISION_PLAYERS, parse_player, player_number, player_text
 
     assert set(WRITTEN) == set(DECISION_PLAYERS)

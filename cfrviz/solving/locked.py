@@ -1,6 +1,6 @@
 """Solving with locks: `solve_locked` solves the restricted game and maps its run back to the game's sets.
 
-The restricted game (`cfrviz.tree.locks.restrict`) is an ordinary tree, so `cfrviz.runner.solve_tree`
+The restricted game (`cfrviz.tree.locks.restrict`) is an ordinary tree, so `cfrviz.solving.solve_tree`
 runs any algorithm on it unchanged. The run it returns is then written over the original
 information sets: a locked set's current and average strategy is its lock at every snapshot and
 its regret is zero; every other set keeps the numbers its solver produced. Those regrets are the
@@ -20,7 +20,7 @@ from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_schedule
-from cfrviz.runner import settings_of, solve_tree
+from cfrviz.solving.core import settings_of, solve_tree
 from cfrviz.solvers import DEFAULT_UPDATES
 from cfrviz.solvers.base import own_reach_probability
 from cfrviz.util import memory
@@ -92,7 +92,7 @@ def solve_locked(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameT
                  progress: Callable[[float], object] | None = None, **game_params: Any) -> LockedSolve:
     """Solve `game` with `locks` fixed ({key: probabilities in the set's action order}) and return the
     run over the game's own sets, with the restricted game's run beside it. Arguments are
-    `cfrviz.runner.solve`'s; the game is resolved once, here. ValueError (one sentence) for bad locks
+    `cfrviz.solving.solve`'s; the game is resolved once, here. ValueError (one sentence) for bad locks
     or regret matching (a locked game is no matrix game).
 
     >>> solved = solve_locked("kuhn", "cfr+", 2000, {"J": [0.0, 1.0]})

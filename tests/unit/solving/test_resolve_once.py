@@ -28,8 +28,8 @@ from cfrviz.app.links import DEFAULT_CHOICE, parse_query_params
 from cfrviz.catalog import GameSpec, entries, lookups
 from cfrviz.cli import build_parser, check_arguments
 from cfrviz.run import RunSettings, export_strategy, load_run, run_from_strategy_json, save_run
-from cfrviz.runner import solve, solve_settings
-from cfrviz.runner.locks import solve_locked
+from cfrviz.solving import solve, solve_settings
+from cfrviz.solving.locked import solve_locked
 from tests.support import apptest
 
 

@@ -1,4 +1,5 @@
-"""`solve()`: run a solver, keep snapshots on a schedule, judge them, return a `Run`.
+"""One tree solved as one `RunSettings` says: run the solver, keep snapshots on a schedule, judge
+them, return a `Run` (`solve_tree`); and the game a Python caller names, resolved once (`resolve_game`).
 
 Every solver is driven through `Solver.advance`: the compiled families record their
 snapshots inside the kernel, any other solver steps `iterate` and is copied at each
@@ -20,10 +21,8 @@ from cfrviz.catalog import GameSpec
 from cfrviz.util import memory
 from cfrviz.analysis import expected_value as profile_value
 from cfrviz.analysis.best_responses import judge_snapshots
-from cfrviz.games import Game
 from cfrviz.run import Run, RunSettings, snapshot_count, snapshot_schedule
 from cfrviz.solvers import DEFAULT_UPDATES, Solver, solver_class
-from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree, build_tree
 from cfrviz.tree.locks import Locks
 
@@ -59,40 +58,6 @@ def resolve_game(game: object, game_params: Mapping[str, Any]) -> tuple[GameTree
     return catalog.restorable(build_tree(game))   # type: ignore[arg-type]  # a rules object: resolve just recognised its members
 
 
-def solve(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree, algorithm: Algorithm | str = Algorithm.CFR,
-          iterations: int = 1000, updates: UpdateScheme | str = DEFAULT_UPDATES, seed: int = 0,
-          snapshots: int | str | None = None, progress: Callable[[float], object] | None = None,
-          locks: Locks | Mapping[str, Sequence[float]] | str | None = None, **game_params: Any) -> Run:
-    """Solve `game` with `algorithm` for `iterations` iterations and return the recorded `Run`.
-
-    game: a `GameSpec` (`cfrviz.catalog.get("kuhn", cards=5)`, `lookup("kuhn5")`: used as it is, the
-    catalog is not asked again), a catalog name ("kuhn" with cards=N, "leduc" with suits=True, "rps",
-    "matrix" with payoffs=..., row_names=..., column_names=...), a link value ("kuhn5",
-    "efg:<bundled name>", "openspiel:<game string>"), a path to a Gambit .efg file, a payoff matrix
-    [R, C], any object with the `cfrviz.games.Game` members, or a compiled GameTree. A game no catalog
-    entry knows is recorded as its .efg copy (checked to compile to the same tree), so its run saves
-    and reloads. game_params: the game's parameters (cards=N, suits=True, payoffs=...).
-    algorithm: an `Algorithm` ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance",
-    "external", "outcome", "rm"). updates: an `UpdateScheme`, alternating by default. seed: the
-    sampling algorithms' random generator. snapshots: None (every iteration up to 1,000, then
-    log-spaced, at most 2,000, fewer where the memory budget holds fewer: `cfrviz.util.memory`),
-    "all", or a stride; a choice that does not fit the budget is a ValueError saying what does.
-    progress: called with the fraction done, at most about 100 times.
-    locks: information sets to fix, {key: probabilities in the set's action order} or text
-    "KEY=p1,p2;..." (`cfrviz.tree.locks`): the restricted game is solved and its run written back
-    over the game's sets, locked sets playing the lock (`cfrviz.runner.locks`).
-
-    The values become one `RunSettings` (checked there, once) and are solved as `solve_settings`
-    solves them. The Run holds [T, I, A] snapshot arrays. Bad input is a ValueError sentence.
-
-    >>> run = solve("kuhn", "cfr+", iterations=2000)
-    >>> abs(run.average_strategy_value - (-1 / 18)) < 1e-3
-    True
-    """
-    tree, settings = settings_of(game, algorithm, iterations, updates, seed, locks, game_params)
-    return _solved(tree, settings, snapshots, progress)
-
-
 def settings_of(game: object, algorithm: object, iterations: object, updates: object, seed: object,
                 locks: Locks | Mapping[str, Sequence[float]] | str | None,
                 game_params: Mapping[str, Any]) -> tuple[GameTree, RunSettings]:
@@ -101,25 +66,6 @@ def settings_of(game: object, algorithm: object, iterations: object, updates: ob
     chosen = Locks.parse(locks) if isinstance(locks, str) else Locks.of(locks)
     tree, spec = resolve_game(game, game_params)
     return tree, RunSettings(spec, algorithm, iterations, updates, seed, chosen)   # type: ignore[arg-type]  # RunSettings checks each value and says what is wrong
-
-
-def solve_settings(settings: RunSettings, snapshots: int | str | None = None,
-                   progress: Callable[[float], object] | None = None) -> Run:
-    """The run `settings` name, solved on their game's tree (`GameSpec.tree()`, the catalog's
-    per-process tree: nothing is resolved again), with their locks if any. The app and the CLI
-    hand their settings here whole."""
-    return _solved(settings.spec.tree(), settings, snapshots, progress)
-
-
-def _solved(tree: GameTree, settings: RunSettings, snapshots: int | str | None,
-            progress: Callable[[float], object] | None) -> Run:
-    if progress is not None and not callable(progress):
-        raise ValueError("progress must be a function taking the fraction done, or None.")
-    if settings.locks:
-        from cfrviz.runner.locks import solve_locked_tree   # here: that module builds on this one
-
-        return solve_locked_tree(tree, settings, snapshots, progress).run
-    return solve_tree(tree, settings, snapshots, progress)
 
 
 def solve_tree(tree: GameTree, settings: RunSettings, snapshots: int | str | None = None,
@@ -223,5 +169,5 @@ def _record(solver: Solver, schedule: np.ndarray,
     return out
 
 
-__all__ = ["MAX_ITERATIONS", "planned_schedule", "resolve_game", "settings_of", "solve", "solve_settings",
+__all__ = ["MAX_ITERATIONS", "planned_schedule", "resolve_game", "settings_of",
            "solve_tree", "solver_seconds"]
