@@ -37,7 +37,9 @@ What it does, in order:
 3. Memory is sampled every 0.5 s from before the first arrival to the end (the peak). When every
    visitor is done, all contexts and the browser are closed, and the memory is read 60 s after the
    last tab closed: a measured interval (the deploy keeps a closed tab's session 20 s and reaps
-   every 5 s), not a wait for the app.
+   every 5 s), not a wait for the app. With CFRVIZ_MEMORY_REPORT=1 in the environment the server
+   writes to its log what it holds at start and once the class has gone (`cfrviz.app.serve`):
+   where the memory is, and every array of 1 MB or more with what keeps it.
 4. Prints one markdown table (timings p50 / p95 / worst by nearest rank, memory, errors, host facts
    and the targets of the issue "A class at once"), and with `--json FILE` writes the numbers.
 

@@ -10,14 +10,20 @@ find everything loaded. Options after the command go to `streamlit run` unchange
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from cfrviz.app import websocket_limits
+from cfrviz.util import idle
 
+#: Set to 1 for a memory report at each idle release, or to N > 1 for that and tracemalloc's N top growths.
+MEMORY_REPORT = "CFRVIZ_MEMORY_REPORT"
 APP = Path(__file__).resolve().parents[2] / "app.py"
 #: What the pages import on their first visit (pandas and plotly through the figure modules, SciPy's
 #: LP solver, networkx): loaded here, last, so that no visitor of a deployed server waits for them
@@ -42,6 +48,152 @@ def _report(ui: ModuleType) -> None:
         importlib.import_module(module)
     print(f"cfrviz: page modules loaded {time.perf_counter() - start:.1f} s after start-up", file=sys.stderr,
           flush=True)
+    if memory_report_asked():
+        _start_memory_report()
+
+
+def memory_report_asked() -> bool:
+    """Whether CFRVIZ_MEMORY_REPORT asks for the memory report (unset or 0: no)."""
+    return os.environ.get(MEMORY_REPORT, "").strip() not in ("", "0")
+
+
+def _start_memory_report() -> None:
+    """Debugging what the process keeps once a class has left (off unless CFRVIZ_MEMORY_REPORT is set):
+    now and at every idle release, after the heap is trimmed, write to stderr where the resident
+    memory is (anonymous or file-backed), what glibc's malloc holds in use and free, the threads,
+    every array or byte string of 1 MB or more with what holds it, and Python's small-object arenas;
+    with CFRVIZ_MEMORY_REPORT=N > 1 also the N allocation sites that grew most since now
+    (tracemalloc, which slows the server severalfold: a measurement, never a deployment)."""
+    import tracemalloc
+
+    top = int(os.environ[MEMORY_REPORT]) if os.environ[MEMORY_REPORT].strip().isdigit() else 1
+    baseline = None
+    if top > 1:
+        tracemalloc.start(12)
+        baseline = tracemalloc.take_snapshot()
+    idle.after_release(lambda: _memory_report(baseline, top))
+    _memory_report(None, 0)         # the idle numbers, to compare with
+    print(f"cfrviz: memory report at each idle release{' with tracemalloc' if baseline else ''}", file=sys.stderr,
+          flush=True)
+
+
+def _memory_report(baseline: Any, top: int) -> None:
+    import gc
+    import tracemalloc
+    from collections import Counter
+
+    lines = ["cfrviz memory report:"]
+    rollup = Path("/proc/self/smaps_rollup")
+    if rollup.is_file():
+        wanted = ("Rss:", "Anonymous:", "Private_Dirty:", "Shared_Clean:", "Private_Clean:")
+        lines += ["  " + line for line in rollup.read_text().splitlines() if line.startswith(wanted)]
+    lines.append("  " + _malloc_numbers())
+    lines.append(f"  threads: {threading.active_count()} ({', '.join(sorted({t.name.split('-')[0] for t in threading.enumerate()}))})")
+    kinds = Counter(type(o).__name__ for o in gc.get_objects())
+    lines.append("  gc objects: " + ", ".join(f"{n} {k}" for k, n in kinds.most_common(12)))
+    if baseline is not None and tracemalloc.is_tracing():
+        now = tracemalloc.take_snapshot()
+        traced, peak = tracemalloc.get_traced_memory()
+        lines.append(f"  tracemalloc: {traced / 1e6:.1f} MB traced now, peak {peak / 1e6:.1f} MB; grown since idle:")
+        for stat in now.compare_to(baseline, "traceback")[:top]:
+            lines.append(f"    {stat.size_diff / 1e6:+8.2f} MB {stat.count_diff:+7d} blocks")
+            lines += ["        " + str(frame) for frame in stat.traceback.format()[-8:]]
+    lines += _large_arrays()
+    print("\n".join(lines), file=sys.stderr, flush=True)
+    sys._debugmallocstats()
+
+
+def _large_arrays() -> list[str]:
+    """The numpy arrays and byte strings of 1 MB or more, each with a chain of referrers up to a module,
+    a running frame or nothing (garbage in a cycle)."""
+    import gc
+
+    import numpy as np
+
+    found: dict[int, Any] = {}
+    for holder in gc.get_objects():
+        for item in gc.get_referents(holder):
+            if isinstance(item, np.ndarray) and item.base is None and item.nbytes >= 1_000_000:
+                found[id(item)] = item
+            elif isinstance(item, (bytes, bytearray, str)) and len(item) >= 1_000_000:
+                found[id(item)] = item
+    ordered = sorted(found.values(), key=lambda a: -_size(a))
+    lines = [f"  large arrays and byte strings: {len(found)}, {sum(_size(a) for a in ordered) / 1e6:.1f} MB"]
+    ignore = {id(found), id(ordered), id(lines)}
+    modules = {id(m.__dict__): name for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType)}
+    owners: dict[int, str] = {}
+    for array in ordered[:60]:
+        what = f"{array.dtype} {array.shape}" if isinstance(array, np.ndarray) else type(array).__name__
+        direct = [r for r in gc.get_referrers(array) if id(r) not in ignore and not isinstance(r, types.FrameType)]
+        owner = id(direct[0]) if direct else 0
+        if owner not in owners:
+            owners[owner] = _path_to_root(array, ignore, modules)
+            lines.append(f"    {_size(array) / 1e6:7.1f} MB {what}: {owners[owner]}")
+        else:
+            lines.append(f"    {_size(array) / 1e6:7.1f} MB {what}: the same owner as above")
+        del direct
+    found.clear()
+    return lines
+
+
+def _path_to_root(target: Any, ignore: set[int], modules: dict[int, str], budget: int = 400) -> str:
+    """Breadth first up the referrers of `target` to a module's globals or a running frame: the path, in words."""
+    import collections
+    import gc
+
+    here = {id(sys._getframe()), id(sys._getframe(1))}
+    queue: collections.deque[tuple[Any, list[str]]] = collections.deque([(target, [])])
+    seen = {id(target)}
+    longest: list[str] = []
+    while queue and budget > 0:
+        current, path = queue.popleft()
+        longest = path
+        referrers = gc.get_referrers(current)
+        for ref in referrers:
+            if id(ref) in seen or id(ref) in ignore or id(ref) in here or ref is queue or ref is referrers \
+                    or (isinstance(ref, tuple) and len(ref) == 2 and ref[1] is path):
+                continue
+            seen.add(id(ref))
+            budget -= 1
+            if id(ref) in modules and isinstance(ref, dict):
+                key = next((k for k, v in ref.items() if v is current), "?")
+                return " <- ".join([*path, f"module {modules[id(ref)]}.{key}"])
+            if isinstance(ref, types.FrameType):
+                return " <- ".join([*path, f"frame {ref.f_code.co_name} ({ref.f_code.co_filename}:{ref.f_lineno})"])
+            if isinstance(ref, dict):
+                step = f"dict[{next((repr(k)[:40] for k, v in ref.items() if v is current), '?')}]"
+            elif isinstance(ref, (types.FunctionType, type)):
+                step = f"{type(ref).__name__} {ref.__qualname__}"
+            else:
+                step = type(ref).__name__
+            queue.append((ref, [*path, step]))
+        del referrers
+    return " <- ".join(longest) + " (no root found: garbage in a cycle, or held from C)"
+
+
+def _size(item: Any) -> int:
+    return int(getattr(item, "nbytes", None) or len(item))
+
+
+def _malloc_numbers() -> str:
+    """glibc's mallinfo2 summed over its arenas: bytes from the heap (sbrk and arenas), mapped chunks,
+    in use and free."""
+    import ctypes
+    import ctypes.util
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                        "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    name = ctypes.util.find_library("c")
+    try:
+        call = ctypes.CDLL(name).mallinfo2
+    except (OSError, AttributeError, TypeError):
+        return "malloc: no mallinfo2 here"
+    call.restype = MallInfo2
+    info = call()
+    return (f"malloc: heap {info.arena / 1e6:.1f} MB ({info.uordblks / 1e6:.1f} in use, {info.fordblks / 1e6:.1f} free "
+            f"in {info.ordblks} chunks), mapped {info.hblkhd / 1e6:.1f} MB in {info.hblks} chunks")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,11 @@ until the garbage collector finds it. On a hosted demo shared by strangers that 
 Streamlit's event loop (the only thread that touches the session store) to remove the expired
 sessions and shut each one down, as Streamlit does for a session it closes itself; and to clear
 the uploaded files of any session that Streamlit dropped on a write in between. After a pass that
-shut sessions down (and emptied their state) it collects their garbage, so an uploaded run leaves memory and the uploads'
-budget (`cfrviz.app.state.LIVE_UPLOADS`) within a pass. This reads
-Streamlit's private session store (checked against the pinned Streamlit by
-tests/test_session_memory.py); when it is not there, the reaper says so once in the log and stops.
+shut sessions down (and emptied their state) it collects their garbage, so an uploaded run leaves
+memory and the uploads' budget (`cfrviz.app.state.LIVE_UPLOADS`) within a pass. This reads
+Streamlit's private session store (tests/unit/app/test_session_reaper.py runs a pass on the pinned
+Streamlit's store and time-to-live cache); when it is not there, the reaper says so once in the log
+and stops.
 """
 from __future__ import annotations
 
@@ -71,18 +72,20 @@ def _loop(interval: float) -> None:
             return
         if reaped != before:
             release_dropped_state()
-        _after_pass(one_pass.empty)
+        _after_pass(None if one_pass.sessions is None else one_pass.sessions == 0)
         expire_clicked_downloads()
 
 
-#: Whether the caches were emptied since the last session was seen (once per quiet spell).
-_released = False
+#: Whether the caches were emptied since the last session was seen (once per quiet spell). True at
+#: start-up: before a first visitor there is nothing to give back, and the start-up's own work (the
+#: pinned first views and the catalog's trees they were solved on) is what idle is.
+_released = True
 
 
 def _after_pass(empty: bool | None) -> None:
-    """Once the server has no session at all, connected or waiting for a reconnect, give the
-    caches' memory back (`cfrviz.util.idle`): a class that has left leaves nothing behind, and the
-    next visitor pays one solve at most (the default views stay pinned)."""
+    """Once the server has no session at all, connected or waiting for a reconnect, after having had
+    one, give the caches' memory back (`cfrviz.util.idle`): a class that has left leaves nothing
+    behind, and the next visitor pays one solve at most (the default views stay pinned)."""
     global _released
     if empty is None:
         return
@@ -113,46 +116,52 @@ class _Pass:
         self.instance = instance
         self.done = threading.Event()
         self.known: bool | None = None
-        self.empty: bool | None = None    # no session left, connected or stored (None: unknown)
+        self.sessions: int | None = None    # sessions left, connected or stored (None: unknown)
 
     def run(self) -> None:
         try:
-            self.known = reap_expired_sessions(self.instance)
-            if self.known:
-                self.empty = not session_count(self.instance)
+            self.sessions = reap_expired_sessions(self.instance)
+            self.known = self.sessions is not None
         finally:
             self.done.set()
-
-
-def session_count(instance: Any) -> int:
-    """Sessions the server still has: connected ones and those waiting out their reconnect window."""
-    manager = instance._session_mgr
-    return len(manager.list_active_sessions()) + len(dict(manager._session_storage._cache.items()))
 
 
 def _let_go(session: Any) -> None:
     """Shut `session` down and empty its state. A shut-down session is never run again, but its
     object may live on: Streamlit's message loop keeps the last session it flushed in a local
-    variable until another session sends something, and with it that session's uploaded run."""
+    variable until another session sends something, and with it what the session still refers to.
+    `SessionState.clear()` keeps the widgets' metadata, whose callbacks are functions of the last
+    page script, and a function keeps its script's globals: the page's run (172 MB for Play on
+    Liar's dice at its cap, seen held by the loop 60 s after a class left), view and figures. The
+    messages still queued for a browser that has gone (figures, up to tens of MB) go too."""
     session.shutdown()
-    clear = getattr(getattr(session, "session_state", None), "clear", None)
+    state = getattr(session, "session_state", None)
+    clear = getattr(state, "clear", None)
     if callable(clear):
         clear()
+    metadata = getattr(getattr(state, "_new_widget_state", None), "widget_metadata", None)
+    if isinstance(metadata, dict):
+        metadata.clear()
+    unsent = getattr(getattr(session, "_browser_queue", None), "clear", None)
+    if callable(unsent):
+        unsent()
 
 
-def reap_expired_sessions(instance: Any) -> bool:
+def reap_expired_sessions(instance: Any) -> int | None:
     """One pass on the server's event loop: shut down every stored session whose reconnect window
     has passed, and clear the uploaded files of sessions Streamlit dropped without shutting them
-    down. Returns False (after one log line) when Streamlit's session store is not the one known
-    here."""
+    down. Returns how many sessions the server still has, connected or waiting out their reconnect
+    window, as read in this pass; None (after one log line) when Streamlit's session store is not
+    the one known here."""
     global reaped
     manager = getattr(instance, "_session_mgr", None)
     store: Any = getattr(getattr(manager, "_session_storage", None), "_cache", None)
     if manager is None or not callable(getattr(store, "expire", None)) or not callable(getattr(store, "items", None)):
         _LOGGER.warning("cfrviz: this Streamlit's session store is unknown, so disconnected sessions are left "
                         "to Streamlit (they keep their uploads until the process ends).")
-        return False
-    for _, info in store.expire():
+        return None
+    for session_id, info in store.expire():
+        _stored.pop(session_id, None)       # let go of here, not again below
         session = getattr(info, "session", None)
         if session is not None:
             _let_go(session)
@@ -173,4 +182,4 @@ def reap_expired_sessions(instance: Any) -> bool:
     for session_id, info in stored.items():
         if session_id not in _stored:
             _stored[session_id] = weakref.ref(info.session)
-    return True
+    return len(active | stored.keys())

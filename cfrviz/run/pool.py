@@ -174,5 +174,8 @@ class SolvePool:
             try:
                 job._run()
             finally:
+                # Waiting for the next job, this frame must not keep the last one's result (a run
+                # of up to the solve budget) alive after its caller has let it go.
+                job = None
                 with self._lock:
                     self._busy -= 1

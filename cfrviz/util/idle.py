@@ -17,17 +17,24 @@ import logging
 import threading
 from collections.abc import Callable
 
-__all__ = ["forget", "on_idle", "release"]
+__all__ = ["after_release", "forget", "on_idle", "release"]
 
 _LOGGER = logging.getLogger(__name__)
 _lock = threading.Lock()
 _emptiers: dict[str, Callable[[], object]] = {}
+_observers: list[Callable[[], object]] = []
 
 
 def on_idle(name: str, empty: Callable[[], object]) -> None:
     """Call `empty()` on every `release()` (one emptier per name; a second registration replaces it)."""
     with _lock:
         _emptiers[name] = empty
+
+
+def after_release(observe: Callable[[], object]) -> None:
+    """Call `observe()` at the end of every `release()`, once the heap is trimmed (a memory report)."""
+    with _lock:
+        _observers.append(observe)
 
 
 def forget(name: str) -> None:
@@ -48,6 +55,13 @@ def release() -> int:
             _LOGGER.exception("cfrviz: emptying the %s cache failed", name)
     gc.collect()
     _trim_heap()
+    with _lock:
+        observers = list(_observers)
+    for observe in observers:
+        try:
+            observe()
+        except Exception:
+            _LOGGER.exception("cfrviz: a report after the idle release failed")
     return len(emptiers)
 
 

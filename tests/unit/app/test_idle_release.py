@@ -5,6 +5,11 @@ close): bounded caches alone stay full until new visitors push entries out.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from cfrviz.app import sessions
@@ -44,6 +49,31 @@ def test_the_caches_are_emptied_once_when_no_session_is_left(emptied: list[str])
     sessions._after_pass(False)          # a new class arrives, then leaves
     sessions._after_pass(True)
     assert emptied == ["emptied", "emptied"]
+
+
+def test_a_server_that_has_had_no_visitor_releases_nothing() -> None:
+    # Reference: a server just started has had no session, and the reaper's first passes see none;
+    # what it holds then (the pinned first views, the catalog trees they were solved on) is what
+    # idle is, so nothing is emptied until a first visitor has come and gone. A fresh interpreter,
+    # for the module's state at start-up; before the fix its first pass emptied the caches.
+    probe = """
+from cfrviz.app import sessions
+from cfrviz.util import idle
+idle._emptiers.clear()
+calls = []
+idle.on_idle("probe", lambda: calls.append(1))
+sessions._after_pass(True)
+sessions._after_pass(True)
+print(len(calls))
+sessions._after_pass(False)
+sessions._after_pass(True)
+print(len(calls))
+"""
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["0", "1"]
 
 
 def test_an_unknown_session_store_empties_nothing(emptied: list[str]) -> None:

@@ -194,6 +194,30 @@ def test_progress_is_drawn_by_the_waiting_thread_and_errors_reach_it() -> None:
         pool.shutdown()
 
 
+def test_an_idle_worker_keeps_no_result_alive() -> None:
+    # Reference: a result the caller has let go is freed by reference counting at once (CPython);
+    # a worker waiting for its next job must not hold the last one. Seen in a class's server 60 s
+    # after the tabs closed: each worker's local `job` kept its solve's run (172 MB for Play on
+    # Liar's dice at its cap) until the next solve came.
+    import gc
+    import time
+    import weakref
+
+    class Solved:
+        """Stands for a run (weakly referable, so its end is seen)."""
+
+    pool = SolvePool(workers=1)
+    try:
+        result = weakref.ref(pool.run(lambda report: Solved()))
+        deadline = time.monotonic() + 10.0
+        while result() is not None and time.monotonic() < deadline:     # the worker's `finally` may still run
+            gc.collect()
+            time.sleep(0.01)
+        assert result() is None, "the idle worker still holds its last solve's result"
+    finally:
+        pool.shutdown()
+
+
 def test_a_solve_whose_caller_left_stops_at_its_next_report() -> None:
     from cfrviz.run.pool import SolveCancelled
 
