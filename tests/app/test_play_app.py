@@ -80,7 +80,7 @@ def test_the_bot_plays_the_timelines_t_and_a_rerun_keeps_the_hand() -> None:
 def test_before_the_first_hand_leduc_shows_the_chosen_seats_own_cards(seat: str, player: str) -> None:
     # Reference: Leduc is drawn in parts split by one player's private card, jack first in deck order
     # (J, Q, K); before any hand the seat's own view is drawn, its first part "<seat> holds J, round 1".
-    at = open_page("8_Play.py", {"game": "leduc", "algo": "cfr", "iters": "50", "updates": "simultaneous",
+    at = open_page("pages/8_Play.py", {"game": "leduc", "algo": "cfr", "iters": "50", "updates": "simultaneous",
                                  "play_seat": seat})
     assert not at.exception, at.exception
     assert any(f"showing {player} holds J, round 1" in c.value for c in at.caption)

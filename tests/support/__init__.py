@@ -2,5 +2,5 @@
 (`browser`), what a drawing measures (`drawing`), AppTest on a page (`apptest`), the command line
 (`cli`), refusals in one sentence (`messages`), plotly figures as JSON (`figures`), saved runs
 (`saved_runs`), .efg games made here (`efg_shapes`), large uploads (`big_uploads`), memory (`memory`,
-`capped_child`) and the CFR oracle (`plain_cfr`).
+`capped_child`), the CFR oracle (`plain_cfr`) and a stopped script (`script_stop`).
 """

@@ -13,6 +13,7 @@ import numpy as np
 
 from cfrviz.app import page_results
 from cfrviz.app.page_results import SharedResults, footprint
+from tests.support.script_stop import Stopped
 
 ITEM = footprint(np.zeros(1000))
 
@@ -66,10 +67,6 @@ def test_the_apps_caches_are_bounded_in_bytes() -> None:
                          (page_results.regret_paths, page_results.PATH_BYTES),
                          (page_results.walk_traces, page_results.TRACE_BYTES)):
         assert 0 < limit <= 100_000_000 and cache._lru.maxsize == limit and cache._lru.max_entries <= 64
-
-
-class Stopped(BaseException):
-    """Like Streamlit's StopException and RerunException: a script stopped, not a failed computation."""
 
 
 def two_sessions(cache: SharedResults[np.ndarray], owners_work: Callable[[], np.ndarray],

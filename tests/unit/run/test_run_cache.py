@@ -17,6 +17,7 @@ import cfrviz
 from cfrviz import catalog
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.cache import RunCache
+from tests.support.script_stop import Stopped
 
 THREADS = 6
 
@@ -214,10 +215,6 @@ def test_clear_unpinned_keeps_the_pinned_runs() -> None:
     assert (stats.entries, stats.bytes, stats.pinned, stats.pinned_bytes) == (0, 0, 1, pinned.nbytes)
     assert cache.get("default", lambda: _kuhn(1)) is pinned
 
-
-
-class Stopped(BaseException):
-    """Like Streamlit's StopException and RerunException: a script stopped, not a failed solve."""
 
 
 def test_a_waiting_session_solves_when_the_solving_sessions_script_was_stopped() -> None:

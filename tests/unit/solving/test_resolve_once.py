@@ -160,7 +160,7 @@ def test_play_resolves_its_game_once_from_the_link(resolutions: Counter[str], fr
     monkeypatch.setattr(solving, "_warm_thread", threading.Thread(name="this test's server start"))
     catalog.menu()              # the sidebar's menu is resolved once per process, maybe by an earlier test
     resolutions.clear()
-    at = apptest.open_page("8_Play.py", {"game": "kuhn5", "algo": "cfr", "iters": "50", "updates": "alternating"})
+    at = apptest.open_page("pages/8_Play.py", {"game": "kuhn5", "algo": "cfr", "iters": "50", "updates": "alternating"})
     at.button(key="play_deal").click().run()                       # a hand dealt and answered by the bot
     assert not at.exception, at.exception
     assert resolutions == Counter(normalise=1), resolutions      # the link; Home and Play ask nothing again

@@ -116,8 +116,8 @@ def test_leduc_player_one_drill_down_holds_only_the_chosen_card_line_and_public_
     # Reference: Leduc's rules (Southey et al. 2005); keys are "private|public round1/round2", and
     # the round-1 lines that reach the public card are kk, bc, kbc, brc and kbrc.
     leduc = compile_game("leduc")
-    assert set(lines(leduc, "player1", "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
-    part = Part("player1", card="Q", line="kbc", public="K")
+    assert set(lines(leduc, Player.FIRST, "Q")) == {"kk", "bc", "kbc", "brc", "kbrc"}
+    part = Part(Player.FIRST, card="Q", line="kbc", public="K")
     nodes = part_nodes(leduc, part).tolist()
     assert all(int(leduc.parent[n]) in nodes for n in nodes if n != 0)      # a connected part, from the root
     for n in nodes:
@@ -125,9 +125,9 @@ def test_leduc_player_one_drill_down_holds_only_the_chosen_card_line_and_public_
             assert leduc.node_label[n][0] == "Q"
         if "|" in leduc.node_label[n]:
             assert leduc.node_label[n][3:].startswith("K kbc/")
-    assert part_of(leduc, nodes[-1], "player1") == part
+    assert part_of(leduc, nodes[-1], Player.FIRST) == part
     with pytest.raises(ValueError, match="cannot hold"):
-        part_nodes(leduc, Part("player1", card="A"))
+        part_nodes(leduc, Part(Player.FIRST, card="A"))
 
 
 def test_games_without_private_cards_fall_back_to_subtrees() -> None:
