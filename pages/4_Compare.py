@@ -113,17 +113,18 @@ for note in skipped:
 # finished lines are kept when the page reruns.
 lines: list[Line] = []
 status = st.status(f"Solving and timing {len(entries)} lines…", expanded=False)
-for k, entry in enumerate(entries):
-    label = f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…"
-    status.update(label=label)
-    waiting = functools.partial(status.update, label=label + " (waiting for another visitor's solve: one solve "
-                                "at a time on this shared server)")
-    with status:
-        try:
-            lines.append(page_results.compare_line(game, entry, repeats, waiting))
-        except ValueError as error:
-            ui.error(f"{entry.label}: {error}")
-            st.stop()
+with ui.heavy_page():   # lines not kept yet wait in line once for them all, not once each
+    for k, entry in enumerate(entries):
+        label = f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…"
+        status.update(label=label)
+        waiting = functools.partial(status.update, label=label + " (waiting for another visitor's solve: one solve "
+                                    "at a time on this shared server)")
+        with status:
+            try:
+                lines.append(page_results.compare_line(game, entry, repeats, waiting))
+            except ValueError as error:
+                ui.error(f"{entry.label}: {error}")
+                st.stop()
 status.update(label=f"{len(entries)} lines solved and timed.", state="complete")
 
 tab_iterations, tab_nodes, tab_seconds = st.tabs(["vs iterations", "vs nodes touched", "vs seconds"])

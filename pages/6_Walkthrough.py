@@ -79,32 +79,32 @@ if algorithm == Algorithm.CHANCE_SAMPLING:
 else:
     c5.caption("Vanilla CFR and its variants walk every deal.")
 
-request = page_results.TraceRequest(game, algorithm, updates, seed, t, deal)
-trace = page_results.walkthrough_trace(request)
+# The trace and its payload wait in line once for both, not once each (only when not kept yet).
+with ui.heavy_page():
+    request = page_results.TraceRequest(game, algorithm, updates, seed, t, deal)
+    trace = page_results.walkthrough_trace(request)
 
-# A new trace starts at its first step, unless the session has just opened a link naming a step.
-inputs = (game.name, game.params, algorithm, updates, seed, t, deal)
-if st.session_state.get(TRACE_KEY) != inputs:
-    if st.session_state.get(TRACE_KEY) is not None:
-        ui.set_page_value("walk_step", 1)
-    st.session_state[TRACE_KEY] = inputs
-count = len(trace.steps)
-step = min(max(int(ui.page_value("walk_step")), 1), count)
+    # A new trace starts at its first step, unless the session has just opened a link naming a step.
+    inputs = (game.name, game.params, algorithm, updates, seed, t, deal)
+    if st.session_state.get(TRACE_KEY) != inputs:
+        if st.session_state.get(TRACE_KEY) is not None:
+            ui.set_page_value("walk_step", 1)
+        st.session_state[TRACE_KEY] = inputs
+    count = len(trace.steps)
+    step = min(max(int(ui.page_value("walk_step")), 1), count)
 
+    def on_step(value: object) -> None:
+        """The step the browser shows after a pause (1-based), into the link."""
+        reported = checked_step(value, count)
+        if reported is not None:
+            ui.set_page_value("walk_step", reported)
+            timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
 
-def on_step(value: object) -> None:
-    """The step the browser shows after a pause (1-based), into the link."""
-    reported = checked_step(value, count)
-    if reported is not None:
-        ui.set_page_value("walk_step", reported)
-        timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
-
-
-# The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
-walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
-timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
-               extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
-               events={"walk_step": on_step})
+    # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
+    walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
+    timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
+                   extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
+                   events={"walk_step": on_step})
 st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. "
            "Click the tree, then → and ← step, N and P jump to the next or previous update (a node whose "
            "regrets are added), Home and End go to the first and last step, and space plays. Click a node "

@@ -18,6 +18,7 @@ Session-state keys that tests and pages may use:
 """
 from __future__ import annotations
 
+from cfrviz.app.admission import heavy_build, heavy_page
 from cfrviz.app.links import MAX_SEED, Choice, iteration_cap, page_setting
 from cfrviz.app.registry import Page
 from cfrviz.app.page import LEARNING_PATH, PAGES, pin_first_views, setup_page, solve_view, solved_run
@@ -41,7 +42,7 @@ from cfrviz.solvers import ALGORITHMS
 __all__ = [
     "ALGORITHMS", "CHOICE_KEY", "CONCURRENT_SOLVES", "LEARNING_PATH", "MAX_SEED", "NODE_KEY", "PAGES",
     "PAGE_SETTINGS_KEY", "Page", "RUN_CACHE_BYTES", "RUN_CACHE_ENTRIES", "T_KEY", "UPLOAD_KEY", "UPLOAD_NAME_KEY",
-    "Choice", "View", "action_legend", "bind", "cached_solve", "error", "iteration_cap",
+    "Choice", "View", "action_legend", "bind", "cached_solve", "error", "heavy_build", "heavy_page", "iteration_cap",
     "legend_text", "notice", "page_setting", "page_value", "rules_card", "set_locks", "set_page_value", "setup_page",
     "one_solve_at_a_time", "pin_first_views", "shared_runs", "solve_view", "solved_run", "start_session_reaper", "start_warmup",
     "wait_until_warm",

@@ -26,6 +26,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from cfrviz import catalog
 from cfrviz.app import solving
+from cfrviz.app.admission import heavy_build
 from cfrviz.app.links import DEFAULT_CHOICE, iteration_cap, page_setting
 from cfrviz.catalog import GameSpec
 from cfrviz.games.matrix import PRESETS, MatrixPreset, payoff_table
@@ -132,6 +133,11 @@ class SharedResults(Generic[V]):
         if key in self._pinned:
             return self._pinned[key]
         return self._lru.get(key)
+
+    def holds(self, key: Hashable) -> bool:
+        """Whether the result under `key` is kept now (a hit, pinned or not), without counting it."""
+        with self._lock:
+            return key in self._pinned or key in self._lru
 
     def _keep(self, key: Hashable, value: V) -> None:
         size = footprint(value)
@@ -248,7 +254,7 @@ def compare_line(game: GameSpec, entry: Entry, repeats: int, on_wait: Callable[[
         return read_only(compare.measure_line(game, entry, repeats, solve_run=solve_run if entry.sidebar else None,
                                               solver_slot=functools.partial(solving.one_solve_at_a_time, on_wait)))
 
-    return compare_lines.get(("compare", game, entry, repeats), measure, pin=pin)
+    return _heavy(compare_lines, ("compare", game, entry, repeats), measure, pin)
 
 
 # Regret matching --------------------------------------------------------------------------------
@@ -372,7 +378,17 @@ def walkthrough_trace(request: TraceRequest, *, pin: bool = False) -> IterationT
                 updates=request.updates, iteration=request.t, deal=request.deal,
                 rng=np.random.default_rng([request.seed, request.t]))
 
-    return walk_traces.get(request, trace, pin=pin)
+    return _heavy(walk_traces, request, trace, pin)
+
+
+def _heavy(results: SharedResults[V], key: Hashable, compute: Callable[[], V], pin: bool) -> V:
+    """`results.get(key, compute)`, after taking a heavy build's turn when the result is not kept:
+    the turn comes before the computation's single flight and its solver slots, so whoever computes
+    a result others wait for holds a turn already."""
+    if results.holds(key):
+        return results.get(key, compute, pin=pin)
+    with heavy_build():
+        return results.get(key, compute, pin=pin)
 
 
 # At server start --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ only adds a short header. The component's JavaScript and CSS are package files b
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from cfrviz.app.admission import heavy_build
 from cfrviz.app.solving import first_drawing_sent
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
@@ -112,8 +114,15 @@ def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, 
         hit = _cache.get(key)
         if hit is not None:
             return hit
-    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
-                                                    extra=None if extra is None else extra.build()))
+    # A mode's frames or an uploaded run's snapshots are a heavy build: it waits for a turn, and
+    # may find the payload built by another visitor meanwhile.
+    with heavy_build() if extra is not None or uploaded else contextlib.nullcontext():
+        with _lock:
+            hit = _cache.get(key)
+            if hit is not None:
+                return hit
+        payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
+                                                        extra=None if extra is None else extra.build()))
     with _lock:
         if len(body) <= PAYLOAD_CACHE_BYTES:      # a larger one is sent, not kept
             _cache[key] = (payload_id, body)

@@ -1,0 +1,77 @@
+"""Heavy page builds take turns: `PAGE_BUILDS` at once in the server, the other visitors in line,
+each told how many wait ahead of them.
+
+What takes a turn: a page's build that is not cached yet and holds the interpreter lock for
+long (a timeline payload with a mode's frames or of an uploaded run, a Compare line, a
+walkthrough trace). What never does: Home, a step on a timeline, a click on a drawn node, any view
+already cached or pinned, and threads that are no visitor's page (the warm-up, downloads).
+
+Why a gate of its own, not jobs on the solve pool (`cfrviz.run.pool`): a build is Python that
+holds the interpreter lock (a worker thread would free no core), draws as it goes (progress,
+Compare's status) from the session's own thread, and may itself need a solve. Builds take a turn
+here first and a solver slot second, never the other way round, and a solve never waits for a
+turn, so two builds waiting for their solves cannot block the pool.
+
+Why 2, as the pool's workers (`solving.SOLVE_WORKERS`): the host has 2 cores. With 2 builds at once
+a light page's script shares the lock with two builds instead of thirty, and at most two builds'
+memory is alive at a time; with 1, one long build (Compare at its cap) would stop every other
+heavy page behind it while a core idles during its compiled and NumPy calls.
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
+
+from cfrviz.run.admission import Admission
+
+#: Heavy page builds at once in this server process.
+PAGE_BUILDS = 2
+#: How often, seconds, a visitor in line checks that their page is still wanted (Streamlit's own
+#: cache waits check as often), besides waking at once when their place changes.
+POLL_SECONDS = 0.1
+
+#: The process's one line of heavy page builds.
+ADMISSION = Admission(PAGE_BUILDS)
+
+
+def waiting_line(ahead: int) -> str:
+    """What a visitor in line reads, with `ahead` builds waiting before theirs."""
+    place = "you are next" if ahead == 0 else f"{ahead:,} visitor{'s' if ahead != 1 else ''} ahead"
+    return (f"Waiting for a free solver: {place}. This server builds {PAGE_BUILDS} heavy pages at a time, "
+            "so the other visitors' pages stay quick; yours starts as soon as a turn is free.")
+
+
+@contextlib.contextmanager
+def heavy_build() -> Iterator[None]:
+    """Hold a turn for a heavy build in this session's script, showing the visitor their place in
+    line while they wait (the line goes once the build starts). A visitor who leaves (page switch,
+    closed tab, a rerun) leaves the line: Streamlit stops the script at the next check.
+
+    Threads without a page's script run it at once: they are no visitor in line."""
+    check = get_run_yield_check()
+    if check is None:
+        yield
+        return
+    shown: list[DeltaGenerator] = []
+
+    def on_wait(ahead: int) -> None:
+        if not shown:
+            shown.append(st.empty())
+        shown[0].info(waiting_line(ahead), icon=":material/hourglass_top:")
+
+    with ADMISSION.turn(on_wait, check, POLL_SECONDS):
+        if shown:
+            shown[0].empty()
+        yield
+
+
+@contextlib.contextmanager
+def heavy_page() -> Iterator[None]:
+    """A page's heavy section: the first `heavy_build` inside takes a turn that lasts until the
+    section ends, so the page waits in line once for all its parts. Takes no turn itself."""
+    with ADMISSION.scope():
+        yield
