@@ -1,0 +1,88 @@
+"""AppTest: a heavy page whose build is not kept waits for a turn and shows its place in line; once
+kept, the same view never waits.
+
+The test stands in for other visitors by holding the process's turns itself (`ADMISSION.join()`),
+then frees them one at a time. Reference: the hand-traced schedule of `cfrviz.run.admission`
+with 2 slots: both held, one more waiter ahead, so the page joins with 1 ahead, then has 0 ahead
+once that waiter leaves, then runs once a held turn is freed. The Walkthrough's trace at t = 7 with
+seed 5 is no first view (those are pinned at start), so its trace and payload are built here.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cfrviz.app import admission
+from cfrviz.app.admission import ADMISSION
+from tests.support.apptest import mounted, open_link
+
+WAIT = 120.0        # seconds: a bound for waits on events, never reached when the code is right
+QUERY = {"walk_t": "7", "walk_seed": "5"}
+
+
+def _in_thread(work: object) -> threading.Thread:
+    thread = threading.Thread(target=work, daemon=True)  # type: ignore[arg-type]
+    thread.start()
+    return thread
+
+
+def _infos(at: AppTest) -> list[str]:
+    return [str(element.value) for element in at.info]
+
+
+def test_a_heavy_page_shows_its_place_in_line_then_builds_and_a_kept_view_never_waits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(QUERY)                                   # Home: light, it takes no turn
+    assert ADMISSION.counts() == (0, 0)
+    held = [ADMISSION.join() for _ in range(ADMISSION.slots)]
+    before_page = ADMISSION.join()
+    assert [ADMISSION.ahead(t) for t in (*held, before_page)] == [None, None, 0]
+
+    places: queue.Queue[int] = queue.Queue()
+    shown = admission.waiting_line
+
+    def recorded(ahead: int) -> str:
+        places.put(ahead)
+        return shown(ahead)
+
+    monkeypatch.setattr(admission, "waiting_line", recorded)
+    page = _in_thread(lambda: at.switch_page("pages/6_Walkthrough.py").run())
+    try:
+        assert places.get(timeout=WAIT) == 1                # behind the waiter already in line
+        ADMISSION.leave(before_page)
+        assert places.get(timeout=WAIT) == 0                # next
+        ADMISSION.leave(held[0])                            # a turn is free: the page builds
+        page.join(WAIT)
+        assert not page.is_alive()
+    finally:
+        for ticket in (*held, before_page):
+            ADMISSION.leave(ticket)
+    assert places.empty()                                   # no place told after the build started
+    assert not at.exception, at.exception
+    assert not [text for text in _infos(at) if text.startswith("Waiting for a free solver")]
+    header, payload = mounted(at)
+    assert header["mode"] == "walkthrough" and payload["extra"]["steps"]["kind"]
+    assert ADMISSION.counts() == (0, 0)
+
+    # The trace and its payload are kept now: with every turn taken again, a rerun does not wait.
+    held = [ADMISSION.join() for _ in range(ADMISSION.slots)]
+    behind = ADMISSION.join()
+    try:
+        rerun = _in_thread(at.run)
+        rerun.join(WAIT)
+        assert not rerun.is_alive()
+    finally:
+        for ticket in (*held, behind):
+            ADMISSION.leave(ticket)
+    assert places.empty() and not at.exception
+    assert mounted(at)[0]["id"] == header["id"]
+
+
+def test_the_line_names_the_visitors_ahead() -> None:
+    # What the visitor reads: the count in words, singular for one.
+    assert admission.waiting_line(3).startswith("Waiting for a free solver: 3 visitors ahead.")
+    assert admission.waiting_line(1).startswith("Waiting for a free solver: 1 visitor ahead.")
+    assert admission.waiting_line(0).startswith("Waiting for a free solver: you are next.")
