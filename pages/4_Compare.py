@@ -113,7 +113,8 @@ for note in skipped:
 # finished lines are kept when the page reruns.
 lines: list[Line] = []
 status = st.status(f"Solving and timing {len(entries)} lines…", expanded=False)
-with ui.heavy_page():   # lines not kept yet wait in line once for them all, not once each
+# Lines not kept yet wait in line once for them all, told in the status label (it stays in view).
+with ui.heavy_page(show=lambda line: status.update(label=line or f"Solving and timing {len(entries)} lines…")):
     for k, entry in enumerate(entries):
         label = f"Solving and timing {k + 1} of {len(entries)}: {entry.label}…"
         status.update(label=label)

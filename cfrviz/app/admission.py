@@ -20,7 +20,8 @@ heavy page behind it while a core idles during its compiled and NumPy calls.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -36,13 +37,15 @@ POLL_SECONDS = 0.1
 
 #: The process's one line of heavy page builds.
 ADMISSION = Admission(PAGE_BUILDS)
+# Per script thread: where the open `heavy_page` sections draw the line, innermost last.
+_pages = threading.local()
 
 
 def waiting_line(ahead: int) -> str:
     """What a visitor in line reads, with `ahead` builds waiting before theirs."""
     place = "you are next" if ahead == 0 else f"{ahead:,} visitor{'s' if ahead != 1 else ''} ahead"
-    return (f"Waiting for a free solver: {place}. This server builds {PAGE_BUILDS} heavy pages at a time, "
-            "so the other visitors' pages stay quick; yours starts as soon as a turn is free.")
+    return (f"Waiting for a free solver: {place}. The server builds {PAGE_BUILDS} heavy pages at a time; "
+            "yours starts as soon as a turn is free.")
 
 
 @contextlib.contextmanager
@@ -56,22 +59,49 @@ def heavy_build() -> Iterator[None]:
     if check is None:
         yield
         return
-    shown: list[DeltaGenerator] = []
+    shows: list[Callable[[str | None], object]] = getattr(_pages, "shows", [])
+    show = shows[-1] if shows else None
+    waited = False
 
     def on_wait(ahead: int) -> None:
-        if not shown:
-            shown.append(st.empty())
-        shown[0].info(waiting_line(ahead), icon=":material/hourglass_top:")
+        nonlocal show, waited
+        if show is None:
+            show = _line_here()
+        show(waiting_line(ahead))
+        waited = True
 
     with ADMISSION.turn(on_wait, check, POLL_SECONDS):
-        if shown:
-            shown[0].empty()
+        if waited and show is not None:
+            show(None)          # the build starts: the line goes
         yield
+
+
+def _line_here() -> Callable[[str | None], object]:
+    """The line drawn where the build is, as an info box (emptied once the build starts)."""
+    box: DeltaGenerator = st.empty()
+
+    def show(text: str | None) -> None:
+        if text is None:
+            box.empty()
+        else:
+            box.info(text, icon=":material/hourglass_top:")
+
+    return show
 
 
 @contextlib.contextmanager
-def heavy_page() -> Iterator[None]:
+def heavy_page(show: Callable[[str | None], object] | None = None) -> Iterator[None]:
     """A page's heavy section: the first `heavy_build` inside takes a turn that lasts until the
-    section ends, so the page waits in line once for all its parts. Takes no turn itself."""
-    with ADMISSION.scope():
-        yield
+    section ends, so the page waits in line once for all its parts. Takes no turn itself.
+
+    `show(text)` draws the line where the page wants it (e.g. a status label that stays visible;
+    `show(None)` once the build starts); by default an info box where the build is."""
+    shows: list[Callable[[str | None], object]] = _pages.__dict__.setdefault("shows", [])
+    if show is not None:
+        shows.append(show)
+    try:
+        with ADMISSION.scope():
+            yield
+    finally:
+        if show is not None:
+            shows.pop()
