@@ -155,7 +155,7 @@ def test_a_scope_keeps_its_first_turn_until_it_ends() -> None:
 def test_builds_holding_every_turn_finish_their_solves_on_a_full_pool() -> None:
     # Schedule: two builds hold both turns; a third build joins the line (0 ahead); only then do the
     # two builds ask for their solves, on a pool of two workers with two solver slots. Solves take
-    # solver slots, never turns, so both builds finish, and then the third runs. (Were a solve to
+    # solver slots, never turns, so both builds finish, and the third runs once one of them has. (Were a solve to
     # wait for a turn, all three threads would wait for ever and the bounded waits below fail.)
     line = Admission(slots=2)
     runs = RunCache(max_bytes=10**9, max_entries=4, max_concurrent_solves=2)
@@ -184,8 +184,9 @@ def test_builds_holding_every_turn_finish_their_solves_on_a_full_pool() -> None:
     waiter = threading.Thread(target=third, daemon=True)
     waiter.start()
     finished = [results.get(timeout=WAIT) for _ in range(3)]
-    assert [name for name, _ in finished][-1] == "third"
-    assert all(isinstance(value, Run) for name, value in finished[:2])
+    # The third runs once a build has put its run and left its turn: never first.
+    assert finished[0][0].startswith("build") and sorted(name for name, _ in finished) == ["build 1", "build 2", "third"]
+    assert all(isinstance(value, Run) for name, value in finished if name != "third")
     for thread in (*builders, waiter):
         thread.join(WAIT)
         assert not thread.is_alive()
