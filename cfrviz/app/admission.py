@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterator
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
+from streamlit import runtime
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check, get_script_run_ctx
 
 from cfrviz.run.admission import Admission
 
@@ -52,13 +54,24 @@ def waiting_line(ahead: int) -> str:
 def heavy_build() -> Iterator[None]:
     """Hold a turn for a heavy build in this session's script, showing the visitor their place in
     line while they wait (the line goes once the build starts). A visitor who leaves (page switch,
-    closed tab, a rerun) leaves the line: Streamlit stops the script at the next check.
+    closed tab, a rerun) leaves the line at the next check: Streamlit stops the script, or the
+    session is no longer connected.
 
     Threads without a page's script run it at once: they are no visitor in line."""
-    check = get_run_yield_check()
-    if check is None:
+    yield_check = get_run_yield_check()
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if yield_check is None or ctx is None:
         yield
         return
+    session_id = ctx.session_id
+
+    def check() -> None:
+        yield_check()
+        # A closed tab's session waits out Streamlit's reconnect window disconnected: it leaves the
+        # line at once rather than take a turn to build for nobody.
+        if not connected(session_id):
+            raise StopException()
+
     shows: list[Callable[[str | None], object]] = getattr(_pages, "shows", [])
     show = shows[-1] if shows else None
     waited = False
@@ -74,6 +87,11 @@ def heavy_build() -> Iterator[None]:
         if waited and show is not None:
             show(None)          # the build starts: the line goes
         yield
+
+
+def connected(session_id: str) -> bool:
+    """Whether the session's browser is connected now (always, without a server: AppTest)."""
+    return not runtime.exists() or runtime.get_instance().is_active_session(session_id)
 
 
 def _line_here() -> Callable[[str | None], object]:

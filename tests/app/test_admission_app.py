@@ -86,3 +86,34 @@ def test_the_line_names_the_visitors_ahead() -> None:
     assert admission.waiting_line(3).startswith("Waiting for a free solver: 3 visitors ahead.")
     assert admission.waiting_line(1).startswith("Waiting for a free solver: 1 visitor ahead.")
     assert admission.waiting_line(0).startswith("Waiting for a free solver: you are next.")
+
+
+def test_a_visitor_whose_tab_closed_leaves_the_line_without_taking_a_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Schedule: both turns held, the page joins with 0 ahead; its browser disconnects (the session
+    # is no longer active): the page's run stops at its next check and its place goes, so the line
+    # is empty again with both turns still held, and nobody built for it.
+    at = open_link({"walk_t": "6", "walk_seed": "4"})
+    held = [ADMISSION.join() for _ in range(ADMISSION.slots)]
+    browser = threading.Event()
+    browser.set()
+    places: queue.Queue[int] = queue.Queue()
+    shown = admission.waiting_line
+
+    def recorded(ahead: int) -> str:
+        places.put(ahead)
+        return shown(ahead)
+
+    monkeypatch.setattr(admission, "waiting_line", recorded)
+    monkeypatch.setattr(admission, "connected", lambda session_id: browser.is_set())
+    page = _in_thread(lambda: at.switch_page("pages/6_Walkthrough.py").run())
+    try:
+        assert places.get(timeout=WAIT) == 0
+        assert ADMISSION.counts() == (2, 1)
+        browser.clear()                                     # the tab closed
+        page.join(WAIT)
+        assert not page.is_alive()
+        assert ADMISSION.counts() == (2, 0)
+    finally:
+        for ticket in held:
+            ADMISSION.leave(ticket)
+    assert not at.get("bidi_component")                     # the page stopped before its build
