@@ -18,7 +18,7 @@ from cfrviz.run.admission import Admission
 from cfrviz.run.cache import RunCache
 from cfrviz.run.pool import SolvePool
 from cfrviz.run.record import Run
-from cfrviz.runner import solve
+from cfrviz.solving import solve
 
 WAIT = 300.0        # seconds: a bound for waits on events (a first solve may compile), never reached when the code is right
 
