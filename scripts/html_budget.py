@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import ViewportSize, sync_playwright  # noqa: E402
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
 from tests.support.cli import run_cli  # noqa: E402
@@ -55,7 +55,7 @@ def main() -> None:
             size = path.stat().st_size
             times = []
             for _ in range(args.opens):
-                page = browser.new_page(viewport=VIEWPORT)
+                page = browser.new_page(viewport=ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"]))
                 blocked: list[str] = []
                 page.route("**/*", lambda route, blocked=blocked: route.continue_()
                            if route.request.url.startswith(("file:", "data:", "blob:"))

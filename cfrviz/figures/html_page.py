@@ -71,6 +71,8 @@ function toFragment() {
 function heard(name, value) {
   reported[name] = value;
   if (name === "t" || name === "node" || name === "kind") { view[name] = value; toFragment(); }
+  // A mode's own state (the best response's exploiter): the server would send it back; here the page does.
+  else if (view.state && name in view.state) { view.state = { ...view.state, [name]: value }; show(view); }
 }
 const encoder = new TextEncoder();
 const element = document.getElementById("cfrviz-timeline");
@@ -218,6 +220,18 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
     if state is not None:
         header["state"] = state
     return page_text(body, header, {**settings_of(run), "page": view}, tree.game.title)
+
+
+#: The timeline modes whose payload holds all the file needs (the others ask the server as they go).
+FILE_MODES = (TimelineMode.TREE, TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY, TimelineMode.SETS,
+              TimelineMode.BEST_RESPONSE)
+
+
+def page_bytes(run: Run, body: bytes, header: Mapping[str, Any]) -> bytes:
+    """The HTML file of a payload already built for the app (`body` and `header` as the component is
+    mounted with them), so the file shows exactly the view on screen."""
+    about = {**settings_of(run), "page": str(header.get("mode"))}
+    return page_text(body, header, about, run.tree.game.title).encode("utf-8")
 
 
 def save_html(run: Run, path: str | Path, view: str = "tree", t: int | None = None, node: int | None = None,

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.support.browser import RENDER_TIMEOUT_MS, t_label
+from tests.support.browser import RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
 from tests.support.cli import run_cli
 
 import cfrviz
@@ -122,4 +122,23 @@ def test_a_fragment_typed_into_the_address_opens_that_view(page, tmp_path: Path)
     page.evaluate(f"() => {{ location.hash = 't=7&node={node}'; }}")
     page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     assert t_label(page) == 7
+    assert asked == []
+
+
+def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp_path: Path) -> None:
+    # Reference: the view the app was opened at (its link's t and node) and the same settings
+    # solved here for the inspector's heading.
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    node = run.tree.node_label.index("QK kb")
+    open_app(page, f"{app_url}/Game_tree?game=kuhn&algo=cfr&iters=200&updates=simultaneous&t=40&node={node}")
+    wait_tree(page)
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Interactive page (.html)").first.click()
+    saved = tmp_path / "view.html"
+    info.value.save_as(saved)
+    offline = page.context.new_page()
+    asked = _offline(offline)
+    offline.goto(saved.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    offline.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert t_label(offline) == 40
     assert asked == []

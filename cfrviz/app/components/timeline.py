@@ -5,6 +5,8 @@ only adds a short header. The component's JavaScript and CSS are the figures lay
 """
 from __future__ import annotations
 
+import functools
+import re
 import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from cfrviz.figures.timeline import (
     frame_snapshots,
     next_header,
 )
+from cfrviz.figures.html_page import FILE_MODES, page_bytes
 from cfrviz.figures.timeline_code import timeline_source
 from cfrviz.tree import GameTree
 
@@ -210,7 +213,19 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                **callbacks)
     first_drawing_sent()      # the compiling warm-up waited for this (cfrviz.app.solving)
+    if run is not None and mode in FILE_MODES:
+        # The view on screen as one HTML file; a callable, so the page is built only when clicked.
+        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id"}}
+        st.download_button("Interactive page (.html)", data=functools.partial(page_bytes, run, body, page_header),
+                           file_name=f"cfrviz-{_slug(view.tree.game.title)}-{mode}-t{header.get('t')}.html",
+                           mime="text/html", key=f"{key}_html",
+                           help="This timeline as one file that opens in any browser, offline: scrub, play, "
+                                "click nodes and export SVG or PNG there too.")
     return chosen
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "game"
 
 
 def _event(key: str, name: str, callback: Callable[[Any], None]) -> Callable[[], None]:
