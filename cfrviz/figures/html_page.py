@@ -142,10 +142,13 @@ def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], 
         raise RuntimeError("The timeline's script no longer ends in one default export, as the HTML file needs.")
     script = script.replace(_EXPORT, "const mountTimeline = function (component)")
     made = version()
-    recorded = {"cfrviz": made, **about, "view": str(header.get("mode")), "t": str(header.get("t")),
-                "node": str(header.get("node")), "edge widths": str(header.get("kind"))}
+    shown = {name: "none" if header.get(name) is None else str(header.get(name)) for name in ("mode", "t", "node")}
+    recorded = {"cfrviz": made, **about, "view": shown["mode"], "t": shown["t"], "node": shown["node"],
+                "edge widths": str(header.get("kind"))}
     comment = "\n".join(f"  {_comment_text(k)}: {_comment_text(v)}" for k, v in recorded.items())
-    visible = " · ".join(f"{k} {v}" for k, v in recorded.items() if k not in ("game", "game name"))
+    # The visible line: what is not in the title already, and no "view" that repeats the page.
+    visible = " · ".join(f"{k} {v}" for k, v in recorded.items() if k not in ("game", "game name")
+                         and not (k == "view" and v == about.get("page")))
     return f"""<!DOCTYPE html>
 <!--
 cfrviz interactive timeline: one file, script, style and data inline, nothing fetched.
