@@ -16,6 +16,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from cfrviz.analysis.reference import game_value
 from cfrviz.figures.best_response_frames import best_response_frames, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
@@ -34,6 +36,7 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "convergence": TimelineMode.CHARTS,           # Convergence (log slider)
     "exploitability": TimelineMode.EXPLOITABILITY,   # Home
     "best_response": TimelineMode.BEST_RESPONSE,  # Best response (the exploiter: player 1)
+    "walkthrough": TimelineMode.WALKTHROUGH,      # Walkthrough of iteration t, from the solver's state
 }
 _LOG_VIEWS = ("convergence", "exploitability")
 
@@ -189,6 +192,8 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
     if view not in HTML_VIEWS:
         raise ValueError(f"The HTML file has no view {view!r}; it has {', '.join(HTML_VIEWS)}.")
     tree, mode = run.tree, HTML_VIEWS[view]
+    if mode == TimelineMode.WALKTHROUGH:
+        return _walkthrough_text(run, 1 if t is None else t)
     if t is None:
         t = int(run.iterations[-1])
     if checked_iteration(t, run.iterations) is None:
@@ -223,6 +228,27 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
     if state is not None:
         header["state"] = state
     return page_text(body, header, {**settings_of(run), "page": view}, tree.game.title)
+
+
+def _walkthrough_text(run: Run, t: int) -> str:
+    """The walkthrough of iteration `t` of the run's settings (its algorithm, updates and seed; a
+    sampled deal drawn as the Walkthrough page draws a random one), replayed from the real solver's
+    state before it; the file opens at step 1."""
+    from cfrviz.figures.walkthrough import first_part, walkthrough_payload
+    from cfrviz.teaching import walkthrough
+
+    s = run.settings
+    if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= s.iterations:
+        raise ValueError(f"t={t} is not an iteration of this run (1 to {s.iterations}).")
+    tree = run.tree
+    regret, strategy_sum, prediction = walkthrough.solver_state_before(tree, s.algorithm, s.updates, s.seed, t)
+    trace = walkthrough.trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=s.algorithm,
+                                        updates=s.updates, iteration=t, rng=np.random.default_rng([s.seed, t]))
+    payload_id, body = encode_payload(build_payload(trace.tree, None, first_part(trace),
+                                                    extra=walkthrough_payload(trace)))
+    header: dict[str, Any] = {"id": payload_id, "t": 1, "node": None, "kind": EDGE_WIDTHS[0],
+                              "mode": str(TimelineMode.WALKTHROUGH), "focus": [], "log": False}
+    return page_text(body, header, {**settings_of(run), "page": f"walkthrough of iteration {t}"}, tree.game.title)
 
 
 #: The timeline modes whose payload holds all the file needs (the others ask the server as they go).

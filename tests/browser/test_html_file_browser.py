@@ -19,6 +19,7 @@ from tests.support.cli import run_cli
 
 import cfrviz
 from cfrviz.analysis.inspector import frame_numbers
+from cfrviz.figures import save_html
 from cfrviz.figures.timeline import frame_snapshots
 
 pytestmark = pytest.mark.browser
@@ -141,4 +142,31 @@ def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp
     offline.goto(saved.as_uri(), timeout=RENDER_TIMEOUT_MS)
     offline.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     assert t_label(offline) == 40
+    assert asked == []
+
+
+def test_a_walkthrough_file_steps_through_the_trace_offline(page, tmp_path: Path) -> None:
+    # Reference: the trace of the same iteration replayed here (cfrviz.teaching.walkthrough), whose
+    # step count the label must show; an arrow key moves one step, as on the Walkthrough page.
+    run = cfrviz.solve("kuhn", "cfr", iterations=20)
+    out = save_html(run, tmp_path / "walk.html", view="walkthrough", t=5)
+    from cfrviz.teaching import walkthrough
+    regret, sums, prediction = walkthrough.solver_state_before(run.tree, "cfr", run.settings.updates, 0, 5)
+    steps = len(walkthrough.trace_iteration(run.tree, regret, sums, prediction=prediction, algorithm="cfr",
+                                            updates=run.settings.updates, iteration=5).steps)
+    asked = _offline(page)
+    page.goto(out.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-walk .tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+    def label() -> tuple[int, int]:
+        words = page.get_by_test_id("timeline-t").first.inner_text().replace(",", "").split()
+        return int(words[1]), int(words[3])
+
+    assert label() == (1, steps)
+    page.locator(".tl-walk .tl-tree svg").first.click(position={"x": 3, "y": 3})
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert label() == (4, steps)
+    page.keyboard.press("ArrowLeft")
+    assert label() == (3, steps)
     assert asked == []

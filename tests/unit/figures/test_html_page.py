@@ -121,7 +121,8 @@ def test_markup_in_any_label_stays_text_and_arrives_whole(kuhn) -> None:
     assert f"<title>{html.escape(HOSTILE)} · cfrviz</title>" in text
 
 
-@pytest.mark.parametrize("view", ["tree", "evolution", "charts", "convergence", "exploitability", "best_response"])
+@pytest.mark.parametrize("view", ["tree", "evolution", "charts", "convergence", "exploitability", "best_response",
+                                  "walkthrough"])
 def test_every_view_names_its_mode(kuhn, view: str) -> None:
     header = json.loads(_script(html_text(kuhn, view), "cfrviz-view"))["header"]
     mode = {"evolution": "sets", "convergence": "charts"}.get(view, view)
@@ -131,7 +132,7 @@ def test_every_view_names_its_mode(kuhn, view: str) -> None:
         assert len(payload["extra"]["best"]) == len(frame_snapshots(kuhn.iterations)) == len(payload["frames"])
 
 
-@pytest.mark.parametrize(("kwargs", "words"), [({"view": "walkthrough"}, "no view"), ({"t": 0}, "t=0"),
+@pytest.mark.parametrize(("kwargs", "words"), [({"view": "play"}, "no view"), ({"t": 0}, "t=0"),
                                                ({"t": 201}, "t=201"), ({"node": 55}, "node=55")])
 def test_a_view_the_run_does_not_have_is_refused(kuhn, kwargs, words: str) -> None:
     with pytest.raises(ValueError, match=re.escape(words)):
