@@ -148,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "--lock 'J=0,1'); repeat for several sets. The restricted game is solved")
     solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
+    solve.add_argument("--html", type=Path, metavar="FILE",
+                       help="write the game tree's timeline as one self-contained HTML file (opens from disk)")
     return parser
 
 
@@ -203,6 +205,12 @@ def check_arguments(args: argparse.Namespace) -> RunSettings:
         _writable(args.json, "--json")
         if args.out is not None and args.json.resolve() == args.out.resolve():
             raise UsageError("--json and --out must name different files.")
+    if args.html is not None:
+        if args.html.suffix.lower() not in (".html", ".htm"):
+            raise UsageError(f"--html must name an .html file, such as kuhn.html; {args.html} was given.")
+        _writable(args.html, "--html")
+        if any(other is not None and args.html.resolve() == other.resolve() for other in (args.json, args.out)):
+            raise UsageError("--html must name a file of its own, not the one --json or --out writes.")
     locks = Locks.parse(args.lock).check(game.tree())
     # The game goes on as its GameSpec: the runner uses it as it is, without asking the catalog again.
     return RunSettings(game, args.algorithm, args.iterations, args.updates, args.seed, locks)
@@ -332,6 +340,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             outputs.append((args.json, write_strategy))
         if args.out is not None:
             outputs.append((args.out, lambda handle: save_run(run, handle)))
+        if args.html is not None:
+            from cfrviz.figures.html_page import html_text
+
+            page = html_text(run).encode("utf-8")
+            outputs.append((args.html, lambda handle: handle.write(page)))
         write_all_or_none(outputs)
     except ValueError as error:   # UsageError, and bad settings caught by the library itself
         print(f"cfrviz: {error}", file=sys.stderr)

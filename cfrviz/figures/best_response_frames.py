@@ -2,7 +2,7 @@
 average strategy of every frame, computed once and scrubbed in the browser.
 
 Pure (no streamlit). The page hands `best_response_frames(...)` to the timeline as its `extra`;
-`cfrviz/app/components/modes/best_response.js` draws it: the exploiter's best-response actions
+`cfrviz/figures/timeline_assets/modes/best_response.js` draws it: the exploiter's best-response actions
 over the tree at t, each player's gain, and the table of the exploiter's information sets.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the browser timeline's "regret_matching" mode is given: a regret-matching path as frames.
 
 Pure (no streamlit). The Regret matching page mounts the timeline with this as the payload's
-`extra`; the mode (cfrviz/app/components/modes/regret_matching.js) draws each player's simplex
+`extra`; the mode (cfrviz/figures/timeline_assets/modes/regret_matching.js) draws each player's simplex
 with the current-strategy trajectory up to t and the average strategy at t, and the strategy and
 cumulative-regret curves with a cursor at t (Hart and Mas-Colell 2000: in self-play the current
 strategy circles while the average converges to an equilibrium).

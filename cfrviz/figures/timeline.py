@@ -435,7 +435,7 @@ EDGE_WIDTHS: tuple[StrategyKind, ...] = (StrategyKind.AVERAGE, StrategyKind.CURR
 
 class TimelineMode(StrEnum):
     """The drawings the component has; each value is the name of a mode of its JavaScript (MODES in
-    timeline.js, and the pages' own modes in components/modes/*.js), which keeps these strings."""
+    timeline_assets/timeline.js, and the pages' own modes in timeline_assets/modes/*.js), which keeps these strings."""
 
     TREE = "tree"
     CHARTS = "charts"

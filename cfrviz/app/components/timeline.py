@@ -1,15 +1,16 @@
 """The browser timeline (a Streamlit components-v2 component): mount it, hear `t` and `node` back.
 
 The payload is built by `cfrviz.figures.timeline` (pure) and kept per run and drawn part, so a rerun
-only adds a short header. The component's JavaScript and CSS are package files beside this one.
+only adds a short header. The component's JavaScript and CSS are the figures layer's (`cfrviz.figures.timeline_code`).
 """
 from __future__ import annotations
 
 import contextlib
+import functools
+import re
 import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import streamlit as st
@@ -33,26 +34,11 @@ from cfrviz.figures.timeline import (
     frame_snapshots,
     next_header,
 )
+from cfrviz.figures.html_page import FILE_MODES, page_bytes
+from cfrviz.figures.timeline_code import timeline_source
 from cfrviz.tree import GameTree
 
-_FILES = resources.files("cfrviz.app.components")
-
-
-def _sources(suffix: str) -> str:
-    """The core file, then each page mode's file in `modes/` (they add entries to MODES)."""
-    folder = _FILES.joinpath("modes")
-    modes = sorted((f for f in folder.iterdir() if f.name.endswith(suffix)), key=lambda f: f.name) \
-        if folder.is_dir() else []
-    core = _FILES.joinpath("timeline" + suffix).read_text(encoding="utf-8")
-    # Each mode's script in a block of its own: its top-level names stay its own (two modes may
-    # both have a `signed`), while MODES and the core's helpers are in reach.
-    texts = [f.read_text(encoding="utf-8") for f in modes]
-    if suffix == ".js":
-        texts = ["{\n" + text + "\n}" for text in texts]
-    return "\n".join([core, *texts])
-
-
-_component = st.components.v2.component("cfrviz_timeline", js=_sources(".js"), css=_sources(".css"))
+_component = st.components.v2.component("cfrviz_timeline", js=timeline_source(".js"), css=timeline_source(".css"))
 
 # Per component key: the last header sent, and the t, node and kind the browser shows as far as
 # the server knows (what it was sent, then what it reported back).
@@ -236,7 +222,19 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                **callbacks)
     first_drawing_sent()      # the compiling warm-up waited for this (cfrviz.app.solving)
+    if run is not None and mode in FILE_MODES:
+        # The view on screen as one HTML file; a callable, so the page is built only when clicked.
+        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id"}}
+        st.download_button("Interactive page (.html)", data=functools.partial(page_bytes, run, body, page_header),
+                           file_name=f"cfrviz-{_slug(view.tree.game.title)}-{mode}-t{header.get('t')}.html",
+                           mime="text/html", key=f"{key}_html",
+                           help="This timeline as one file that opens in any browser, offline: scrub, play, "
+                                "click nodes and export SVG or PNG there too.")
     return chosen
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "game"
 
 
 def _event(key: str, name: str, callback: Callable[[Any], None]) -> Callable[[], None]:

@@ -1,0 +1,271 @@
+"""The browser timeline as one self-contained HTML file: script, style and data inline, no request
+to any server, opens from disk.
+
+A small host adapter in the file plays Streamlit's part: it calls the timeline's mount function
+with the data (header line + payload, as `component_data` builds them) and keeps what the timeline
+reports (t, node, edge widths) in the page itself and in the URL fragment (`#t=40&node=7`), which
+also opens a view. Text that came from a game (labels, titles) reaches the page only as escaped
+JSON or escaped HTML, never as markup.
+"""
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cfrviz.analysis.reference import game_value
+from cfrviz.figures.best_response_frames import best_response_frames, frames_with
+from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.figures.timeline import (EDGE_WIDTHS, TimelineMode, build_payload, checked_iteration, checked_node,
+                                     encode_payload, frame_snapshots)
+from cfrviz.figures.timeline_code import timeline_source
+from cfrviz.run import Run
+from cfrviz.tree import parts as tree_parts
+from cfrviz.util.vocabulary import Player, player_number
+
+#: The views `save_html` writes: those built from the run alone, by the page they come from.
+HTML_VIEWS: dict[str, TimelineMode] = {
+    "tree": TimelineMode.TREE,                    # Game tree
+    "evolution": TimelineMode.SETS,               # Evolution: every set's strategy bars
+    "charts": TimelineMode.CHARTS,                # Evolution with no set chosen
+    "convergence": TimelineMode.CHARTS,           # Convergence (log slider)
+    "exploitability": TimelineMode.EXPLOITABILITY,   # Home
+    "best_response": TimelineMode.BEST_RESPONSE,  # Best response (the exploiter: player 1)
+    "walkthrough": TimelineMode.WALKTHROUGH,      # Walkthrough of iteration t, from the solver's state
+}
+_LOG_VIEWS = ("convergence", "exploitability")
+
+# What the timeline's export replaces to become a function the adapter can call.
+_EXPORT = "export default function (component)"
+
+# Nothing is fetched: this policy blocks every request the file could make (images and videos the
+# page draws itself are data: and blob: URLs).
+_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+           "img-src data: blob:; media-src blob:")
+
+# The host adapter: the view starts from the header, then the URL fragment; what the timeline
+# reports is kept here and written back to the fragment (so a reload or a copied address keeps it).
+_ADAPTER = """
+const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+const start = readJson("cfrviz-view");
+const body = document.getElementById("cfrviz-payload").textContent;
+const view = { ...start.header };
+const reported = {};
+const whole = (text) => /^[0-9]+$/.test(text ?? "") ? Number(text) : undefined;
+function fromFragment() {
+  const asked = new URLSearchParams(location.hash.slice(1));
+  const t = whole(asked.get("t")), node = whole(asked.get("node")), kind = asked.get("kind");
+  if (t !== undefined) view.t = t;
+  if (node !== undefined) view.node = node;
+  if (kind === "average" || kind === "current") view.kind = kind;
+}
+function toFragment() {
+  const parts = [];
+  if (view.t !== null && view.t !== undefined) parts.push(`t=${view.t}`);
+  if (view.node !== null && view.node !== undefined) parts.push(`node=${view.node}`);
+  if (view.kind && view.kind !== start.header.kind) parts.push(`kind=${view.kind}`);
+  history.replaceState(null, "", "#" + parts.join("&"));
+}
+function heard(name, value) {
+  reported[name] = value;
+  if (name === "t" || name === "node" || name === "kind") { view[name] = value; toFragment(); }
+  // A mode's own state (the best response's exploiter): the server would send it back; here the page does.
+  else if (view.state && name in view.state) { view.state = { ...view.state, [name]: value }; show(view); }
+}
+const encoder = new TextEncoder();
+const element = document.getElementById("cfrviz-timeline");
+function show(header) {
+  mountTimeline({ key: "timeline", data: encoder.encode(JSON.stringify(header) + "\\n" + body),
+                  parentElement: element, setStateValue: heard, setTriggerValue: heard });
+}
+fromFragment();
+show(view);
+requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
+window.addEventListener("hashchange", () => {
+  fromFragment();
+  // A header equal to the last one changes nothing; null first, so the asked t and node apply.
+  show({ ...view, t: null, node: null });
+  show(view);
+});
+window.cfrvizReported = reported;
+"""
+
+_PAGE_STYLE = """
+body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
+       font-family: "Source Sans Pro", system-ui, sans-serif; color: #31333f; }
+.cfrviz-about { margin: 0 0 10px; }
+.cfrviz-about h1 { font-size: 1.3rem; margin: 0 0 2px; }
+.cfrviz-about p { margin: 0; font-size: 0.85rem; color: #555; }
+"""
+
+
+def version() -> str:
+    """The installed cfrviz's version."""
+    try:
+        return metadata.version("cfrviz")
+    except metadata.PackageNotFoundError:   # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _script_json(value: Any) -> str:
+    """JSON that is safe inside a <script> element: `<`, `>` and `&` as \\u escapes, so no text in
+    it can close the element or open a comment."""
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), allow_nan=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _comment_text(text: str) -> str:
+    """Text that cannot end an HTML comment (no `--`, `<` or `>`)."""
+    return _script_json(text).replace("--", "-\\u002d")
+
+
+def settings_of(run: Run) -> dict[str, str]:
+    """The run's settings, as the file's header records them."""
+    s = run.settings
+    about = {"game": s.spec.title, "game name": s.spec.name,
+             "game settings": ", ".join(f"{k}={v}" for k, v in dict(s.spec.params).items()) or "none",
+             "algorithm": str(s.algorithm), "iterations": f"{s.iterations}", "updates": str(s.updates),
+             "seed": f"{s.seed}", "snapshots": f"{run.num_snapshots}"}
+    if s.locks:
+        about["locks"] = s.locks.text()
+    return about
+
+
+def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], title: str) -> str:
+    """The HTML file: `body` (an encoded payload, `encode_payload`), `header` (what the component's
+    header line holds: id, t, node, kind, mode, focus, log, state) and `about` (settings shown in
+    the file's header comment and its visible line)."""
+    script = timeline_source(".js")
+    if script.count(_EXPORT) != 1 or "</script" in script.lower():
+        raise RuntimeError("The timeline's script no longer ends in one default export, as the HTML file needs.")
+    script = script.replace(_EXPORT, "const mountTimeline = function (component)")
+    made = version()
+    shown = {name: "none" if header.get(name) is None else str(header.get(name)) for name in ("mode", "t", "node")}
+    recorded = {"cfrviz": made, **about, "view": shown["mode"], "t": shown["t"], "node": shown["node"],
+                "edge widths": str(header.get("kind"))}
+    comment = "\n".join(f"  {_comment_text(k)}: {_comment_text(v)}" for k, v in recorded.items())
+    # The visible line: what is not in the title already, and no "view" that repeats the page.
+    visible = " · ".join(f"{k} {v}" for k, v in recorded.items() if k not in ("game", "game name")
+                         and not (k == "view" and v == about.get("page")))
+    return f"""<!DOCTYPE html>
+<!--
+cfrviz interactive timeline: one file, script, style and data inline, nothing fetched.
+Open it in a browser; #t=40&node=7 at the end of its address opens that iteration and node.
+{comment}
+-->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{_POLICY}">
+<meta name="generator" content="cfrviz {html.escape(made)}">
+<title>{html.escape(title)} · cfrviz</title>
+<style>{_PAGE_STYLE}</style>
+<style>{timeline_source(".css")}</style>
+</head>
+<body>
+<header class="cfrviz-about"><h1>{html.escape(title)}</h1>
+<p data-testid="cfrviz-settings">{html.escape(visible)}</p></header>
+<main id="cfrviz-timeline"></main>
+<script type="application/json" id="cfrviz-view">{_script_json({"header": dict(header)})}</script>
+<script type="application/json" id="cfrviz-payload">{_script_json(body.decode("utf-8"))}</script>
+<script type="module">
+{script}
+{_ADAPTER}
+</script>
+</body>
+</html>
+"""
+
+
+def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | None = None,
+              nodes: Sequence[int] | None = None) -> str:
+    """The HTML file of `run`'s timeline in `view` (one of `HTML_VIEWS`), opened at iteration `t`
+    (default the last) and node `node`. The tree views draw `nodes`, by default the whole tree when
+    it fits on screen, otherwise the part holding `node` (or the first part).
+    ValueError for an unknown view, or a t or node the run does not have."""
+    if view not in HTML_VIEWS:
+        raise ValueError(f"The HTML file has no view {view!r}; it has {', '.join(HTML_VIEWS)}.")
+    tree, mode = run.tree, HTML_VIEWS[view]
+    if mode == TimelineMode.WALKTHROUGH:
+        return _walkthrough_text(run, 1 if t is None else t)
+    if t is None:
+        t = int(run.iterations[-1])
+    if checked_iteration(t, run.iterations) is None:
+        raise ValueError(f"t={t} is not a recorded iteration of this run (1 to {int(run.iterations[-1])}, "
+                         f"as recorded in {run.num_snapshots} snapshots).")
+    if node is not None and checked_node(node, tree) is None:
+        raise ValueError(f"node={node} is not a node of {tree.game.title} (0 to {tree.num_nodes - 1}).")
+    arrangements: tuple[int, ...] = (0,)
+    drawn: list[int] | None = None if nodes is None else sorted({int(n) for n in nodes})
+    focus: list[str] = []
+    extra: Any = None
+    state: Any = None
+    if mode in (TimelineMode.TREE, TimelineMode.BEST_RESPONSE) and nodes is None and not is_drawn_whole(tree):
+        part = tree_parts.part_of(tree, node) if node is not None else tree_parts.parts(tree)[0]
+        drawn = tree_parts.part_nodes(tree, part).tolist()
+        if isinstance(part.by, Player):
+            arrangements = (int(part.by),)
+    elif mode == TimelineMode.SETS:
+        drawn = [int(tree.nodes_of(i)[0]) for i in range(tree.num_infosets)]
+    elif mode in (TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY):
+        drawn = []
+    shown = int(run.snapshot_at(t))
+    include = None if shown in set(frame_snapshots(run.iterations).tolist()) else shown
+    if mode == TimelineMode.BEST_RESPONSE:
+        extra = best_response_frames(tree, run, frames_with(run, t), None if drawn is None else tuple(drawn),
+                                     game_value(tree, run.settings.spec))
+        state = {"exploiter": player_number(Player.FIRST)}
+    payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
+                                                    extra=extra))
+    header: dict[str, Any] = {"id": payload_id, "t": t, "node": node, "kind": EDGE_WIDTHS[0], "mode": str(mode),
+                              "focus": focus, "log": view in _LOG_VIEWS}
+    if state is not None:
+        header["state"] = state
+    return page_text(body, header, {**settings_of(run), "page": view}, tree.game.title)
+
+
+def _walkthrough_text(run: Run, t: int) -> str:
+    """The walkthrough of iteration `t` of the run's settings (its algorithm, updates and seed; a
+    sampled deal drawn as the Walkthrough page draws a random one), replayed from the real solver's
+    state before it; the file opens at step 1."""
+    from cfrviz.figures.walkthrough import first_part, walkthrough_payload
+    from cfrviz.teaching import walkthrough
+
+    s = run.settings
+    if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= s.iterations:
+        raise ValueError(f"t={t} is not an iteration of this run (1 to {s.iterations}).")
+    tree = run.tree
+    regret, strategy_sum, prediction = walkthrough.solver_state_before(tree, s.algorithm, s.updates, s.seed, t)
+    trace = walkthrough.trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=s.algorithm,
+                                        updates=s.updates, iteration=t, rng=np.random.default_rng([s.seed, t]))
+    payload_id, body = encode_payload(build_payload(trace.tree, None, first_part(trace),
+                                                    extra=walkthrough_payload(trace)))
+    header: dict[str, Any] = {"id": payload_id, "t": 1, "node": None, "kind": EDGE_WIDTHS[0],
+                              "mode": str(TimelineMode.WALKTHROUGH), "focus": [], "log": False}
+    return page_text(body, header, {**settings_of(run), "page": f"walkthrough of iteration {t}"}, tree.game.title)
+
+
+#: The timeline modes whose payload holds all the file needs (the others ask the server as they go).
+FILE_MODES = (TimelineMode.TREE, TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY, TimelineMode.SETS,
+              TimelineMode.BEST_RESPONSE)
+
+
+def page_bytes(run: Run, body: bytes, header: Mapping[str, Any]) -> bytes:
+    """The HTML file of a payload already built for the app (`body` and `header` as the component is
+    mounted with them), so the file shows exactly the view on screen."""
+    about = {**settings_of(run), "page": str(header.get("mode"))}
+    return page_text(body, header, about, run.tree.game.title).encode("utf-8")
+
+
+def save_html(run: Run, path: str | Path, view: str = "tree", t: int | None = None, node: int | None = None,
+              nodes: Sequence[int] | None = None) -> Path:
+    """Write `run`'s timeline as one self-contained HTML file (`html_text`); returns the path."""
+    target = Path(path)
+    target.write_text(html_text(run, view, t=t, node=node, nodes=nodes), encoding="utf-8")
+    return target

@@ -1,0 +1,172 @@
+"""The timeline as one HTML file, written by `cfrviz solve --html`, opened from disk in Chromium with
+every network request blocked.
+
+References: the same settings solved here in the test process, and
+`cfrviz.analysis.inspector.frame_numbers` for the numbers the inspector must show at that t and
+node (sent rounded to 4 decimals, shown to 3 or 4); the run's frames
+(`cfrviz.figures.timeline.frame_snapshots`) for where an arrow key steps; the PNG signature and
+SVG's namespace for the exports.
+"""
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from tests.support.browser import RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
+from tests.support.cli import run_cli
+
+import cfrviz
+from cfrviz.analysis.inspector import frame_numbers
+from cfrviz.figures import save_html
+from cfrviz.figures.timeline import frame_snapshots
+
+pytestmark = pytest.mark.browser
+
+# Inspector rows: (row name, frame_numbers key, decimals shown).
+ROWS = [("current strategy", "current_strategy", 3), ("average strategy", "average_strategy", 3),
+        ("cf value, this history", "history_cfv", 4), ("cf value, whole set", "infoset_cfv", 4),
+        ("regret of iteration t", "instant_regret", 4), ("cumulative regret", "cumulative_regret", 4)]
+
+
+def _offline(page) -> list[str]:
+    """Abort (and record) every request that is not to the file itself or data the page made."""
+    asked: list[str] = []
+
+    def route(request_route) -> None:
+        url = request_route.request.url
+        if url.startswith(("file:", "data:", "blob:")):
+            request_route.continue_()
+        else:
+            asked.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    return asked
+
+
+def _number(text: str) -> float:
+    return float(text.strip().replace("\u2212", "-"))
+
+
+def _tolerance(decimals: int) -> float:
+    # Rounded to 4 decimals in the payload, then to `decimals` on screen.
+    return 0.5e-4 + 0.5 * 10.0 ** -decimals + 1e-9
+
+
+@pytest.mark.parametrize(("game", "iterations"), [("kuhn", 200), ("leduc", 30)])
+def test_the_file_opens_offline_steps_and_inspects_as_the_run_says(page, tmp_path: Path, game: str,
+                                                                   iterations: int) -> None:
+    out = tmp_path / f"{game}.html"
+    done = run_cli("solve", game, "-a", "cfr", "-n", str(iterations), "--updates", "simultaneous", "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    run = cfrviz.solve(game, "cfr", iterations=iterations, updates="simultaneous")
+    frames = [int(run.iterations[s]) for s in frame_snapshots(run.iterations)]
+    start = frames[len(frames) // 4]
+    asked = _offline(page)
+    page.goto(f"{out.as_uri()}#t={start}", timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    assert t_label(page) == start
+
+    # Arrow keys step the frames, and the fragment follows.
+    page.locator(".tl-slider").first.focus()
+    k = frames.index(start)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert t_label(page) == frames[k + 3]
+    page.keyboard.press("ArrowLeft")
+    t = frames[k + 2]
+    assert t_label(page) == t
+    page.wait_for_function(f"() => location.hash.includes('t={t}')", timeout=RENDER_TIMEOUT_MS)
+
+    # A click on a drawn decision node fills the inspector with that node's numbers at t.
+    drawn = [int(n) for n in page.locator(".tl-tree .tl-node").evaluate_all("(gs) => gs.map((g) => g.dataset.node)")]
+    node = next(n for n in drawn if run.tree.infoset[n] >= 0 and n > 0)
+    page.locator(f'.tl-node[data-node="{node}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    s = int(run.snapshot_at(t))
+    infoset = int(run.tree.infoset[node])
+    numbers = frame_numbers(run, [s], nodes=[node], sets=[infoset])
+    reach = page.locator(".tl-inspector .tl-reach b").all_inner_texts()
+    assert _number(reach[0]) == pytest.approx(numbers["own_reach"][0, 0], abs=_tolerance(4))
+    assert _number(reach[1]) == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=_tolerance(4))
+    actions = len(run.tree.infosets[infoset].actions)
+    for row, key, decimals in ROWS:
+        cells = page.locator(".tl-inspector tr", has_text=row).first.locator("td")
+        for a in range(actions):
+            want = float(numbers[key][0, 0, a])
+            assert math.isfinite(want), (row, a)
+            assert _number(cells.nth(1 + a).inner_text()) == pytest.approx(want, abs=_tolerance(decimals)), (row, a)
+    page.wait_for_function(f"() => location.hash === '#t={t}&node={node}'", timeout=RENDER_TIMEOUT_MS)
+
+    # The exports are made by the page itself.
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as svg_info:
+        page.get_by_role("button", name="SVG").first.click()
+    svg = ET.parse(svg_info.value.path()).getroot()
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as png_info:
+        page.get_by_role("button", name="PNG").first.click()
+    assert Path(png_info.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert asked == [], asked
+
+
+def test_a_fragment_typed_into_the_address_opens_that_view(page, tmp_path: Path) -> None:
+    out = tmp_path / "kuhn.html"
+    assert run_cli("solve", "kuhn", "-a", "cfr", "-n", "100", "--html", str(out)).returncode == 0
+    run = cfrviz.solve("kuhn", "cfr", iterations=100)
+    node = run.tree.node_label.index("QK kb")
+    asked = _offline(page)
+    page.goto(out.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    assert t_label(page) == 100   # the file opens at its last iteration
+    page.evaluate(f"() => {{ location.hash = 't=7&node={node}'; }}")
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert t_label(page) == 7
+    assert asked == []
+
+
+def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp_path: Path) -> None:
+    # Reference: the view the app was opened at (its link's t and node) and the same settings
+    # solved here for the inspector's heading.
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    node = run.tree.node_label.index("QK kb")
+    open_app(page, f"{app_url}/Game_tree?game=kuhn&algo=cfr&iters=200&updates=simultaneous&t=40&node={node}")
+    wait_tree(page)
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Interactive page (.html)").first.click()
+    saved = tmp_path / "view.html"
+    info.value.save_as(saved)
+    offline = page.context.new_page()
+    asked = _offline(offline)
+    offline.goto(saved.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    offline.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert t_label(offline) == 40
+    assert asked == []
+
+
+def test_a_walkthrough_file_steps_through_the_trace_offline(page, tmp_path: Path) -> None:
+    # Reference: the trace of the same iteration replayed here (cfrviz.teaching.walkthrough), whose
+    # step count the label must show; an arrow key moves one step, as on the Walkthrough page.
+    run = cfrviz.solve("kuhn", "cfr", iterations=20)
+    out = save_html(run, tmp_path / "walk.html", view="walkthrough", t=5)
+    from cfrviz.teaching import walkthrough
+    regret, sums, prediction = walkthrough.solver_state_before(run.tree, "cfr", run.settings.updates, 0, 5)
+    steps = len(walkthrough.trace_iteration(run.tree, regret, sums, prediction=prediction, algorithm="cfr",
+                                            updates=run.settings.updates, iteration=5).steps)
+    asked = _offline(page)
+    page.goto(out.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-walk .tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+    def label() -> tuple[int, int]:
+        words = page.get_by_test_id("timeline-t").first.inner_text().replace(",", "").split()
+        return int(words[1]), int(words[3])
+
+    assert label() == (1, steps)
+    page.locator(".tl-walk .tl-tree svg").first.click(position={"x": 3, "y": 3})
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert label() == (4, steps)
+    page.keyboard.press("ArrowLeft")
+    assert label() == (3, steps)
+    assert asked == []

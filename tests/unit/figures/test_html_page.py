@@ -1,0 +1,154 @@
+"""The timeline as one HTML file (`cfrviz.figures.save_html`, `cfrviz solve --html`).
+
+References: the payload `cfrviz.figures.timeline.build_payload` builds for the same run and part
+(the app's component gets exactly those bytes); the installed package's version
+(`importlib.metadata`); the HTML tokenizer's rules (a `</script` ends a script element wherever
+it stands, a `<!--` opens a comment), against a game whose every name holds them.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from tests.support.cli import refusal, run_cli
+
+import cfrviz
+from cfrviz.figures import save_html
+from cfrviz.figures.html_page import html_text, page_text
+from cfrviz.figures.timeline import build_payload, encode_payload, frame_snapshots
+from cfrviz.tree import parts as tree_parts
+
+HOSTILE = "</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)> & 'q' -->"
+# Myerson's card game (as in tests/app/test_stranger_text_app.py) with every name made hostile.
+EFG = f'''EFG 2 R "T {HOSTILE}" {{ "P1 {HOSTILE}" "P2 {HOSTILE}" }}
+"About {HOSTILE}"
+
+c "draw {HOSTILE}" 1 "deal {HOSTILE}" {{ "red {HOSTILE}" 1/2 "black {HOSTILE}" 1/2 }} 0
+p "r {HOSTILE}" 1 1 "set red {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
+p "rr {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
+t "rrm {HOSTILE}" 1 "o1 {HOSTILE}" {{ 2 -2 }}
+t "rrp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
+t "rf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
+p "b {HOSTILE}" 1 2 "set black {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
+p "br {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
+t "brm {HOSTILE}" 3 "o3 {HOSTILE}" {{ -2 2 }}
+t "brp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
+t "bf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
+'''
+
+
+@pytest.fixture(scope="module")
+def kuhn() -> cfrviz.Run:
+    return cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+
+
+def _script(text: str, element_id: str) -> str:
+    found = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', text, re.S)
+    assert found is not None, element_id
+    return found.group(1)
+
+
+def test_the_file_carries_the_same_payload_as_the_app(kuhn, tmp_path: Path) -> None:
+    path = save_html(kuhn, tmp_path / "kuhn.html", t=40, node=7)
+    text = path.read_text(encoding="utf-8")
+    payload_id, body = encode_payload(build_payload(kuhn.tree, kuhn, None))
+    assert json.loads(_script(text, "cfrviz-payload")) == json.loads(body)
+    header = json.loads(_script(text, "cfrviz-view"))["header"]
+    assert header == {"id": payload_id, "t": 40, "node": 7, "kind": "average", "mode": "tree", "focus": [],
+                      "log": False}
+
+
+def test_a_leduc_part_is_the_part_the_game_tree_page_draws(tmp_path: Path) -> None:
+    run = cfrviz.solve("leduc", "cfr", iterations=20)
+    node = 40
+    text = html_text(run, "tree", node=node)
+    part = tree_parts.part_of(run.tree, node)
+    drawn = tree_parts.part_nodes(run.tree, part).tolist()
+    _, body = encode_payload(build_payload(run.tree, run, drawn, arrangements=(int(part.by),)))
+    assert json.loads(_script(text, "cfrviz-payload")) == json.loads(body)
+
+
+def test_the_file_is_self_contained_and_says_what_made_it(kuhn) -> None:
+    text = html_text(kuhn, "convergence")
+    # Nothing names a server: no src/href/url() to http(s), no <link>, no script file.
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", text, re.I)
+    assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//|@import|<link\b|<script[^>]*\bsrc=", text, re.I)
+    assert "default-src 'none'" in text
+    comment = text[text.index("<!--"):text.index("-->")]
+    version = metadata.version("cfrviz")
+    for line in (f"cfrviz: {version}", "game: Kuhn poker", "algorithm: cfr", "iterations: 200",
+                 "updates: simultaneous", "seed: 0", "page: convergence", "t: 200"):
+        assert f"\n  {line}\n" in comment, line
+    visible = re.search(r'<p data-testid="cfrviz-settings">(.*?)</p>', text)
+    assert visible is not None and f"cfrviz {version}" in visible.group(1) and "iterations 200" in visible.group(1)
+    assert json.loads(_script(text, "cfrviz-view"))["header"]["log"] is True
+
+
+def _only_the_files_own_markup(text: str) -> None:
+    # The only element ends and comment openings are the file's own: three scripts, one comment.
+    assert text.lower().count("</script") == 3 and text.lower().count("<script") == 3
+    assert text.count("<!--") == 1 and text.count("-->") == 1
+    assert "<img" not in text
+
+
+def test_an_uploaded_games_names_never_become_markup(tmp_path: Path) -> None:
+    saved = tmp_path / "hostile.efg"
+    saved.write_text(EFG)
+    run = cfrviz.solve(str(saved), "cfr", iterations=30)
+    text = html_text(run, "tree")
+    _only_the_files_own_markup(text)
+    assert json.loads(_script(text, "cfrviz-payload")) == json.loads(encode_payload(build_payload(run.tree, run))[1])
+
+
+def test_markup_in_any_label_stays_text_and_arrives_whole(kuhn) -> None:
+    # The .efg reader already drops angle brackets; the file must not rely on it: every label,
+    # the title and a setting hold the hostile text here.
+    payload = build_payload(kuhn.tree, kuhn)
+    payload["title"] = HOSTILE
+    payload["nodes"]["label"] = [HOSTILE] * len(payload["nodes"]["label"])
+    payload["edges"]["name"] = [HOSTILE] * len(payload["edges"]["name"])
+    payload_id, body = encode_payload(payload)
+    header = {"id": payload_id, "t": 40, "node": None, "kind": "average", "mode": "tree", "focus": [HOSTILE],
+              "log": False}
+    text = page_text(body, header, {"game": HOSTILE}, HOSTILE)
+    _only_the_files_own_markup(text)
+    assert json.loads(_script(text, "cfrviz-payload")) == payload
+    assert json.loads(_script(text, "cfrviz-view"))["header"] == header
+    assert f"<title>{html.escape(HOSTILE)} · cfrviz</title>" in text
+
+
+@pytest.mark.parametrize("view", ["tree", "evolution", "charts", "convergence", "exploitability", "best_response",
+                                  "walkthrough"])
+def test_every_view_names_its_mode(kuhn, view: str) -> None:
+    header = json.loads(_script(html_text(kuhn, view), "cfrviz-view"))["header"]
+    mode = {"evolution": "sets", "convergence": "charts"}.get(view, view)
+    assert header["mode"] == mode
+    if view == "best_response":   # the page's extra, for the same frames the payload has
+        payload = json.loads(_script(html_text(kuhn, view), "cfrviz-payload"))
+        assert len(payload["extra"]["best"]) == len(frame_snapshots(kuhn.iterations)) == len(payload["frames"])
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [({"view": "play"}, "no view"), ({"t": 0}, "t=0"),
+                                               ({"t": 201}, "t=201"), ({"node": 55}, "node=55")])
+def test_a_view_the_run_does_not_have_is_refused(kuhn, kwargs, words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        html_text(kuhn, **kwargs)
+
+
+def test_the_cli_writes_the_file_or_says_why_not(tmp_path: Path) -> None:
+    out = tmp_path / "kuhn.html"
+    done = run_cli("solve", "kuhn", "-a", "cfr", "-n", "50", "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "\n  iterations: 50\n" in text and "\n  page: tree\n" in text
+    missing = refusal(run_cli("solve", "kuhn", "-a", "cfr", "-n", "50", "--html", str(tmp_path / "no" / "k.html")))
+    assert "does not exist" in missing
+    assert "--html must name an .html file" in refusal(run_cli("solve", "kuhn", "-a", "cfr", "-n", "50",
+                                                              "--html", str(tmp_path / "k.txt")))
+    (tmp_path / "folder.html").mkdir()
+    assert "a folder" in refusal(run_cli("solve", "kuhn", "-a", "cfr", "-n", "50", "--html",
+                                         str(tmp_path / "folder.html")))
