@@ -101,6 +101,8 @@ ON_SCREEN = """() => {
 }""".replace("GENERIC", json.dumps(GENERIC_TEXT))
 #: The server log's exception lines (the last line of each traceback).
 EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\b(?::|$)")
+#: Terminal colour codes: Streamlit prints a script's traceback through rich, in colour, even to a file.
+ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
 #: The targets of the issue "A class at once", for the table's last column.
 TARGETS = {"home_p95": 5.0, "home_worst": 10.0, "peak_mb": 1536.0, "back_mb": 200.0}
 IDLE_SECONDS = 3.0
@@ -390,8 +392,8 @@ def log_exceptions(log_path: Path) -> dict[str, int]:
     """Exception types in the server's log, counted (the last line of each traceback)."""
     if not log_path.is_file():
         return {}
-    return dict(Counter(match.group(1) for line in log_path.read_text(errors="replace").splitlines()
-                        if (match := EXCEPTION_LINE.match(line))))
+    text = ANSI_CODE.sub("", log_path.read_text(errors="replace"))
+    return dict(Counter(match.group(1) for line in text.splitlines() if (match := EXCEPTION_LINE.match(line))))
 
 
 def measure(options: argparse.Namespace) -> dict[str, Any]:

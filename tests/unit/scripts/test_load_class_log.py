@@ -1,0 +1,35 @@
+"""scripts/load_class.py counts the exception types in the server's log.
+
+Reference: lines copied from a deployed server's log of 2026-11-27 (a class of 30): Streamlit prints a
+script's traceback through rich, in colour, so its last line starts with a colour code; a traceback
+from Python's own printer (a media file's deferred callable) does not.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _load_class() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_class", ROOT / "scripts" / "load_class.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module     # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_coloured_and_plain_tracebacks_are_both_counted(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_text(
+        "\x1b[1;91mMemoryError: \x1b[0mUnable to allocate \x1b[1;36m3.90\x1b[0m MiB for an array\n"
+        "\x1b[1;91mMemoryError: \x1b[0mUnable to allocate \x1b[1;36m13.2\x1b[0m MiB for an array\n"
+        "streamlit.runtime.media_file_storage.MediaFileStorageError: Deferred file 69b7 not found\n"
+        "    raise MediaFileStorageError(f\"Deferred file {file_id} not found\")\n"
+        "cfrviz: no visitor left; 10 caches emptied and the heap trimmed\n")
+    assert _load_class().log_exceptions(log) == {
+        "MemoryError": 2, "streamlit.runtime.media_file_storage.MediaFileStorageError": 1}
