@@ -50,7 +50,7 @@ def _number(text: str) -> float:
     return float(text.strip().replace("\u2212", "-"))
 
 
-def _tolerance(decimals: int) -> float:
+def _shown_tolerance(decimals: int) -> float:
     # Rounded to 4 decimals in the payload, then to `decimals` on screen.
     return 0.5e-4 + 0.5 * 10.0 ** -decimals + 1e-9
 
@@ -89,15 +89,15 @@ def test_the_file_opens_offline_steps_and_inspects_as_the_run_says(page, tmp_pat
     infoset = int(run.tree.infoset[node])
     numbers = frame_numbers(run, [s], nodes=[node], sets=[infoset])
     reach = page.locator(".tl-inspector .tl-reach b").all_inner_texts()
-    assert _number(reach[0]) == pytest.approx(numbers["own_reach"][0, 0], abs=_tolerance(4))
-    assert _number(reach[1]) == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=_tolerance(4))
+    assert _number(reach[0]) == pytest.approx(numbers["own_reach"][0, 0], abs=_shown_tolerance(4))
+    assert _number(reach[1]) == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=_shown_tolerance(4))
     actions = len(run.tree.infosets[infoset].actions)
     for row, key, decimals in ROWS:
         cells = page.locator(".tl-inspector tr", has_text=row).first.locator("td")
         for a in range(actions):
             want = float(numbers[key][0, 0, a])
             assert math.isfinite(want), (row, a)
-            assert _number(cells.nth(1 + a).inner_text()) == pytest.approx(want, abs=_tolerance(decimals)), (row, a)
+            assert _number(cells.nth(1 + a).inner_text()) == pytest.approx(want, abs=_shown_tolerance(decimals)), (row, a)
     page.wait_for_function(f"() => location.hash === '#t={t}&node={node}'", timeout=RENDER_TIMEOUT_MS)
 
     # The exports are made by the page itself.

@@ -41,9 +41,8 @@ t "bf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
 '''
 
 
-@pytest.fixture(scope="module")
-def kuhn() -> cfrviz.Run:
-    return cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+# The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
+pytestmark = pytest.mark.kuhn_run(iterations=200, updates="simultaneous")
 
 
 def _script(text: str, element_id: str) -> str:
@@ -52,10 +51,10 @@ def _script(text: str, element_id: str) -> str:
     return found.group(1)
 
 
-def test_the_file_carries_the_same_payload_as_the_app(kuhn, tmp_path: Path) -> None:
-    path = save_html(kuhn, tmp_path / "kuhn.html", t=40, node=7)
+def test_the_file_carries_the_same_payload_as_the_app(kuhn_run, tmp_path: Path) -> None:
+    path = save_html(kuhn_run, tmp_path / "kuhn.html", t=40, node=7)
     text = path.read_text(encoding="utf-8")
-    payload_id, body = encode_payload(build_payload(kuhn.tree, kuhn, None))
+    payload_id, body = encode_payload(build_payload(kuhn_run.tree, kuhn_run, None))
     assert json.loads(_script(text, "cfrviz-payload")) == json.loads(body)
     header = json.loads(_script(text, "cfrviz-view"))["header"]
     assert header == {"id": payload_id, "t": 40, "node": 7, "kind": "average", "mode": "tree", "focus": [],
@@ -72,8 +71,8 @@ def test_a_leduc_part_is_the_part_the_game_tree_page_draws(tmp_path: Path) -> No
     assert json.loads(_script(text, "cfrviz-payload")) == json.loads(body)
 
 
-def test_the_file_is_self_contained_and_says_what_made_it(kuhn) -> None:
-    text = html_text(kuhn, "convergence")
+def test_the_file_is_self_contained_and_says_what_made_it(kuhn_run) -> None:
+    text = html_text(kuhn_run, "convergence")
     # Nothing names a server: no src/href/url() to http(s), no <link>, no script file.
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", text, re.I)
     assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//|@import|<link\b|<script[^>]*\bsrc=", text, re.I)
@@ -104,10 +103,10 @@ def test_an_uploaded_games_names_never_become_markup(tmp_path: Path) -> None:
     assert json.loads(_script(text, "cfrviz-payload")) == json.loads(encode_payload(build_payload(run.tree, run))[1])
 
 
-def test_markup_in_any_label_stays_text_and_arrives_whole(kuhn) -> None:
+def test_markup_in_any_label_stays_text_and_arrives_whole(kuhn_run) -> None:
     # The .efg reader already drops angle brackets; the file must not rely on it: every label,
     # the title and a setting hold the hostile text here.
-    payload = build_payload(kuhn.tree, kuhn)
+    payload = build_payload(kuhn_run.tree, kuhn_run)
     payload["title"] = HOSTILE
     payload["nodes"]["label"] = [HOSTILE] * len(payload["nodes"]["label"])
     payload["edges"]["name"] = [HOSTILE] * len(payload["edges"]["name"])
@@ -123,20 +122,20 @@ def test_markup_in_any_label_stays_text_and_arrives_whole(kuhn) -> None:
 
 @pytest.mark.parametrize("view", ["tree", "evolution", "charts", "convergence", "exploitability", "best_response",
                                   "walkthrough"])
-def test_every_view_names_its_mode(kuhn, view: str) -> None:
-    header = json.loads(_script(html_text(kuhn, view), "cfrviz-view"))["header"]
+def test_every_view_names_its_mode(kuhn_run, view: str) -> None:
+    header = json.loads(_script(html_text(kuhn_run, view), "cfrviz-view"))["header"]
     mode = {"evolution": "sets", "convergence": "charts"}.get(view, view)
     assert header["mode"] == mode
     if view == "best_response":   # the page's extra, for the same frames the payload has
-        payload = json.loads(_script(html_text(kuhn, view), "cfrviz-payload"))
-        assert len(payload["extra"]["best"]) == len(frame_snapshots(kuhn.iterations)) == len(payload["frames"])
+        payload = json.loads(_script(html_text(kuhn_run, view), "cfrviz-payload"))
+        assert len(payload["extra"]["best"]) == len(frame_snapshots(kuhn_run.iterations)) == len(payload["frames"])
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [({"view": "play"}, "no view"), ({"t": 0}, "t=0"),
                                                ({"t": 201}, "t=201"), ({"node": 55}, "node=55")])
-def test_a_view_the_run_does_not_have_is_refused(kuhn, kwargs, words: str) -> None:
+def test_a_view_the_run_does_not_have_is_refused(kuhn_run, kwargs, words: str) -> None:
     with pytest.raises(ValueError, match=re.escape(words)):
-        html_text(kuhn, **kwargs)
+        html_text(kuhn_run, **kwargs)
 
 
 def test_the_cli_writes_the_file_or_says_why_not(tmp_path: Path) -> None:
