@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ import numpy as np
 from cfrviz.analysis.reference import game_value
 from cfrviz.figures.best_response_frames import best_response_frames, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.util.version import VERSION
 from cfrviz.figures.timeline import (EDGE_WIDTHS, TimelineMode, build_payload, checked_iteration, checked_node,
                                      encode_payload, frame_snapshots)
 from cfrviz.figures.timeline_code import timeline_source
@@ -105,11 +105,8 @@ body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
 
 
 def version() -> str:
-    """The installed cfrviz's version."""
-    try:
-        return metadata.version("cfrviz")
-    except metadata.PackageNotFoundError:   # run from a source tree that was never installed
-        return "unknown (not installed)"
+    """cfrviz's version (`cfrviz.util.version`, the package metadata's source too)."""
+    return VERSION
 
 
 def _script_json(value: Any) -> str:

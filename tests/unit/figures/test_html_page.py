@@ -1,8 +1,8 @@
 """The timeline as one HTML file (`cfrviz.figures.save_html`, `cfrviz solve --html`).
 
 References: the payload `cfrviz.figures.timeline.build_payload` builds for the same run and part
-(the app's component gets exactly those bytes); the installed package's version
-(`importlib.metadata`); the HTML tokenizer's rules (a `</script` ends a script element wherever
+(the app's component gets exactly those bytes); cfrviz's version, written once
+(`cfrviz.util.version`); the HTML tokenizer's rules (a `</script` ends a script element wherever
 it stands, a `<!--` opens a comment), against a game whose every name holds them.
 """
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from tests.support.cli import refusal, run_cli
 
 import cfrviz
 from cfrviz.figures import save_html
+from cfrviz.util.version import VERSION
 from cfrviz.figures.html_page import html_text, page_text
 from cfrviz.figures.timeline import build_payload, encode_payload, frame_snapshots
 from cfrviz.tree import parts as tree_parts
@@ -78,7 +78,7 @@ def test_the_file_is_self_contained_and_says_what_made_it(kuhn_run) -> None:
     assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//|@import|<link\b|<script[^>]*\bsrc=", text, re.I)
     assert "default-src 'none'" in text
     comment = text[text.index("<!--"):text.index("-->")]
-    version = metadata.version("cfrviz")
+    version = VERSION      # the one place the version is written (pyproject.toml reads it too)
     for line in (f"cfrviz: {version}", "game: Kuhn poker", "algorithm: cfr", "iterations: 200",
                  "updates: simultaneous", "seed: 0", "page: convergence", "t: 200"):
         assert f"\n  {line}\n" in comment, line
