@@ -29,6 +29,19 @@ def _in_thread(work: object) -> threading.Thread:
     return thread
 
 
+def _told_places(monkeypatch: pytest.MonkeyPatch) -> queue.Queue[int]:
+    """Every place in line the page tells its visitor, in order (the line's own wording is kept)."""
+    places: queue.Queue[int] = queue.Queue()
+    shown = admission.waiting_line
+
+    def recorded(ahead: int) -> str:
+        places.put(ahead)
+        return shown(ahead)
+
+    monkeypatch.setattr(admission, "waiting_line", recorded)
+    return places
+
+
 def _infos(at: AppTest) -> list[str]:
     return [str(element.value) for element in at.info]
 
@@ -41,14 +54,7 @@ def test_a_heavy_page_shows_its_place_in_line_then_builds_and_a_kept_view_never_
     before_page = ADMISSION.join()
     assert [ADMISSION.ahead(t) for t in (*held, before_page)] == [None, None, 0]
 
-    places: queue.Queue[int] = queue.Queue()
-    shown = admission.waiting_line
-
-    def recorded(ahead: int) -> str:
-        places.put(ahead)
-        return shown(ahead)
-
-    monkeypatch.setattr(admission, "waiting_line", recorded)
+    places = _told_places(monkeypatch)
     page = _in_thread(lambda: at.switch_page("pages/6_Walkthrough.py").run())
     try:
         assert places.get(timeout=WAIT) == 1                # behind the waiter already in line
@@ -96,14 +102,7 @@ def test_a_visitor_whose_tab_closed_leaves_the_line_without_taking_a_turn(monkey
     held = [ADMISSION.join() for _ in range(ADMISSION.slots)]
     browser = threading.Event()
     browser.set()
-    places: queue.Queue[int] = queue.Queue()
-    shown = admission.waiting_line
-
-    def recorded(ahead: int) -> str:
-        places.put(ahead)
-        return shown(ahead)
-
-    monkeypatch.setattr(admission, "waiting_line", recorded)
+    places = _told_places(monkeypatch)
     monkeypatch.setattr(admission, "connected", lambda session_id: browser.is_set())
     page = _in_thread(lambda: at.switch_page("pages/6_Walkthrough.py").run())
     try:

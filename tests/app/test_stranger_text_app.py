@@ -24,28 +24,15 @@ from cfrviz.app import CHOICE_KEY
 from cfrviz.app.links import Choice
 from cfrviz.run.uploads import read_game_upload
 from tests.support.apptest import open_page
+from tests.support.efg_shapes import myerson_named
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
 HOSTILE = "https://evil.example :material/home: __bold__ a|b"
 RAW = ("https://evil", ":material/home:", "__bold__", "a|b")
-# Myerson's card game (Myerson 1991, section 2.1) with every name replaced by a hostile one.
-EFG = f'''EFG 2 R "T {HOSTILE}" {{ "P1 {HOSTILE}" "P2 {HOSTILE}" }}
-"About {HOSTILE}"
-
-c "draw {HOSTILE}" 1 "deal {HOSTILE}" {{ "red {HOSTILE}" 1/2 "black {HOSTILE}" 1/2 }} 0
-p "r {HOSTILE}" 1 1 "set red {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
-p "rr {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
-t "rrm {HOSTILE}" 1 "o1 {HOSTILE}" {{ 2 -2 }}
-t "rrp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-t "rf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-p "b {HOSTILE}" 1 2 "set black {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
-p "br {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
-t "brm {HOSTILE}" 3 "o3 {HOSTILE}" {{ -2 2 }}
-t "brp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-t "bf {HOSTILE}" 4 "o4 {HOSTILE}" {{ -1 1 }}
-'''
+# Myerson's card game with every name made hostile (tests/support/efg_shapes.py).
+EFG = myerson_named(HOSTILE)
 MARKDOWN = MarkdownIt("commonmark").enable("table")
 
 

@@ -1,11 +1,32 @@
 """Gambit .efg texts made here rather than stored: extreme shapes (deep chains, wide nodes, many
-histories) and random games with perfect recall.
+histories), random games with perfect recall, and Myerson's card game under any names.
 
 Used by the memory-bound, tree-part and analysis tests and by `scripts/budget.py`.
 """
 from __future__ import annotations
 
 import numpy as np
+
+
+def myerson_named(name: str) -> str:
+    """Myerson's card game (Myerson 1991, section 2.1) as .efg text, `name` appended to every
+    title, player, label and outcome: for labels a stranger writes (markup, script, links)."""
+    n = name
+    return f'''EFG 2 R "T {n}" {{ "P1 {n}" "P2 {n}" }}
+"About {n}"
+
+c "draw {n}" 1 "deal {n}" {{ "red {n}" 1/2 "black {n}" 1/2 }} 0
+p "r {n}" 1 1 "set red {n}" {{ "raise {n}" "fold {n}" }} 0
+p "rr {n}" 2 1 "set raised {n}" {{ "meet {n}" "pass {n}" }} 0
+t "rrm {n}" 1 "o1 {n}" {{ 2 -2 }}
+t "rrp {n}" 2 "o2 {n}" {{ 1 -1 }}
+t "rf {n}" 2 "o2 {n}" {{ 1 -1 }}
+p "b {n}" 1 2 "set black {n}" {{ "raise {n}" "fold {n}" }} 0
+p "br {n}" 2 1 "set raised {n}" {{ "meet {n}" "pass {n}" }} 0
+t "brm {n}" 3 "o3 {n}" {{ -2 2 }}
+t "brp {n}" 2 "o2 {n}" {{ 1 -1 }}
+t "bf {n}" 4 "o4 {n}" {{ -1 1 }}
+'''
 
 
 def chain_efg(decisions: int) -> str:

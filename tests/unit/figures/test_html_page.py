@@ -21,24 +21,11 @@ from cfrviz.util.version import VERSION
 from cfrviz.figures.html_page import html_text, page_text
 from cfrviz.figures.timeline import build_payload, encode_payload, frame_snapshots
 from cfrviz.tree import parts as tree_parts
+from tests.support.efg_shapes import myerson_named
 
 HOSTILE = "</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)> & 'q' -->"
-# Myerson's card game (as in tests/app/test_stranger_text_app.py) with every name made hostile.
-EFG = f'''EFG 2 R "T {HOSTILE}" {{ "P1 {HOSTILE}" "P2 {HOSTILE}" }}
-"About {HOSTILE}"
-
-c "draw {HOSTILE}" 1 "deal {HOSTILE}" {{ "red {HOSTILE}" 1/2 "black {HOSTILE}" 1/2 }} 0
-p "r {HOSTILE}" 1 1 "set red {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
-p "rr {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
-t "rrm {HOSTILE}" 1 "o1 {HOSTILE}" {{ 2 -2 }}
-t "rrp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-t "rf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-p "b {HOSTILE}" 1 2 "set black {HOSTILE}" {{ "raise {HOSTILE}" "fold {HOSTILE}" }} 0
-p "br {HOSTILE}" 2 1 "set raised {HOSTILE}" {{ "meet {HOSTILE}" "pass {HOSTILE}" }} 0
-t "brm {HOSTILE}" 3 "o3 {HOSTILE}" {{ -2 2 }}
-t "brp {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-t "bf {HOSTILE}" 2 "o2 {HOSTILE}" {{ 1 -1 }}
-'''
+# Myerson's card game with every name made hostile (tests/support/efg_shapes.py).
+EFG = myerson_named(HOSTILE)
 
 
 # The solve behind `kuhn_run` (tests/unit/conftest.py) for this module's tests.
