@@ -23,7 +23,7 @@ from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.util.version import VERSION
 from cfrviz.figures.timeline import (EDGE_WIDTHS, TimelineMode, build_payload, checked_iteration, checked_node,
                                      encode_payload, frame_snapshots)
-from cfrviz.figures.timeline_code import timeline_source
+from cfrviz.figures.timeline_code import timeline_script, timeline_source
 from cfrviz.run import Run
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.vocabulary import Player, player_number
@@ -39,9 +39,6 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "walkthrough": TimelineMode.WALKTHROUGH,      # Walkthrough of iteration t, from the solver's state
 }
 _LOG_VIEWS = ("convergence", "exploitability")
-
-# What the timeline's export replaces to become a function the adapter can call.
-_EXPORT = "export default function (component)"
 
 # Nothing is fetched: this policy blocks every request the file could make (images and videos the
 # page draws itself are data: and blob: URLs).
@@ -137,10 +134,7 @@ def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], 
     """The HTML file: `body` (an encoded payload, `encode_payload`), `header` (what the component's
     header line holds: id, t, node, kind, mode, focus, log, state) and `about` (settings shown in
     the file's header comment and its visible line)."""
-    script = timeline_source(".js")
-    if script.count(_EXPORT) != 1 or "</script" in script.lower():
-        raise RuntimeError("The timeline's script no longer ends in one default export, as the HTML file needs.")
-    script = script.replace(_EXPORT, "const mountTimeline = function (component)")
+    script = timeline_script()
     made = version()
     shown = {name: "none" if header.get(name) is None else str(header.get(name)) for name in ("mode", "t", "node")}
     recorded = {"cfrviz": made, **about, "view": shown["mode"], "t": shown["t"], "node": shown["node"],
