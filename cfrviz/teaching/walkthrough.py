@@ -18,7 +18,7 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -428,8 +428,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
                           float(value), next_strategy)
 
 
-@dataclass(frozen=True, eq=False)
-class SolverState:
+class SolverState(NamedTuple):
     """The real solver just before iteration t: cumulative_regret, strategy_sum and prediction [I, A]
     (the last instantaneous regret; zero unless the solver is predictive), and for chance sampling
     `rng`, a copy of the solver's generator as its kernel will draw iteration t from (else None)."""
@@ -455,9 +454,3 @@ def solver_state(tree: GameTree, algorithm: str, updates: str, seed: int, iterat
     return SolverState(solver.cumulative_regret.copy(), solver.strategy_sum.copy(),
                        np.array(prediction, dtype=float), rng)
 
-
-def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
-                        iteration: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cumulative_regret, strategy_sum, prediction) [I, A] of `solver_state` (without the generator)."""
-    state = solver_state(tree, algorithm, updates, seed, iteration)
-    return state.cumulative_regret, state.strategy_sum, state.prediction
