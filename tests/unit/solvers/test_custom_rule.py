@@ -7,6 +7,7 @@ bit); vanilla CFR as a rule (R += r, uniform averaging) likewise equals the `cfr
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 
 import cfrviz
 from cfrviz.analysis.inspector import frame_numbers
-from cfrviz.catalog import get
+from cfrviz.catalog import compile_game, get
 from cfrviz.run import RunSettings, load_run, save_run
 from cfrviz.solvers import ALGORITHMS, Algorithm, RegretMinimizer, register_minimizer, solver_class, unregister_minimizer
 from cfrviz.solvers.examples import NumpyCFRPlus, PlainCFRPlus
@@ -147,3 +148,40 @@ def test_the_environment_variable_registers_rules_for_the_command_line():
     failed = run_cli({"CFRVIZ_MINIMIZERS": "no_such_module_here:Rule"}, "solve", "kuhn", "-a", "cfr", "-n", "20")
     assert failed.returncode == 0 and "Cannot import 'no_such_module_here'" in failed.stderr
     assert "Traceback" not in failed.stderr
+
+
+@pytest.mark.parametrize("game", ["rps", "kuhn5", "efg:myerson_card_game"])
+def test_the_rule_matches_the_kernel_on_other_trees(registered, game):
+    # A matrix game (its root a decision), five cards, a Gambit file: same traversal, same numbers.
+    registered("numpy-cfr+", NumpyCFRPlus)
+    kernel, rule = solved(game, "cfr+", "alternating", 60), solved(game, "numpy-cfr+", "alternating", 60)
+    np.testing.assert_allclose(rule.exploitability, kernel.exploitability, rtol=0, atol=1e-12)
+
+
+def test_the_rule_solves_a_locked_game_as_the_kernel_does(registered):
+    # Locks become chance nodes of the restricted game (cfrviz.solving.locked): J always bets.
+    from cfrviz.solving import solve_locked
+
+    registered("numpy-cfr+", NumpyCFRPlus)
+    kernel = solve_locked("kuhn", "cfr+", 200, {"J": [0.0, 1.0]}).run
+    rule = solve_locked("kuhn", "numpy-cfr+", 200, {"J": [0.0, 1.0]}).run
+    np.testing.assert_allclose(rule.exploitability, kernel.exploitability, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(rule.average_strategy, kernel.average_strategy, rtol=0, atol=1e-12)
+
+
+def test_the_rule_runs_where_numba_cannot_be_imported():
+    # The extension point needs NumPy only: a child process where `import numba` fails solves Leduc
+    # with the rule; its strategy after 20 iterations is the kernel's (computed here, compiled).
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "from cfrviz.catalog import compile_game\n"
+            "from cfrviz.solvers import register_minimizer, solver_class\n"
+            "from cfrviz.solvers.examples import NumpyCFRPlus\n"
+            "solver = solver_class(register_minimizer('numpy-cfr+', NumpyCFRPlus))(compile_game('leduc'))\n"
+            "solver.iterate(20)\n"
+            "import json; print(json.dumps(solver.average_strategy().tolist()))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    kernel = solver_class("cfr+")(compile_game("leduc"))
+    kernel.iterate(20)
+    np.testing.assert_allclose(np.array(json.loads(done.stdout)), kernel.average_strategy(), rtol=0, atol=1e-12)
