@@ -292,6 +292,8 @@ def register_minimizer(name: str, minimizer: type[RegretMinimizer], *, title: st
     """
     if not isinstance(minimizer, type) or not issubclass(minimizer, RegretMinimizer):
         raise ValueError(f"An update rule must be a subclass of cfrviz.RegretMinimizer, not {minimizer!r}.")
+    if minimizer.update is RegretMinimizer.update:
+        raise ValueError(f"{minimizer.__name__} must define update(t, sets, regret, own_reach, strategy).")
     schemes = tuple(minimizer.update_schemes)
     if not schemes or any(s not in UPDATE_SCHEMES for s in schemes):
         raise ValueError(f"{minimizer.__name__}.update_schemes must list 'simultaneous' and/or 'alternating'.")

@@ -129,6 +129,9 @@ def test_bad_registrations_and_rules_are_one_sentence(registered):
         register_minimizer("My Rule", NumpyCFRPlus)
     with pytest.raises(ValueError, match="subclass of cfrviz.RegretMinimizer"):
         register_minimizer("mine", dict)
+    with pytest.raises(ValueError, match="must define update"):
+        register_minimizer("mine", RegretMinimizer)
+    assert "mine" not in ALGORITHMS
     registered("broken", NotADistribution)
     with pytest.raises(ValueError, match="not a probability distribution over its legal actions"):
         cfrviz.solve("kuhn", "broken", iterations=5)
