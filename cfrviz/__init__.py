@@ -2,19 +2,25 @@
 
     >>> import cfrviz
     >>> run = cfrviz.solve("kuhn", "cfr", iterations=1000)   # doctest: +SKIP
+
+An update rule of your own (`RegretMinimizer`, `register_minimizer`: `cfrviz.solvers.custom`) is
+solved like a built-in algorithm. Importing the package registers the rules the environment variable
+CFRVIZ_MINIMIZERS names ("module:Class,..."), which imports those modules: code you trust only.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from cfrviz.catalog import GameSpec, compile_game, load_game
+from cfrviz.solvers.custom import RegretMinimizer, load_from_environment, register_minimizer, unregister_minimizer
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
     from cfrviz.solving import solve as solve
 
-__all__ = ["Algorithm", "GameSpec", "GameTree", "UpdateScheme", "build_tree", "compile_game", "load_game", "solve"]
+__all__ = ["Algorithm", "GameSpec", "GameTree", "RegretMinimizer", "UpdateScheme", "build_tree", "compile_game",
+           "load_game", "register_minimizer", "solve", "unregister_minimizer"]
 
 
 def __getattr__(name: str) -> Any:
@@ -24,3 +30,7 @@ def __getattr__(name: str) -> Any:
 
         return solve
     raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")
+
+
+# Last, once every name above is bound: a rule's module may itself `import cfrviz`.
+load_from_environment()

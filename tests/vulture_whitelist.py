@@ -6,6 +6,12 @@ vulture does not follow, and says what. `_` stands for any object (vulture match
 file is only parsed, never run.
 """
 
+# Enum machinery: Algorithm._missing_ is called by Enum for a value not among the members (a
+# registered update rule, cfrviz.util.vocabulary); _name_ and _value_ are the fields Enum reads.
+_._missing_
+_._name_
+_._value_
+
 # Imported by their "module:Class" path in cfrviz/util/vocabulary.py's ALGORITHMS (solver_class).
 CFRPlus
 LinearCFR

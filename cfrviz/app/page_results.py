@@ -371,12 +371,12 @@ def walkthrough_trace(request: TraceRequest, *, pin: bool = False) -> IterationT
     def trace() -> IterationTrace:
         with st.spinner("Replaying the iterations before t…") if _in_session() else contextlib.nullcontext():
             tree = request.game.tree()     # the page's GameSpec: resolved once, where it was chosen
-            regret, strategy_sum, prediction = walkthrough.solver_state_before(
-                tree, request.algorithm, request.updates, request.seed, request.t)
+            state = walkthrough.solver_state(tree, request.algorithm, request.updates, request.seed, request.t)
+            # Chance sampling draws from the solver's own generator: the deal and board it dealt.
             return walkthrough.trace_iteration(
-                tree, regret, strategy_sum, prediction=prediction, algorithm=request.algorithm,
-                updates=request.updates, iteration=request.t, deal=request.deal,
-                rng=np.random.default_rng([request.seed, request.t]))
+                tree, state.cumulative_regret, state.strategy_sum, prediction=state.prediction,
+                algorithm=request.algorithm, updates=request.updates, iteration=request.t, deal=request.deal,
+                rng=state.rng)
 
     return _heavy(walk_traces, request, trace, pin)
 

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from cfrviz.analysis.reference import game_value
 from cfrviz.figures.best_response_frames import best_response_frames, frames_with
@@ -222,8 +221,8 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
 
 
 def _walkthrough_text(run: Run, t: int) -> str:
-    """The walkthrough of iteration `t` of the run's settings (its algorithm, updates and seed; a
-    sampled deal drawn as the Walkthrough page draws a random one), replayed from the real solver's
+    """The walkthrough of iteration `t` of the run's settings (its algorithm, updates and seed; chance
+    sampling deals what the solver's own generator dealt in iteration t), replayed from the real solver's
     state before it; the file opens at step 1."""
     from cfrviz.figures.walkthrough import first_part, walkthrough_payload
     from cfrviz.teaching import walkthrough
@@ -232,9 +231,9 @@ def _walkthrough_text(run: Run, t: int) -> str:
     if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= s.iterations:
         raise ValueError(f"t={t} is not an iteration of this run (1 to {s.iterations}).")
     tree = run.tree
-    regret, strategy_sum, prediction = walkthrough.solver_state_before(tree, s.algorithm, s.updates, s.seed, t)
-    trace = walkthrough.trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=s.algorithm,
-                                        updates=s.updates, iteration=t, rng=np.random.default_rng([s.seed, t]))
+    state = walkthrough.solver_state(tree, s.algorithm, s.updates, s.seed, t)
+    trace = walkthrough.trace_iteration(tree, state.cumulative_regret, state.strategy_sum, prediction=state.prediction,
+                                        algorithm=s.algorithm, updates=s.updates, iteration=t, rng=state.rng)
     payload_id, body = encode_payload(build_payload(trace.tree, None, first_part(trace),
                                                     extra=walkthrough_payload(trace)))
     header: dict[str, Any] = {"id": payload_id, "t": 1, "node": None, "kind": EDGE_WIDTHS[0],

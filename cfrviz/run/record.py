@@ -18,7 +18,7 @@ from cfrviz.catalog import GameSpec
 from cfrviz.games.efg import MAX_EFG_BYTES
 from cfrviz.util.memory import MAX_DEFAULT_SNAPSHOTS
 from cfrviz.util.safe_json import dumps_counted, loads_bounded
-from cfrviz.util.vocabulary import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme
+from cfrviz.util.vocabulary import ALGORITHMS, UPDATE_SCHEMES, Algorithm, UpdateScheme, unknown_algorithm
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
@@ -72,7 +72,7 @@ class RunSettings:
             raise ValueError("A run's game must be a cfrviz.catalog.GameSpec (catalog.get, lookup or resolve).")
         name = self.algorithm.strip().lower() if isinstance(self.algorithm, str) else self.algorithm
         if not isinstance(name, str) or name not in ALGORITHMS:
-            raise ValueError(f"Unknown algorithm {quoted(self.algorithm)}; choose one of: {', '.join(ALGORITHMS)}.")
+            raise ValueError(unknown_algorithm(self.algorithm))   # names how an update rule is registered
         algorithm = Algorithm(name)
         info = ALGORITHMS[algorithm]
         if not isinstance(self.updates, str) or self.updates not in UPDATE_SCHEMES:

@@ -2,28 +2,32 @@
 
 `ALGORITHMS` maps the names used by `cfrviz.solve` and the CLI (`Algorithm`) to one
 `AlgorithmInfo` record (title, family, sampling, update schemes, the solver class's
-import path); `solver_class(name)` imports the class.
+import path); `solver_class(name)` imports the class. An update rule of one's own joins them through
+`cfrviz.solvers.custom.register_minimizer` (`cfrviz.register_minimizer`).
 """
 from __future__ import annotations
 
 from importlib import import_module
 
 from cfrviz.solvers.base import Solver, normalize_average, regret_matching
+from cfrviz.solvers.custom import RegretMinimizer, register_minimizer, solver_for, unregister_minimizer
 from cfrviz.util.vocabulary import (
     ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, AlgorithmInfo, AverageWeight, RegretMode,
-    UpdateScheme,
+    UpdateScheme, unknown_algorithm,
 )
 
 __all__ = ["ALGORITHMS", "DEFAULT_UPDATES", "UPDATE_SCHEMES", "Algorithm", "AlgorithmInfo", "AverageWeight",
-           "RegretMode", "Solver", "UpdateScheme", "normalize_average", "regret_matching", "solver_class",
-           "update_schemes"]
+           "RegretMinimizer", "RegretMode", "Solver", "UpdateScheme", "normalize_average", "regret_matching", "register_minimizer",
+           "solver_class", "unregister_minimizer", "update_schemes"]
 
 
 def solver_class(name: str) -> type[Solver]:
     """The solver class registered under `name`; ValueError lists the known names."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in ALGORITHMS:
-        raise ValueError(f"Unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}.")
+        raise ValueError(unknown_algorithm(name))
+    if ALGORITHMS[key].custom:
+        return solver_for(key)
     module, _, cls = ALGORITHMS[key].solver.partition(":")
     solver: type[Solver] = getattr(import_module(module), cls)
     return solver

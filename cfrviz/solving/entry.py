@@ -31,7 +31,8 @@ def solve(game: GameSpec | str | Game | Sequence[Sequence[float]] | GameTree, al
     entry knows is recorded as its .efg copy (checked to compile to the same tree), so its run saves
     and reloads. game_params: the game's parameters (cards=N, suits=True, payoffs=...).
     algorithm: an `Algorithm` ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "chance",
-    "external", "outcome", "rm"). updates: an `UpdateScheme`, alternating by default. seed: the
+    "external", "outcome", "rm"), or the name of an update rule registered in this process
+    (`cfrviz.register_minimizer`, `cfrviz.solvers.custom`). updates: an `UpdateScheme`, alternating by default. seed: the
     sampling algorithms' random generator. snapshots: None (every iteration up to 1,000, then
     log-spaced, at most 2,000, fewer where the memory budget holds fewer: `cfrviz.util.memory`),
     "all", or a stride; a choice that does not fit the budget is a ValueError saying what does.

@@ -14,10 +14,11 @@ The recursion is plain Python: it is for one iteration of a small game, on scree
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,10 +26,8 @@ from cfrviz.util.vocabulary import Algorithm, Player
 from cfrviz.solvers import DEFAULT_UPDATES, UPDATE_SCHEMES, AverageWeight, RegretMode, UpdateScheme, solver_class
 from cfrviz.solvers.base import regret_matching
 from cfrviz.solvers.cfr import FullTraversalCFR
+from cfrviz.solvers.sampling import ChanceSampling
 from cfrviz.tree import GameTree
-
-#: A chance node's sampled child index, for one chance-sampling iteration.
-Sampler = Callable[[int], int]
 
 #: The algorithms a walkthrough can replay: the full-traversal CFR family and chance sampling.
 WALKTHROUGH_ALGORITHMS: tuple[Algorithm, ...] = (
@@ -160,7 +159,7 @@ def _rules(algorithm: str) -> _Rules:
 
 class _Tracer:
     def __init__(self, tree: GameTree, cumulative_regret: np.ndarray, strategy_sum: np.ndarray,
-                 rules: _Rules, iteration: int, sampler: Sampler | None, prediction: np.ndarray) -> None:
+                 rules: _Rules, iteration: int, sampler: _ChanceSampler | None, prediction: np.ndarray) -> None:
         self.tree = tree
         self.regret = np.array(cumulative_regret, dtype=float)
         self.prediction = np.array(prediction, dtype=float)
@@ -185,6 +184,8 @@ class _Tracer:
     def pass_(self, traverser: int, strategy: np.ndarray) -> float:
         regret_delta = np.zeros_like(self.regret)
         sum_delta = np.zeros_like(self.strategy_sum)
+        if self.sampler is not None:
+            self.sampler.begin_pass()
         value = self._walk(0, (1.0, 1.0, 1.0), 1.0, traverser, strategy, regret_delta, sum_delta)
         # Every node of a pass plays the strategy fixed at its start, so adding the
         # updates at the end equals adding them on the way (Zinkevich et al. 2007).
@@ -313,34 +314,63 @@ class _Tracer:
         return float(sign * node_utility)
 
 
-def _chance_sampler(tree: GameTree, deal: str | None, board: str | None, rng: np.random.Generator) -> Sampler:
-    """A function: chance node -> sampled child index, for one chance-sampling iteration.
+class _ChanceSampler:
+    """Chance node -> sampled child index, drawn as the chance-sampling kernel draws
+    (`cfrviz.solvers._sampling_kernels._chance_sampled_traversal`).
 
-    The root outcome is `deal` (by label) or drawn with the chance probabilities. Every
-    later chance node (Leduc's public card) draws on its own, as the solver does, unless
-    `board` names the card to use wherever it can be dealt.
+    One uniform number per chance level and pass: a chance node with j chance nodes above it
+    picks with the number drawn for level j, drawn from `rng` when the pass first meets that
+    level, so every betting line of one pass sees the same public card. The child is the first
+    whose cumulative probability passes the number (round-off falls on the last positive one).
+    Handed the solver's own generator before iteration t, a walkthrough picks the kernel's deal
+    and board. The root outcome is `deal` (by label) when given, and no number is drawn for it;
+    `board` names the public card to use wherever it can be dealt, as a forced kernel does.
     """
-    labels = list(deal_options(tree))
-    if deal is not None and deal not in labels:
-        raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
-    if board is not None:
-        cards = {tree.edge_label[c] for n in range(1, tree.num_nodes) if int(tree.actor[n]) == Player.CHANCE
-                 for c in tree.children(n)}
-        if board not in cards:
-            raise ValueError(f"No public card {board!r} in {tree.game.title}; choose one of: "
-                             f"{', '.join(sorted(cards)) or 'none (it has no public card)'}.")
 
-    def sample(node: int) -> int:
+    def __init__(self, tree: GameTree, deal: str | None, board: str | None, rng: np.random.Generator) -> None:
+        labels = list(deal_options(tree))
+        if deal is not None and deal not in labels:
+            raise ValueError(f"No deal {deal!r} in {tree.game.title}; choose one of: {', '.join(labels)}.")
+        chance = tree.actor == Player.CHANCE
+        if board is not None:
+            cards = {tree.edge_label[c] for n in np.flatnonzero(chance[1:]) + 1 for c in tree.children(int(n))}
+            if board not in cards:
+                raise ValueError(f"No public card {board!r} in {tree.game.title}; choose one of: "
+                                 f"{', '.join(sorted(cards)) or 'none (it has no public card)'}.")
+        # level[n]: how many chance nodes lie above n (ids are breadth first: parents come first).
+        level = np.zeros(tree.num_nodes, dtype=np.int64)
+        for n in range(1, tree.num_nodes):
+            above = int(tree.parent[n])
+            level[n] = level[above] + int(chance[above])
+        self.tree, self.level, self.rng = tree, level, rng
+        self.deal_index = labels.index(deal) if deal is not None else -1
+        self.board = board
+        self.drawn: dict[int, float] = {}
+
+    def begin_pass(self) -> None:
+        """A new traversal draws its own numbers (the kernel's one per player under alternating updates)."""
+        self.drawn = {}
+
+    def __call__(self, node: int) -> int:
+        tree = self.tree
         children = tree.children(node)
+        if node == 0 and self.deal_index >= 0:
+            return self.deal_index
         names = [tree.edge_label[c] for c in children]
-        if node == 0 and deal is not None:
-            return labels.index(deal)
-        if node != 0 and board is not None and board in names:
-            return names.index(board)
-        p = np.array([tree.chance_probability[c] for c in children])
-        return int(rng.choice(len(p), p=p / p.sum()))
-
-    return sample
+        if node != 0 and self.board is not None and self.board in names:
+            return names.index(self.board)
+        level = int(self.level[node])
+        if level not in self.drawn:
+            self.drawn[level] = float(self.rng.random())
+        u, acc, last = self.drawn[level], 0.0, 0
+        for k, c in enumerate(children):
+            p = float(tree.chance_probability[c])
+            if p > 0.0:
+                last = k
+                acc += p
+                if u < acc:
+                    return k
+        return last
 
 
 def deal_options(tree: GameTree) -> tuple[str, ...]:
@@ -360,7 +390,10 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     `cumulative_regret` and `strategy_sum` are [I, A] (e.g. a solver's arrays after t - 1
     iterations); `prediction` [I, A] is the last instantaneous regret, which PCFR+ and
     PDCFR+ add before regret matching (zero when not given). For chance sampling, `deal`
-    (and for Leduc `board`) choose the sampled outcomes; otherwise they are drawn from `rng`.
+    (and for Leduc `board`) choose the sampled outcomes; otherwise they are drawn from `rng` as
+    the solver's kernel draws them (one number per chance level and pass): hand it the solver's
+    own generator before iteration t (`solver_state(...).rng`) and the walk deals what the
+    solver dealt. `rng` is advanced by the draws.
     """
     if algorithm not in WALKTHROUGH_ALGORITHMS:
         raise ValueError(f"The walkthrough replays {' or '.join(WALKTHROUGH_ALGORITHMS)}, not {algorithm!r}.")
@@ -377,7 +410,7 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
     if algorithm == Algorithm.CHANCE_SAMPLING:
         if int(tree.actor[0]) != Player.CHANCE:
             raise ValueError(f"Chance sampling needs a game with a deal; {tree.game.title} has none.")
-        sampler = _chance_sampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
+        sampler = _ChanceSampler(tree, deal, board, rng if rng is not None else np.random.default_rng(0))
     tracer = _Tracer(tree, before_regret, before_sum, _rules(algorithm), int(iteration), sampler,
                      before_prediction)
     start_strategy = tracer.next_strategy()
@@ -395,10 +428,19 @@ def trace_iteration(tree: GameTree, cumulative_regret: np.ndarray, strategy_sum:
                           float(value), next_strategy)
 
 
-def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
-                        iteration: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cumulative_regret, strategy_sum, prediction) [I, A] of the real solver after `iteration` - 1
-    iterations; prediction is the last instantaneous regret (zero unless the solver is predictive)."""
+class SolverState(NamedTuple):
+    """The real solver just before iteration t: cumulative_regret, strategy_sum and prediction [I, A]
+    (the last instantaneous regret; zero unless the solver is predictive), and for chance sampling
+    `rng`, a copy of the solver's generator as its kernel will draw iteration t from (else None)."""
+
+    cumulative_regret: np.ndarray
+    strategy_sum: np.ndarray
+    prediction: np.ndarray
+    rng: np.random.Generator | None
+
+
+def solver_state(tree: GameTree, algorithm: str, updates: str, seed: int, iteration: int) -> SolverState:
+    """The real solver's state after `iteration` - 1 iterations, with its generator (`SolverState`)."""
     if iteration < 1:
         raise ValueError(f"The iteration to walk through must be at least 1, not {iteration}.")
     solver = solver_class(algorithm)(tree, updates=updates, seed=seed)
@@ -408,4 +450,7 @@ def solver_state_before(tree: GameTree, algorithm: str, updates: str, seed: int,
         prediction = solver.instantaneous_regret
     else:
         prediction = np.zeros(tree.legal.shape)
-    return solver.cumulative_regret.copy(), solver.strategy_sum.copy(), np.array(prediction, dtype=float)
+    rng = copy.deepcopy(solver.rng) if isinstance(solver, ChanceSampling) else None
+    return SolverState(solver.cumulative_regret.copy(), solver.strategy_sum.copy(),
+                       np.array(prediction, dtype=float), rng)
+

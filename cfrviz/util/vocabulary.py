@@ -8,13 +8,19 @@ layer, so the catalog, the solvers (and their compiled kernels) and the app all 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 
 class Algorithm(StrEnum):
-    """The registry names used by `cfrviz.solve`, links, saved runs and the CLI."""
+    """The registry names used by `cfrviz.solve`, links, saved runs and the CLI.
+
+    An update rule registered at run time (`cfrviz.register_minimizer`) is an `Algorithm` too, not
+    listed among the members: `Algorithm("my-cfr+")` gives it while it is registered (`_missing_`),
+    and a ValueError otherwise, as for any unknown name.
+    """
 
     CFR = "cfr"
     CFR_PLUS = "cfr+"
@@ -27,6 +33,10 @@ class Algorithm(StrEnum):
     EXTERNAL_SAMPLING = "external"
     OUTCOME_SAMPLING = "outcome"
     REGRET_MATCHING = "rm"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Algorithm | None:
+        return _CUSTOM_MEMBERS.get(value) if isinstance(value, str) else None
 
 
 class UpdateScheme(StrEnum):
@@ -135,11 +145,12 @@ class AlgorithmInfo:
     solver: str                                 # "module:Class", imported on demand
     sampling: bool                              # True when the seed changes the result
     update_schemes: tuple[UpdateScheme, ...] = UPDATE_SCHEMES
+    custom: bool = False                        # registered at run time (`cfrviz.solvers.custom`)
 
 
 _ALTERNATING_ONLY = (UpdateScheme.ALTERNATING,)
 
-ALGORITHMS: Mapping[str, AlgorithmInfo] = {info.name: info for info in (
+_BUILT_IN: Mapping[str, AlgorithmInfo] = {info.name: info for info in (
     AlgorithmInfo(Algorithm.CFR, "Vanilla CFR", "cfrviz.solvers.cfr:VanillaCFR", False),
     AlgorithmInfo(Algorithm.CFR_PLUS, "CFR+", "cfrviz.solvers.cfr:CFRPlus", False),
     AlgorithmInfo(Algorithm.LINEAR_CFR, "Linear CFR", "cfrviz.solvers.cfr:LinearCFR", False),
@@ -154,3 +165,72 @@ ALGORITHMS: Mapping[str, AlgorithmInfo] = {info.name: info for info in (
     AlgorithmInfo(Algorithm.OUTCOME_SAMPLING, "Outcome-sampling MCCFR", "cfrviz.solvers.sampling:OutcomeSampling", True, _ALTERNATING_ONLY),
     AlgorithmInfo(Algorithm.REGRET_MATCHING, "Regret matching", "cfrviz.solvers.matrix:MatrixRegretMatching", True),
 )}
+
+#: An update rule's name: lower case (links and files read names case-blind), no spaces or commas.
+CUSTOM_NAME = re.compile(r"[a-z0-9][a-z0-9+._-]{0,39}")
+#: The environment variable naming update rules to load at import (`cfrviz.solvers.custom`).
+MINIMIZERS_VARIABLE = "CFRVIZ_MINIMIZERS"
+
+_CUSTOM: dict[str, AlgorithmInfo] = {}
+_CUSTOM_MEMBERS: dict[str, Algorithm] = {}
+#: Why an entry of MINIMIZERS_VARIABLE did not load, by entry: said where its name is then unknown.
+LOAD_ERRORS: dict[str, str] = {}
+
+
+class _Algorithms(Mapping[str, AlgorithmInfo]):
+    """The built-in algorithms, then the update rules registered at run time, in registration order."""
+
+    def __getitem__(self, name: str) -> AlgorithmInfo:
+        found = _BUILT_IN.get(name)
+        return found if found is not None else _CUSTOM[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from _BUILT_IN
+        yield from [info.name for info in list(_CUSTOM.values())]
+
+    def __len__(self) -> int:
+        return len(_BUILT_IN) + len(_CUSTOM)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _BUILT_IN or name in _CUSTOM
+
+
+#: Every algorithm by name: the built-in ones and any registered update rule (read live).
+ALGORITHMS: Mapping[str, AlgorithmInfo] = _Algorithms()
+
+
+def add_custom_algorithm(name: str, title: str, solver: str,
+                         update_schemes: tuple[UpdateScheme, ...] = UPDATE_SCHEMES) -> AlgorithmInfo:
+    """Record an update rule's metadata under `name` (replacing an update rule of that name); the
+    solver layer (`cfrviz.solvers.custom.register_minimizer`) calls this. ValueError for a bad name."""
+    if not isinstance(name, str) or not CUSTOM_NAME.fullmatch(name):
+        raise ValueError(f"An update rule's name is 1 to 40 characters of lower-case letters, digits and + . _ - "
+                         f"(starting with a letter or digit), not {name!r}.")
+    if name in _BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in algorithm's name; give the update rule another.")
+    member = _CUSTOM_MEMBERS.get(name)
+    if member is None:
+        member = str.__new__(Algorithm, name)
+        member._name_, member._value_ = name, name
+    info = AlgorithmInfo(member, title, solver, False, update_schemes, custom=True)
+    _CUSTOM_MEMBERS[name] = member
+    _CUSTOM[name] = info
+    return info
+
+
+def remove_custom_algorithm(name: str) -> None:
+    """Forget the update rule `name` (no error when it is not registered)."""
+    _CUSTOM.pop(name, None)
+    _CUSTOM_MEMBERS.pop(name, None)
+
+
+def unknown_algorithm(name: object) -> str:
+    """The sentence for a name no algorithm has: the choices, and how an update rule of one's own is
+    registered (with why an entry of MINIMIZERS_VARIABLE failed to load, if one did)."""
+    shown = name if isinstance(name, str) and len(name) <= 60 else type(name).__name__
+    text = (f"Unknown algorithm {shown!r}; choose one of: {', '.join(ALGORITHMS)}. An update rule of your own "
+            f"must be registered in this process first (cfrviz.register_minimizer, or {MINIMIZERS_VARIABLE}="
+            "module:Class).")
+    for entry, error in LOAD_ERRORS.items():
+        text += f" {MINIMIZERS_VARIABLE} entry {entry!r} did not load: {error}"
+    return text

@@ -151,7 +151,7 @@ def test_a_walkthrough_file_steps_through_the_trace_offline(page, tmp_path: Path
     run = cfrviz.solve("kuhn", "cfr", iterations=20)
     out = save_html(run, tmp_path / "walk.html", view="walkthrough", t=5)
     from cfrviz.teaching import walkthrough
-    regret, sums, prediction = walkthrough.solver_state_before(run.tree, "cfr", run.settings.updates, 0, 5)
+    regret, sums, prediction, _ = walkthrough.solver_state(run.tree, "cfr", run.settings.updates, 0, 5)
     steps = len(walkthrough.trace_iteration(run.tree, regret, sums, prediction=prediction, algorithm="cfr",
                                             updates=run.settings.updates, iteration=5).steps)
     asked = _offline(page)

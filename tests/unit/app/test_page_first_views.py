@@ -91,7 +91,7 @@ def test_the_walkthrough_on_a_first_visit_costs_no_solve(at_start: Counter[str],
     at = open_page("pages/6_Walkthrough.py")
     assert calls == Counter()
     tree = catalog.get("kuhn").tree()
-    regret, strategy_sum, prediction = walkthrough.solver_state_before(tree, "chance", "simultaneous", 0, 1)
+    regret, strategy_sum, prediction, _ = walkthrough.solver_state(tree, "chance", "simultaneous", 0, 1)
     reference = walkthrough.trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="chance",
                                             updates="simultaneous", iteration=1, deal="QK",
                                             rng=np.random.default_rng([0, 1]))

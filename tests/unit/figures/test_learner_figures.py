@@ -13,14 +13,14 @@ from cfrviz.catalog import compile_game
 from cfrviz.figures.walkthrough import step_parts
 from cfrviz.util.vocabulary import Player
 from cfrviz.solvers.matrix import regret_matching_path
-from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import solver_state, trace_iteration
 
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 
 
 def test_a_leduc_walkthrough_draws_only_the_round_being_walked():
     tree = compile_game("leduc")
-    regret, strategy_sum, prediction = solver_state_before(tree, "chance", "simultaneous", 0, 1)
+    regret, strategy_sum, prediction, _ = solver_state(tree, "chance", "simultaneous", 0, 1)
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="chance",
                             updates="simultaneous", iteration=1, deal="QK", rng=np.random.default_rng([0, 1]))
     parts, part_of_step = step_parts(trace)
@@ -37,7 +37,7 @@ def test_a_leduc_walkthrough_draws_only_the_round_being_walked():
 
 def test_kuhn_walkthroughs_stay_whole():
     tree = compile_game("kuhn")
-    regret, strategy_sum, prediction = solver_state_before(tree, "cfr", "simultaneous", 0, 1)
+    regret, strategy_sum, prediction, _ = solver_state(tree, "cfr", "simultaneous", 0, 1)
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm="cfr",
                             updates="simultaneous", iteration=1, deal=None, rng=np.random.default_rng([0, 1]))
     parts, part_of_step = step_parts(trace)

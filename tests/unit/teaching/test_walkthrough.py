@@ -7,7 +7,7 @@ import pytest
 from cfrviz import analysis
 from cfrviz.solvers import solver_class
 from cfrviz.catalog import compile_game
-from cfrviz.teaching.walkthrough import solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import solver_state, trace_iteration
 
 
 def regret_of(trace, key):
@@ -76,7 +76,7 @@ def test_trace_updates_equal_one_solver_iteration(game, algorithm, updates):
     # t - 1 iterations equals the solver's own state after one more `iterate(1)`.
     tree = compile_game(game)
     t = 4 if game == "kuhn" else 2
-    regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, 0, t)
+    regret, strategy_sum, prediction, _ = solver_state(tree, algorithm, updates, 0, t)
     trace = trace_iteration(tree, regret, strategy_sum, algorithm=algorithm, updates=updates, iteration=t,
                             prediction=prediction)
     solver = solver_class(algorithm)(tree, updates=updates, seed=0)
@@ -132,7 +132,7 @@ def test_bad_walkthrough_input_is_a_clear_value_error():
     with pytest.raises(ValueError, match="must be"):
         trace_iteration(tree, np.zeros((2, 2)), zero)
     with pytest.raises(ValueError, match="at least 1"):
-        solver_state_before(tree, "cfr", "simultaneous", 0, 0)
+        solver_state(tree, "cfr", "simultaneous", 0, 0)
 
 
 def test_predictive_walkthrough_plays_regret_matching_on_regret_plus_prediction():

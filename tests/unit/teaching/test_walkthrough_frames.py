@@ -15,7 +15,7 @@ import pytest
 
 from cfrviz.catalog import compile_game
 from cfrviz.figures.walkthrough import checked_step, first_part, set_progress, step_parts, walkthrough_payload
-from cfrviz.teaching.walkthrough import IterationTrace, solver_state_before, trace_iteration
+from cfrviz.teaching.walkthrough import IterationTrace, solver_state, trace_iteration
 
 
 def sums_after(trace: IterationTrace, upto: int) -> tuple[list[np.ndarray | None], np.ndarray]:
@@ -80,7 +80,7 @@ def test_the_hand_worked_iteration_is_fifteen_frames_with_its_first_update_at_q_
 def test_a_sets_after_values_are_pending_until_its_first_update_and_final_from_its_last(game, algorithm, updates):
     # Reference: the trace's own step-by-step table; "…" is where it waits for the end of a pass.
     tree = compile_game(game)
-    regret, strategy_sum, prediction = solver_state_before(tree, algorithm, updates, 0, 3)
+    regret, strategy_sum, prediction, _ = solver_state(tree, algorithm, updates, 0, 3)
     trace = trace_iteration(tree, regret, strategy_sum, prediction=prediction, algorithm=algorithm, updates=updates,
                             iteration=3, deal="QK" if algorithm == "chance" else None, board="K" if game == "leduc" else None)
     first, final = set_progress(trace)
@@ -109,7 +109,7 @@ def test_replaying_the_frames_updates_gives_the_state_after_the_iteration():
     # What the browser does for the "so far" values: before + the returns' updates. For vanilla CFR
     # (nothing happens at the end of a pass) that is the state after the iteration.
     tree = compile_game("kuhn")
-    regret, strategy_sum, _ = solver_state_before(tree, "cfr", "alternating", 0, 5)
+    regret, strategy_sum, _, _ = solver_state(tree, "cfr", "alternating", 0, 5)
     trace = trace_iteration(tree, regret, strategy_sum, algorithm="cfr", updates="alternating", iteration=5)
     payload = walkthrough_payload(trace)
     steps, table = payload["steps"], payload["table"]
