@@ -33,14 +33,22 @@ def _(kuhn_widget, mo):
 @app.cell
 def _(mo):
     t_from_python = mo.ui.number(start=1, stop=50, value=10, label="t from Python")
-    t_from_python
-    return (t_from_python,)
+    node_from_python = mo.ui.number(start=-1, stop=54, value=-1, label="node from Python (-1 for none)")
+    kind_from_python = mo.ui.dropdown(["average", "current"], value="average", label="edge widths from Python")
+    # Sets the same values again (after the page changed them), which the inputs alone cannot.
+    again = mo.ui.button(value=0, on_click=lambda clicks: clicks + 1, label="Set these again from Python")
+    mo.hstack([t_from_python, node_from_python, kind_from_python, again])
+    return again, kind_from_python, node_from_python, t_from_python
 
 
 @app.cell
-def _(kuhn_widget, t_from_python):
-    # Python moves the drawing: this cell reruns when the number changes (not when the widget does).
+def _(again, kind_from_python, kuhn_widget, node_from_python, t_from_python):
+    # Python moves the drawing: this cell reruns when an input or the button changes (not when the
+    # widget does). A trait set to the value it holds changes nothing.
+    _ = again.value
     kuhn_widget.t = int(t_from_python.value)
+    kuhn_widget.node = None if node_from_python.value < 0 else int(node_from_python.value)
+    kuhn_widget.kind = kind_from_python.value
     return
 
 
