@@ -55,6 +55,8 @@ function render({ model, el }) {
   const key = `cfrviz-widget-${++widgetCount}`;
   const box = document.createElement("div");
   box.className = "cfrviz-widget";
+  // JupyterLab takes arrow keys and space for its own shortcuts; inside the drawing they are the timeline's.
+  box.setAttribute("data-lm-suppress-shortcuts", "");
   el.appendChild(box);
   const encoder = new TextEncoder();
   const heard = new Map();      // trait -> the value the timeline reported (its echo draws nothing)
