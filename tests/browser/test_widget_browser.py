@@ -28,6 +28,8 @@ NOTEBOOK = Path(__file__).resolve().parent / "notebooks" / "timeline_widget_app.
 HOSTILE = "&lt;img src=x onerror=window.pwned=1&gt; &lt;b&gt;bold&lt;/b&gt; &amp;"
 # A first page waits for marimo's kernel to start and import cfrviz; leave room on a busy machine.
 NOTEBOOK_TIMEOUT_MS = 60_000
+# The notebook's timelines, in page order: Kuhn at t=10, any view of that run, the stranger's game.
+KUHN, ANY_VIEW, STRANGER = range(3)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,7 @@ def _open(page, url: str) -> list[str]:
 
     page.route("**/*", route)
     page.goto(url, timeout=NOTEBOOK_TIMEOUT_MS)
-    page.locator(".tl .tl-tree svg").nth(1).wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_MS)
+    page.locator(".tl").nth(STRANGER).locator(".tl-tree svg").wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_MS)
     return asked
 
 
@@ -75,7 +77,7 @@ def _from_python(page, label: str, value: str) -> None:
 
 def test_t_node_and_edge_widths_follow_python_and_the_page(page, notebook_url: str) -> None:
     asked = _open(page, notebook_url)
-    kuhn = page.locator(".tl").first
+    kuhn = page.locator(".tl").nth(KUHN)
     label = kuhn.get_by_test_id("timeline-t")
     expect(label).to_have_text("Iteration t = 10 of 50", timeout=RENDER_TIMEOUT_MS)
     _python_sees(page, "t = 10, node = None, kind = average")
@@ -125,6 +127,35 @@ def test_t_node_and_edge_widths_follow_python_and_the_page(page, notebook_url: s
     assert asked == [], asked
 
 
+@pytest.mark.parametrize("view", ["evolution", "charts", "convergence", "exploitability", "best_response",
+                                  "walkthrough", "tree"])
+def test_every_view_steps_and_python_reads_where_it_is(page, notebook_url: str, view: str) -> None:
+    # Reference: 50 snapshots, every one a frame; the widget opens at the last (t = 50), the
+    # walkthrough at step 1 of iteration 1. One arrow key back (forward in the walkthrough) is one frame.
+    asked = _open(page, notebook_url)
+    page.locator("select").filter(has_text="walkthrough").first.select_option(view)
+    page.get_by_text(f"The {view} view: Python reads").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    timeline = page.locator(".tl").nth(ANY_VIEW)
+    label = timeline.get_by_test_id("timeline-t")
+    if view == "walkthrough":
+        expect(label).to_contain_text("Step 1 of ", timeout=RENDER_TIMEOUT_MS)
+        timeline.focus()
+        page.keyboard.press("ArrowRight")
+        expect(label).to_contain_text("Step 2 of ")
+        _python_reads(page, view, "t = 1, step = 2")
+    else:
+        expect(label).to_have_text("Iteration t = 50 of 50", timeout=RENDER_TIMEOUT_MS)
+        timeline.focus()
+        page.keyboard.press("ArrowLeft")
+        expect(label).to_have_text("Iteration t = 49 of 50")
+        _python_reads(page, view, "t = 49, step = 1")
+    assert asked == [], asked
+
+
+def _python_reads(page, view: str, text: str) -> None:
+    page.get_by_text(f"The {view} view: Python reads {text}").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+
+
 FOUND = """(root) => ({
   text: root.textContent,
   images: root.querySelectorAll('img').length,
@@ -135,7 +166,7 @@ FOUND = """(root) => ({
 
 def test_a_strangers_names_show_as_written(page, notebook_url: str, stranger_efg: Path) -> None:
     asked = _open(page, notebook_url)
-    stranger = page.locator(".tl").nth(1)
+    stranger = page.locator(".tl").nth(STRANGER)
     run = cfrviz.solve(str(stranger_efg), "cfr", iterations=20)
     node = next(n for n in range(1, run.tree.num_nodes) if run.tree.infoset[n] >= 0)
     stranger.locator(f'.tl-node[data-node="{node}"]').first.click()

@@ -19,8 +19,9 @@ def _():
 
 @app.cell
 def _(Timeline, cfrviz):
-    kuhn_widget = Timeline(cfrviz.solve("kuhn", "cfr", iterations=50), view="tree", t=10)
-    return (kuhn_widget,)
+    kuhn_run = cfrviz.solve("kuhn", "cfr", iterations=50)
+    kuhn_widget = Timeline(kuhn_run, view="tree", t=10)
+    return kuhn_run, kuhn_widget
 
 
 @app.cell
@@ -56,6 +57,28 @@ def _(again, kind_from_python, kuhn_widget, node_from_python, t_from_python):
 def _(kuhn, mo):
     # Reruns whenever the page changes a trait: what Python reads back.
     mo.md(f"Python sees t = {kuhn.widget.t}, node = {kuhn.widget.node}, kind = {kuhn.widget.kind}")
+    return
+
+
+@app.cell
+def _(mo):
+    from cfrviz.figures.html_page import HTML_VIEWS
+
+    view_choice = mo.ui.dropdown(list(HTML_VIEWS), value="tree", label="Another view of the same run")
+    view_choice
+    return (view_choice,)
+
+
+@app.cell
+def _(Timeline, kuhn_run, mo, view_choice):
+    any_view = mo.ui.anywidget(Timeline(kuhn_run, view=view_choice.value))
+    any_view
+    return (any_view,)
+
+
+@app.cell
+def _(any_view, mo):
+    mo.md(f"The {any_view.widget.view} view: Python reads t = {any_view.widget.t}, step = {any_view.widget.step}")
     return
 
 
