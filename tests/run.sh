@@ -63,8 +63,13 @@ fi
 
 # Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
 rm -rf test-results
+# A full run also executes the notebooks in examples/ (nbmake: each one top to bottom in a fresh
+# kernel, which imports this checkout's cfrviz through PYTHONPATH, as the tests' servers do).
+paths=()
+if [ "$#" -eq 0 ]; then paths=(tests examples); fi
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 status=0
-.venv/bin/python -m pytest -p no:cacheprovider --durations=10 "$@" || status=$?
+.venv/bin/python -m pytest -p no:cacheprovider --durations=10 --nbmake "${paths[@]}" "$@" || status=$?
 if [ "$status" = 0 ] && [ "$static" != 0 ]; then
   echo "mypy, ruff, import-linter or vulture failed (see above)." >&2
   status=1

@@ -42,3 +42,15 @@ __getattr__
 # scripts/load_class.py: fields of a visit, read back through dataclasses.asdict for the report.
 _.download_megabytes
 _.download_retried
+
+# The notebook widget (cfrviz.widget): its class is made by notebooks (examples/), its synced traits
+# are read by its front-end module, and traitlets calls its validate/observe methods by trait name.
+Timeline
+_._host_keys
+_._payload
+_._check_t
+_._check_node
+_._check_kind
+_._check_step
+_._t_changed
+_._node_changed

@@ -179,11 +179,20 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
     (default the last) and node `node`. The tree views draw `nodes`, by default the whole tree when
     it fits on screen, otherwise the part holding `node` (or the first part).
     ValueError for an unknown view, or a t or node the run does not have."""
+    body, header, page = timeline_view(run, view, t=t, node=node, nodes=nodes)
+    return page_text(body, header, {**settings_of(run), "page": page}, run.tree.game.title)
+
+
+def timeline_view(run: Run, view: str = "tree", t: int | None = None, node: int | None = None,
+                  nodes: Sequence[int] | None = None) -> tuple[bytes, dict[str, Any], str]:
+    """What a home other than Streamlit mounts the timeline with for `html_text`'s arguments (the
+    HTML file, the notebook widget): (body, header, page): the encoded payload, the header line's
+    values, and the page's name as the file records it. ValueError as `html_text`."""
     if view not in HTML_VIEWS:
         raise ValueError(f"The HTML file has no view {view!r}; it has {', '.join(HTML_VIEWS)}.")
     tree, mode = run.tree, HTML_VIEWS[view]
     if mode == TimelineMode.WALKTHROUGH:
-        return _walkthrough_text(run, 1 if t is None else t)
+        return _walkthrough_view(run, 1 if t is None else t)
     if t is None:
         t = int(run.iterations[-1])
     if checked_iteration(t, run.iterations) is None:
@@ -217,10 +226,10 @@ def html_text(run: Run, view: str = "tree", t: int | None = None, node: int | No
                               "focus": focus, "log": view in _LOG_VIEWS}
     if state is not None:
         header["state"] = state
-    return page_text(body, header, {**settings_of(run), "page": view}, tree.game.title)
+    return body, header, view
 
 
-def _walkthrough_text(run: Run, t: int) -> str:
+def _walkthrough_view(run: Run, t: int) -> tuple[bytes, dict[str, Any], str]:
     """The walkthrough of iteration `t` of the run's settings (its algorithm, updates and seed; chance
     sampling deals what the solver's own generator dealt in iteration t), replayed from the real solver's
     state before it; the file opens at step 1."""
@@ -238,7 +247,7 @@ def _walkthrough_text(run: Run, t: int) -> str:
                                                     extra=walkthrough_payload(trace)))
     header: dict[str, Any] = {"id": payload_id, "t": 1, "node": None, "kind": EDGE_WIDTHS[0],
                               "mode": str(TimelineMode.WALKTHROUGH), "focus": [], "log": False}
-    return page_text(body, header, {**settings_of(run), "page": f"walkthrough of iteration {t}"}, tree.game.title)
+    return body, header, f"walkthrough of iteration {t}"
 
 
 #: The timeline modes whose payload holds all the file needs (the others ask the server as they go).
