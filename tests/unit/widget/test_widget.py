@@ -51,9 +51,10 @@ def test_every_view_of_the_html_file_is_a_widget(kuhn_run, view: str) -> None:
     assert widget._payload == body
     if view == "walkthrough":
         # Iteration 1's trace by default, as the file; the slider steps through its steps.
-        regret, sums, prediction = walkthrough.solver_state_before(kuhn_run.tree, "cfr", kuhn_run.settings.updates, 0, 1)
-        steps = walkthrough.trace_iteration(kuhn_run.tree, regret, sums, prediction=prediction, algorithm="cfr",
-                                            updates=kuhn_run.settings.updates, iteration=1).steps
+        state = walkthrough.solver_state(kuhn_run.tree, "cfr", kuhn_run.settings.updates, 0, 1)
+        steps = walkthrough.trace_iteration(kuhn_run.tree, state.cumulative_regret, state.strategy_sum,
+                                            prediction=state.prediction, algorithm="cfr",
+                                            updates=kuhn_run.settings.updates, iteration=1, rng=state.rng).steps
         assert widget.t == 1 and widget.step == 1 and widget.frames == tuple(range(1, len(steps) + 1))
         assert widget._host_keys["t"] == widget._host_keys["walk_step"] == "step"
     else:
