@@ -2,7 +2,7 @@
 
 Colour says the algorithm and the dash says the update scheme, so CFR+ alternating and CFR+
 simultaneous read as one method run two ways. Sampling methods run with several seeds show
-their median with a band from the lowest to the highest seed.
+their median with a confidence band across seeds (`Line.band` says which; the legend says it too).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pa
 import plotly.graph_objects as go
 
 from cfrviz.solvers import UpdateScheme
-from cfrviz.teaching.compare import Line
+from cfrviz.solving.compare import Line
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.convergence import BOTH, exploitability_series
 from cfrviz.util.vocabulary import StrategyKind
@@ -47,6 +47,8 @@ def _rgba(color: str, alpha: float) -> str:
 
 def seconds_title(lines: Sequence[Line]) -> str:
     """The seconds axis title, saying how the time was measured."""
+    if lines and all(line.repeats == 0 for line in lines):
+        return "solver seconds (median over seeds of each run's own, after a warm-up; compiling excluded)"
     repeats = sorted({line.repeats for line in lines}) or [1]
     count = str(repeats[0]) if len(repeats) == 1 else f"{repeats[0]}-{repeats[-1]}"
     return f"solver seconds (median of {count} timed solves after a warm-up; compiling excluded)"
@@ -79,7 +81,8 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
             pale = name == StrategyKind.CURRENT and len(series) == 2
             width = 4.0 if entry.sidebar else (1.3 if pale else 2.2)
             opacity = 0.45 if entry.sidebar or pale else 1.0
-            label = entry.label + suffix
+            # The legend says what the band is: the median line and a t-interval across seeds.
+            label = entry.label + suffix + (f" · median, {line.confidence:.0%} t-interval band" if line.band else "")
             group = f"{label}"
             meta = {"algorithm": entry.algorithm, "updates": entry.updates, "strategy": name,
                     "sidebar": entry.sidebar, "seeds": list(entry.seeds)}
