@@ -62,7 +62,7 @@ def add_parser(commands: argparse._SubParsersAction,   # type: ignore[type-arg] 
         "compare", help="compare algorithms over seeds: a summary table, CSV or Parquet, an SVG figure",
         description="Solve one game with several algorithms (and update schemes and seeds) and print each "
                     "one's final exploitability (chips per hand): for sampling methods the median over seeds "
-                    "and a 95%% t-interval across seeds (of the geometric mean). The memory budget "
+                    "and a 95% t-interval across seeds (of the geometric mean). The memory budget "
                     "(CFRVIZ_MEMORY_MB, 200 MB by default) holds; no other limit than each game's iteration cap.",
         epilog="Examples: python -m cfrviz compare leduc -a cfr+,dcfr+,pcfr+ -n 5000; python -m cfrviz compare "
                "kuhn -a external,outcome -n 20000 --seeds 30 --plot cmp.svg")
@@ -172,8 +172,10 @@ def format_summary(summary: pd.DataFrame, title: str, skipped: Sequence[str], st
     print(file=stream)
     print("exploitability: of the final average strategy (current expl.: of the final current strategy), chips per "
           "hand; value: player 1's value of the final average strategy.", file=stream)
-    print("Several seeds: the median over seeds, and the 95% t-interval of the geometric mean across seeds. Node "
-          "visits and seconds: medians; seconds count the solver only, after a warm-up solve (no compiling).",
+    if (summary["seeds"] > 1).any():
+        print("Several seeds: the median over seeds; the interval is the 95% t-interval of the geometric mean across "
+              "seeds (it need not be centred on the median). Node visits, seconds and value: medians.", file=stream)
+    print("Seconds count the solver only, after a warm-up solve (no compiling); the machine may be busy.",
           file=stream)
     for note in skipped:
         print(note, file=stream)

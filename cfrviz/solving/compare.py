@@ -429,8 +429,7 @@ def compare_plan(games: object, algorithms: str | Sequence[str], iterations: int
     planned: list[tuple[GameSpec, tuple[Entry, ...]]] = []
     skipped: list[str] = []
     for spec in specs:
-        refused = [a for a in names if a in ALGORITHMS and not spec.offers(a)]
-        if spec.matrix or refused:
+        if spec.matrix:
             raise ValueError(f"Compare runs the CFR family on extensive-form games; {spec.title} is a matrix "
                              "game (its regret matching has its own page and `cfrviz solve GAME -a rm`).")
         entries, notes = plan(names, schemes, int(iterations),
