@@ -113,7 +113,7 @@ def _choice(flag: str, options: Sequence[str]) -> Callable[[str], str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `python -m cfrviz` (one subcommand, `solve`)."""
+    """The argument parser of `python -m cfrviz` (subcommands `solve` and `compare`, the latter in `cli_compare`)."""
     parser = _Parser(prog="python -m cfrviz",
                      description="Solve a small game with the CFR family and print the average strategy.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -12,7 +12,8 @@ import pytest
 
 import cfrviz
 from cfrviz.cli_compare import ProgressBar
-from cfrviz.solving.compare import COLUMNS, log_t_interval
+from cfrviz.solving.compare import COLUMNS
+from cfrviz.util.intervals import log_t_interval
 from tests.support.cli import refusal, run_cli
 
 SVG = "{http://www.w3.org/2000/svg}"

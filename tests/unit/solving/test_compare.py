@@ -15,6 +15,7 @@ from cfrviz.figures.timeline import read_component_data
 import cfrviz
 from cfrviz import analysis
 from cfrviz.app.compare_budget import check_work, node_visits
+from cfrviz.util.intervals import log_t_interval
 from cfrviz.solving.compare import (
     CURVE_COLUMNS,
     Entry,
@@ -22,7 +23,6 @@ from cfrviz.solving.compare import (
     curves_csv,
     fixed_seeds,
     line_from_table,
-    log_t_interval,
     measure_line,
     plan,
     summary,

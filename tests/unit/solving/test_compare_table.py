@@ -9,11 +9,11 @@ import pytest
 
 import cfrviz
 from cfrviz import analysis
+from cfrviz.util.intervals import log_t_interval
 from cfrviz.solving.compare import (
     COLUMNS,
     compare,
     lines_from_table,
-    log_t_interval,
     summary_table,
 )
 
