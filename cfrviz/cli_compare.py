@@ -212,10 +212,12 @@ def run(args: argparse.Namespace, writable: Writable, write_all_or_none: WriteAl
         from cfrviz.figures.svg import figures_svg
 
         lines = lines_from_table(frame)
-        note = ("Drawn by cfrviz from the app's Compare figures (its own SVG writer: plotly's image export needs "
-                "kaleido and Chrome).")
+        notes = ["Sampling methods: the line is the median over seeds, the shaded band the 95% t-interval of the "
+                 "geometric mean across seeds." if args.seeds > 1 else "",
+                 "Drawn by cfrviz from the app's Compare figures (its own SVG writer: plotly's image export needs "
+                 "kaleido and Chrome)."]
         picture = figures_svg([comparison_figure(lines, axis, args.strategy[0]) for axis in AXES],
-                              note).encode("utf-8")
+                              [note for note in notes if note]).encode("utf-8")
         outputs.append((args.plot, lambda handle: handle.write(picture)))
     write_all_or_none(outputs)
 

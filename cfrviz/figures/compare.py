@@ -81,8 +81,7 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
             pale = name == StrategyKind.CURRENT and len(series) == 2
             width = 4.0 if entry.sidebar else (1.3 if pale else 2.2)
             opacity = 0.45 if entry.sidebar or pale else 1.0
-            # The legend says what the band is: the median line and a t-interval across seeds.
-            label = entry.label + suffix + (f" · median, {line.confidence:.0%} t-interval band" if line.band else "")
+            label = entry.label + suffix
             group = f"{label}"
             meta = {"algorithm": entry.algorithm, "updates": entry.updates, "strategy": name,
                     "sidebar": entry.sidebar, "seeds": list(entry.seeds)}
@@ -109,6 +108,13 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
         legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.16, "yanchor": "top",
                 "font": {"size": 13}, "entrywidthmode": "fraction", "entrywidth": 1.0},
         margin={"l": 60, "r": 20, "t": 50, "b": 60}))
+    banded = [line for line in lines if line.band]
+    if banded:
+        # The legend says what the shaded band is (the caption under the chart says it in full).
+        # Its title takes a row above the entries: the legend moves down by that row, off the x-axis title.
+        fig.update_layout(legend_title={"text": f"Median over seeds; shaded: {banded[0].confidence:.0%} t-interval",
+                                        "side": "top", "font": {"size": 12}},
+                          legend_y=-0.23)
     # One labelled tick per power of ten: plotly's 2 and 5 between them collide on a phone.
     fig.update_xaxes(type="log", title=title, dtick=1, exponentformat="power")
     fig.update_yaxes(type="log", title="exploitability (chips per hand)", dtick=1, exponentformat="power")

@@ -109,8 +109,14 @@ def _panel(figure: Any, top: float) -> tuple[list[str], float]:
                        f'stroke-width="{line.width or 2:g}"' + (f' stroke-dasharray="{dash}"' if dash else "")
                        + f'><title>{escape(str(trace.name or ""))}</title></polyline>')
         previous = (lx, ly)
+    legend_title = _title(figure.layout.legend.title) if named else ""
+    if legend_title:
+        out.append(f'<text x="{LEFT}" y="{top + PLOT_HEIGHT}" font-size="12" fill="#333333">'
+                   f'{escape(legend_title)}</text>')
+        height += LEGEND_ROW
+    first = top + PLOT_HEIGHT + (LEGEND_ROW if legend_title else 0)
     for row, trace in enumerate(named):
-        y = top + PLOT_HEIGHT + LEGEND_ROW * row
+        y = first + LEGEND_ROW * row
         color, _ = _color(trace.line.color)
         dash = _DASH.get(trace.line.dash or "solid", "")
         out.append(f'<line x1="{LEFT}" y1="{y - 4}" x2="{LEFT + 30}" y2="{y - 4}" stroke="{color}" stroke-width="2.5"'
@@ -119,19 +125,19 @@ def _panel(figure: Any, top: float) -> tuple[list[str], float]:
     return out, height
 
 
-def figures_svg(figures: Sequence[Any], note: str = "") -> str:
+def figures_svg(figures: Sequence[Any], notes: Sequence[str] = ()) -> str:
     """One SVG document holding `figures` (plotly figures of log-log line charts) one under another,
-    with `note` as a last line of small text."""
+    with `notes` as last lines of small text."""
     body: list[str] = []
     top = 0.0
     for figure in figures:
         elements, height = _panel(figure, top)
         body.extend(elements)
         top += height
-    if note:
-        top += 8
+    for note in notes:
+        top += 16
         body.append(f'<text x="{LEFT}" y="{top}" font-size="11" fill="#555555">{escape(note)}</text>')
-        top += 10
+    top += 12 if notes else 0
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{top:.0f}" '
             f'viewBox="0 0 {WIDTH} {top:.0f}" font-family={quoteattr(_FONT)}>\n'
             f'<rect width="100%" height="100%" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n")

@@ -62,7 +62,8 @@ def test_seeds_give_a_median_an_interval_parquet_and_an_svg_of_the_compare_figur
     assert len(titles) == 3 and {"iteration", "nodes touched", "solver seconds"} == {t.rsplit("against ", 1)[1]
                                                                                      for t in titles}
     legend = [t.text or "" for t in svg.iter(f"{SVG}text") if "MCCFR" in (t.text or "")]
-    assert len(legend) == 6 and all("median, 95% t-interval band" in name for name in legend)
+    assert len(legend) == 6 and all(name.endswith("seeds 0-3)") for name in legend)
+    assert sum("Median over seeds; shaded: 95% t-interval" in (t.text or "") for t in svg.iter(f"{SVG}text")) == 3
     assert len(list(svg.iter(f"{SVG}polygon"))) == 6                     # a band per line per panel
     assert len(list(svg.iter(f"{SVG}polyline"))) == 6
 

@@ -146,6 +146,9 @@ def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_t
     assert {t["meta"]["strategy"] for t in named} == {"average", "current"}
     bands = [t for t in fig["data"] if t.get("meta", {}).get("band")]
     assert len(bands) == 4 and all(t["meta"]["algorithm"] == "chance" for t in bands)   # average + current
+    # The legend says what the band is; without a line over several seeds there is no band to name.
+    assert "Median over seeds; shaded: 95% t-interval" in fig["layout"]["legend"]["title"]["text"]
+    assert "title" not in plotly_json(comparison_figure(lines[:2]))["layout"]["legend"]
     # The legend sits under the plot area (beside it, it squeezed a phone's plot to about 100 px);
     # the x-axis title, between them, says how time was taken.
     legend = fig["layout"]["legend"]
