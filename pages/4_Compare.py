@@ -57,7 +57,9 @@ st.markdown(
     f"Several solvers on **{md(view.tree.game.title)}**, each judged by the exploitability of its average "
     "strategy, or of its current strategy (the last iterate). Sampling methods do far less work per "
     "iteration, so they get their own iteration count and run with several fixed seeds; the *nodes "
-    "touched* chart puts everyone on the same budget.")
+    "touched* chart puts everyone on the same budget. On this shared server one comparison may cost at most "
+    f"{MAX_NODE_VISITS / 1e6:,.0f} million node visits and {MAX_SEEDS} seeds a method; `cfrviz compare` and "
+    "`cfrviz.compare` on your own machine have no such budget.")
 
 cap = ui.iteration_cap(game)
 choices = page_results.compare_choices(game)
