@@ -2,6 +2,7 @@
 
     >>> import cfrviz
     >>> run = cfrviz.solve("kuhn", "cfr", iterations=1000)   # doctest: +SKIP
+    >>> table = cfrviz.compare("leduc", ["cfr+", "dcfr+", "pcfr+"], 5000)   # doctest: +SKIP
 
 An update rule of your own (`RegretMinimizer`, `register_minimizer`: `cfrviz.solvers.custom`) is
 solved like a built-in algorithm. Importing the package registers the rules the environment variable
@@ -18,17 +19,23 @@ from cfrviz.tree import GameTree, build_tree
 
 if TYPE_CHECKING:
     from cfrviz.solving import solve as solve
+    from cfrviz.solving.compare import compare as compare
 
-__all__ = ["Algorithm", "GameSpec", "GameTree", "RegretMinimizer", "UpdateScheme", "build_tree", "compile_game",
-           "load_game", "register_minimizer", "solve", "unregister_minimizer"]
+__all__ = ["Algorithm", "GameSpec", "GameTree", "RegretMinimizer", "UpdateScheme", "build_tree", "compare",
+           "compile_game", "load_game", "register_minimizer", "solve", "unregister_minimizer"]
 
 
 def __getattr__(name: str) -> Any:
-    """`cfrviz.solve` is `cfrviz.solving.solve` itself, imported on first use so `import cfrviz` stays light."""
+    """`cfrviz.solve` is `cfrviz.solving.solve` itself and `cfrviz.compare` is `cfrviz.solving.compare.compare`,
+    imported on first use so `import cfrviz` stays light (no numba, no pandas)."""
     if name == "solve":
         from cfrviz.solving import solve
 
         return solve
+    if name == "compare":
+        from cfrviz.solving.compare import compare
+
+        return compare
     raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")
 
 

@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, NoReturn, TextIO
 
 import numpy as np
 
-from cfrviz import catalog
+from cfrviz import catalog, cli_compare
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
 from cfrviz.util.vocabulary import DECISION_PLAYERS, player_number
 from cfrviz.run import RunSettings, export_strategy, save_run
@@ -56,8 +56,8 @@ class _Parser(argparse.ArgumentParser):
             raise UsageError(tail)
         if head == "argument COMMAND":
             name = tail.split("'")[1] if tail.count("'") >= 2 else tail
-            raise UsageError(f"Unknown command {name!r}; the only command is `python -m cfrviz solve`.")
-        raise UsageError(f"{message[:1].upper()}{message[1:]}; see `python -m cfrviz solve --help`.")
+            raise UsageError(f"Unknown command {name!r}; the commands are `python -m cfrviz solve` and `compare`.")
+        raise UsageError(f"{message[:1].upper()}{message[1:]}; see `{self.prog} --help`.")
 
 
 def _read_number(flag: str, text: str, what: str = "a whole number") -> int:
@@ -113,7 +113,7 @@ def _choice(flag: str, options: Sequence[str]) -> Callable[[str], str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `python -m cfrviz` (one subcommand, `solve`)."""
+    """The argument parser of `python -m cfrviz` (subcommands `solve` and `compare`, the latter in `cli_compare`)."""
     parser = _Parser(prog="python -m cfrviz",
                      description="Solve a small game with the CFR family and print the average strategy.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     solve.add_argument("--html", type=Path, metavar="FILE",
                        help="write the game tree's timeline as one self-contained HTML file (opens from disk)")
+    cli_compare.add_parser(commands, _game, _whole_number)
     return parser
 
 
@@ -328,6 +329,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
+        if args.command == "compare":
+            cli_compare.run(args, _writable, write_all_or_none)
+            return 0
         settings = check_arguments(args)
         from cfrviz import solving
         run = solving.solve_settings(settings, args.snapshots)

@@ -8,12 +8,14 @@ import streamlit as st
 from cfrviz import app as ui
 from cfrviz.app import page_results
 from cfrviz.util.text import escape_markdown as md
-from cfrviz.teaching.compare import (
+from cfrviz.app.compare_budget import MAX_NODE_VISITS, MAX_SEEDS
+from cfrviz.solving.compare import (
+    CONFIDENCE,
     DEFAULT_REPEATS,
     DEFAULT_SEEDS,
     MAX_REPEATS,
-    MAX_SEEDS,
     Line,
+    band_words,
     curves_csv,
     summary,
     table_csv,
@@ -55,7 +57,9 @@ st.markdown(
     f"Several solvers on **{md(view.tree.game.title)}**, each judged by the exploitability of its average "
     "strategy, or of its current strategy (the last iterate). Sampling methods do far less work per "
     "iteration, so they get their own iteration count and run with several fixed seeds; the *nodes "
-    "touched* chart puts everyone on the same budget.")
+    "touched* chart puts everyone on the same budget. On this shared server one comparison may cost at most "
+    f"{MAX_NODE_VISITS / 1e6:,.0f} million node visits and {MAX_SEEDS} seeds a method; `cfrviz compare` and "
+    "`cfrviz.compare` on your own machine have no such budget.")
 
 cap = ui.iteration_cap(game)
 choices = page_results.compare_choices(game)
@@ -75,7 +79,10 @@ sampling_iterations = int(i2.number_input(f"Iterations, sampling (≤ {cap:,})",
 seed_count = int(i3.number_input("Seeds per sampling method", min_value=1, max_value=MAX_SEEDS, step=1,
                                  key=remembered("cmp_seeds", len(DEFAULT_SEEDS)),
                                  help="Each sampling method runs with seeds 0, 1, 2, …: the chart shows the "
-                                      "median and a band from the lowest to the highest."))
+                                      f"median and a band, the {CONFIDENCE:.0%} t-interval of the geometric mean "
+                                      f"across seeds. This shared server runs at most {MAX_SEEDS} seeds and "
+                                      f"{MAX_NODE_VISITS / 1e6:,.0f} million node visits a click; `cfrviz compare` "
+                                      "on your own machine takes any number."))
 repeats = int(i4.number_input("Timed solves per run", min_value=1, max_value=MAX_REPEATS, step=1,
                               key=remembered("cmp_repeats", DEFAULT_REPEATS),
                               help="After one warm-up solve (which loads or compiles the code), each run is "
@@ -132,8 +139,9 @@ tab_iterations, tab_nodes, tab_seconds = st.tabs(["vs iterations", "vs nodes tou
 for tab, axis in ((tab_iterations, "iterations"), (tab_nodes, "nodes"), (tab_seconds, "seconds")):
     with tab:
         st.plotly_chart(comparison_figure(lines, axis, strategy), width="stretch", key=f"cmp_chart_{axis}")
+band = f", with a band: the {band_words(seed_count)}" if seed_count > 1 else ""
 st.caption(f"Colour: the algorithm. Dash: the update scheme (solid alternating, dashed simultaneous). Sampling "
-           f"methods: the median of seeds 0–{seed_count - 1}, with a band from the lowest to the highest. Seconds: "
+           f"methods: the median of seeds 0–{seed_count - 1}{band}. Seconds: "
            f"the median of {repeats} timed solves after a warm-up solve, so compiling is not counted; the machine "
            "may be shared, so small differences are noise.")
 

@@ -80,18 +80,8 @@ def compare_at_cap(plan_name: str) -> dict[str, Any]:
     import functools
 
     from cfrviz import catalog
-    from cfrviz.teaching.compare import (
-        ITERATION_OVERHEAD_NODES,
-        MAX_NODE_VISITS,
-        MAX_REPEATS,
-        MAX_SEEDS,
-        check_work,
-        fixed_seeds,
-        measure_line,
-        node_visits,
-        plan,
-        summary,
-    )
+    from cfrviz.app.compare_budget import ITERATION_OVERHEAD_NODES, MAX_NODE_VISITS, MAX_SEEDS, check_work, node_visits
+    from cfrviz.solving.compare import MAX_REPEATS, fixed_seeds, measure_line, plan, summary
     from cfrviz.figures.compare import comparison_figure
     from cfrviz.run.cache import RunCache
     from cfrviz.solvers import ALGORITHMS

@@ -138,7 +138,8 @@ def compare_at_cap() -> dict[str, str]:
     largest iteration count (in hundreds, the same for sampling) that `check_work` still accepts."""
     from cfrviz import catalog
     from cfrviz.app.links import parse_query_params
-    from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, check_work, plan
+    from cfrviz.app.compare_budget import check_work
+    from cfrviz.solving.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, plan
 
     game = catalog.lookup("leduc")
     nodes = game.tree().num_nodes

@@ -33,8 +33,10 @@ from cfrviz.games.matrix import PRESETS, MatrixPreset, payoff_table
 from cfrviz.run import Run, RunSettings
 from cfrviz.solvers import ALGORITHMS, matrix, update_schemes
 from cfrviz.solvers.matrix import RegretMatchingPath
-from cfrviz.teaching import compare, walkthrough
-from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
+from cfrviz.app import compare_budget
+from cfrviz.solving import compare
+from cfrviz.solving.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
+from cfrviz.teaching import walkthrough
 from cfrviz.teaching.walkthrough import IterationTrace
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
@@ -205,13 +207,13 @@ def compare_entries(game: GameSpec, settings: RunSettings, algorithms: Sequence[
                     iterations: int, sampling_iterations: int, seed_count: int, with_sidebar: bool,
                     repeats: int) -> tuple[list[Entry], list[str]]:
     """The lines a comparison draws and a note per skipped pair; ValueError with a sentence when it
-    asks for too much."""
+    asks for more than one click's budget on this shared server (`compare_budget`)."""
     entries, skipped = compare.plan(algorithms, updates, iterations, sampling_iterations,
                                     compare.fixed_seeds(seed_count))
     if with_sidebar:    # solved once for every page, but timed here like the others: it counts
         entries.append(Entry(settings.algorithm, settings.updates, settings.iterations, (settings.seed,),
                              sidebar=True))
-    compare.check_work(entries, game.tree().num_nodes, repeats)
+    compare_budget.check_work(entries, game.tree().num_nodes, repeats)
     return entries, skipped
 
 

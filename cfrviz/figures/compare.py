@@ -2,7 +2,7 @@
 
 Colour says the algorithm and the dash says the update scheme, so CFR+ alternating and CFR+
 simultaneous read as one method run two ways. Sampling methods run with several seeds show
-their median with a band from the lowest to the highest seed.
+their median with a confidence band across seeds (`Line.band` says which; the legend says it too).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas  # noqa: F401  (in full before plotly, which reads sys.modules['pa
 import plotly.graph_objects as go
 
 from cfrviz.solvers import UpdateScheme
-from cfrviz.teaching.compare import Line
+from cfrviz.solving.compare import Line
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.convergence import BOTH, exploitability_series
 from cfrviz.util.vocabulary import StrategyKind
@@ -47,6 +47,8 @@ def _rgba(color: str, alpha: float) -> str:
 
 def seconds_title(lines: Sequence[Line]) -> str:
     """The seconds axis title, saying how the time was measured."""
+    if lines and all(line.repeats == 0 for line in lines):
+        return "solver seconds (median over seeds of each run's own, after a warm-up; compiling excluded)"
     repeats = sorted({line.repeats for line in lines}) or [1]
     count = str(repeats[0]) if len(repeats) == 1 else f"{repeats[0]}-{repeats[-1]}"
     return f"solver seconds (median of {count} timed solves after a warm-up; compiling excluded)"
@@ -106,6 +108,13 @@ def comparison_figure(lines: Sequence[Line], x: str = "iterations", strategy: st
         legend={"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.16, "yanchor": "top",
                 "font": {"size": 13}, "entrywidthmode": "fraction", "entrywidth": 1.0},
         margin={"l": 60, "r": 20, "t": 50, "b": 60}))
+    banded = [line for line in lines if line.band]
+    if banded:
+        # The legend says what the shaded band is (the caption under the chart says it in full).
+        # Its title takes a row above the entries: the legend moves down by that row, off the x-axis title.
+        fig.update_layout(legend_title={"text": f"Median over seeds; shaded: {banded[0].confidence:.0%} t-interval",
+                                        "side": "top", "font": {"size": 12}},
+                          legend_y=-0.23)
     # One labelled tick per power of ten: plotly's 2 and 5 between them collide on a phone.
     fig.update_xaxes(type="log", title=title, dtick=1, exponentformat="power")
     fig.update_yaxes(type="log", title="exploitability (chips per hand)", dtick=1, exponentformat="power")

@@ -23,6 +23,7 @@ import cfrviz
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLVE = ["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "300"]
+COMPARE = ["compare", "kuhn", "-a", "cfr+,outcome", "-n", "300", "--seeds", "3", "--plot"]
 # A fresh venv plus the core dependencies: allow a slow mirror, but never hang CI.
 INSTALL_TIMEOUT_S = 600
 
@@ -91,6 +92,9 @@ def test_clean_clone_installs_and_the_cli_runs_from_elsewhere(tmp_path: Path, de
     # And the number itself: CFR+'s exploitability after 300 iterations, computed in this process.
     expected = cfrviz.solve("kuhn", "cfr+", iterations=300).exploitability[-1]
     assert f"exploitability of the average strategy: {float(expected):.6g} chips per hand" in reference
+    # `cfrviz compare` needs what only it uses (pandas; the SVG figure): a summary table and the file.
+    table = _run([str(venv / "bin" / "cfrviz"), *COMPARE, str(elsewhere / "cmp.svg")], cwd=elsewhere, env=venv_env)
+    assert "Outcome-sampling MCCFR" in table and (elsewhere / "cmp.svg").read_text().startswith("<svg")
 
     # Editable install of the same clone: now the clone's files are the package.
     _run([*pip, "install", "--quiet", "--no-compile", "--no-deps", "-e", str(source)], cwd=elsewhere, env=env,

@@ -25,8 +25,9 @@ from cfrviz.app import page_results, solving
 from cfrviz.games.matrix import PRESETS
 from cfrviz.run.cache import RunCache
 from cfrviz.solvers import matrix
-from cfrviz.teaching import compare, walkthrough
-from cfrviz.teaching.compare import Entry
+from cfrviz.solving import compare
+from cfrviz.solving.compare import Entry
+from cfrviz.teaching import walkthrough
 from tests.support.apptest import open_page
 
 

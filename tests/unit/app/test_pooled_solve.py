@@ -105,8 +105,8 @@ def test_a_visitor_who_finds_every_slot_taken_is_told_until_the_solve_is_done(
 
 def test_compares_solves_take_a_slot_and_run_on_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     # Reference: one entry, one timed repeat makes three solves (the run, the warm-up, the timed one;
-    # `cfrviz.teaching.compare.measure_line`), each through the app's gate and on a pool worker.
-    from cfrviz.teaching import compare
+    # `cfrviz.solving.compare.measure_line`), each through the app's gate and on a pool worker.
+    from cfrviz.solving import compare
 
     monkeypatch.setattr(solving, "_shared", RunCache(10**9, 4, solving.CONCURRENT_SOLVES))
     solved_on: list[str] = []

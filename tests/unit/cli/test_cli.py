@@ -93,7 +93,7 @@ def test_regret_matching_on_rock_paper_scissors():
 @pytest.mark.parametrize("args, fragment", [
     ([], "Give a command"),
     (["solve"], "required"),
-    (["play", "kuhn"], "the only command is"),
+    (["play", "kuhn"], "the commands are"),
     (["solve", "chess", "-a", "cfr", "-n", "10"], "Unknown game 'chess'"),
     (["solve", "kuhn", "-a", "cfr++", "-n", "10"], "Unknown algorithm 'cfr++'"),
     (["solve", "kuhn", "-n", "10"], "--algorithm"),

@@ -129,7 +129,7 @@ def fresh_page_caches(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_compare_solves_the_sidebars_game_without_resolving_it_again(
         resolutions: Counter[str], fresh_page_caches: None) -> None:
     from cfrviz.app import page_results
-    from cfrviz.teaching.compare import Entry
+    from cfrviz.solving.compare import Entry
 
     link = parse_query_params({"game": "kuhn5", "algo": "cfr+", "iters": "30", "updates": "alternating"})
     settings = link.choice.settings()

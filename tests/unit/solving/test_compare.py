@@ -14,15 +14,16 @@ from cfrviz.figures.timeline import read_component_data
 
 import cfrviz
 from cfrviz import analysis
-from cfrviz.teaching.compare import (
+from cfrviz.app.compare_budget import check_work, node_visits
+from cfrviz.util.intervals import log_t_interval
+from cfrviz.solving.compare import (
     CURVE_COLUMNS,
     Entry,
-    check_work,
+    _entry_table,
     curves_csv,
     fixed_seeds,
-    line_from_runs,
+    line_from_table,
     measure_line,
-    node_visits,
     plan,
     summary,
     table_csv,
@@ -49,31 +50,56 @@ def test_plan_skips_impossible_pairs_and_gives_sampling_its_fixed_seeds() -> Non
     assert entries[2].label == "Outcome-sampling MCCFR (alternating, seeds 7-9)"
     with pytest.raises(ValueError, match="Compare CFR algorithms"):
         plan(["rm"], ["alternating"], 10, 10)
-    with pytest.raises(ValueError, match="1 to 10 seeds"):
-        fixed_seeds(11)
+    with pytest.raises(ValueError, match="at least 1 seed"):
+        fixed_seeds(0)
+    assert len(fixed_seeds(30)) == 30                  # any number of seeds outside the app
+    with pytest.raises(ValueError, match="with 1 to 10 seeds on this shared server"):
+        check_work(plan(["outcome"], ["alternating"], 10, 10, fixed_seeds(11))[0], 100, 1)
     with pytest.raises(ValueError, match="needs 80 solves"):
-        plan(["chance", "external", "outcome"], ["simultaneous", "alternating"], 10, 10, fixed_seeds(10) * 2)
+        check_work(plan(["chance", "external", "outcome"], ["simultaneous", "alternating"], 10, 10,
+                        fixed_seeds(10) * 2)[0], 100, 1)
 
 
-def test_sampling_band_is_the_range_of_fixed_seeds_around_their_median() -> None:
-    # Reference: the five runs themselves, solved with seeds 0-4; a second line from the same
+def test_sampling_band_is_a_t_interval_of_fixed_seeds_around_their_median() -> None:
+    # Reference: the five runs themselves, solved with seeds 0-4, and the band recomputed by hand
+    # from them (Student's t with 4 degrees of freedom on log10 values); a second line from the same
     # seeds is identical (fixed seeds make the band reproducible).
     entry = Entry("outcome", "alternating", 300, fixed_seeds(5))
     runs = [cfrviz.solve("kuhn", "outcome", iterations=300, seed=s) for s in entry.seeds]
-    seconds = np.linspace(0.1, 1.0, runs[0].num_snapshots)
-    line = line_from_runs(entry, runs, seconds, repeats=1)
+    table = _entry_table(KUHN, entry).frame
+    line = line_from_table(entry, table)
     each = np.stack([r.exploitability for r in runs])
     np.testing.assert_array_equal(line.exploitability, np.median(each, axis=0))
-    np.testing.assert_array_equal(line.exploitability_low, each.min(axis=0))
-    np.testing.assert_array_equal(line.exploitability_high, each.max(axis=0))
+    logs = np.log10(each)
+    half = 2.7764451052 * logs.std(axis=0, ddof=1) / np.sqrt(5)     # t(0.975, 4)
+    np.testing.assert_allclose(line.exploitability_low, 10 ** (logs.mean(axis=0) - half), rtol=1e-9)
+    np.testing.assert_allclose(line.exploitability_high, 10 ** (logs.mean(axis=0) + half), rtol=1e-9)
     assert np.any(line.exploitability_high > line.exploitability_low)       # the seeds really differ
     current = np.stack([r.current_exploitability for r in runs])
     np.testing.assert_array_equal(line.current_exploitability, np.median(current, axis=0))
-    again = line_from_runs(entry, [cfrviz.solve("kuhn", "outcome", iterations=300, seed=s) for s in entry.seeds],
-                           seconds, repeats=1)
+    again = line_from_table(entry, _entry_table(KUHN, entry).frame)
     np.testing.assert_array_equal(again.exploitability, line.exploitability)
+    assert line.band == "95% t-interval of the geometric mean over 5 seeds"
     with pytest.raises(ValueError, match="one run per seed"):
-        line_from_runs(entry, runs[:2], seconds, repeats=1)
+        line_from_table(entry, table[table["seed"] < 2])
+
+
+def test_t_interval_on_hand_computed_numbers() -> None:
+    # Hand computation: log10 of (1e-2, 1e-3, 1e-4) is (-2, -3, -4): mean -3, sample sd 1, n 3;
+    # t(0.975, 2) = 4.3026527297 (Student's t table, 10 digits), so the half width is 4.3026527297 / sqrt(3)
+    # = 2.484137 decades: 10 ** -5.484137 to 10 ** -0.515863.
+    low, high = log_t_interval(np.array([[1e-2], [1e-3], [1e-4]]))
+    half = 4.3026527297 / np.sqrt(3)
+    assert low[0] == pytest.approx(10 ** (-3 - half), rel=1e-9)
+    assert high[0] == pytest.approx(10 ** (-3 + half), rel=1e-9)
+    # 90%: t(0.95, 2) = 2.9199855804.
+    low, high = log_t_interval(np.array([[1e-2], [1e-3], [1e-4]]), confidence=0.9)
+    assert high[0] == pytest.approx(10 ** (-3 + 2.9199855804 / np.sqrt(3)), rel=1e-9)
+    # Equal samples: no spread, the interval is the point. One sample, or a zero: no interval.
+    low, high = log_t_interval(np.array([[0.5, 0.0], [0.5, 0.1]]))
+    assert low[0] == pytest.approx(0.5, rel=1e-12) and high[0] == pytest.approx(0.5, rel=1e-12)
+    assert np.isnan(low[1]) and np.isnan(high[1])
+    assert np.all(np.isnan(log_t_interval(np.array([[0.5, 0.1]]))[0]))
 
 
 def test_timing_is_a_median_of_repeats_over_the_default_snapshots() -> None:
@@ -120,6 +146,9 @@ def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_t
     assert {t["meta"]["strategy"] for t in named} == {"average", "current"}
     bands = [t for t in fig["data"] if t.get("meta", {}).get("band")]
     assert len(bands) == 4 and all(t["meta"]["algorithm"] == "chance" for t in bands)   # average + current
+    # The legend says what the band is; without a line over several seeds there is no band to name.
+    assert "Median over seeds; shaded: 95% t-interval" in fig["layout"]["legend"]["title"]["text"]
+    assert "title" not in plotly_json(comparison_figure(lines[:2]))["layout"]["legend"]
     # The legend sits under the plot area (beside it, it squeezed a phone's plot to about 100 px);
     # the x-axis title, between them, says how time was taken.
     legend = fig["layout"]["legend"]
