@@ -5,7 +5,7 @@ package and the CLI load any OpenSpiel game.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -77,6 +77,8 @@ class OpenSpielMenuGame:
 
     `largest` is the game string with the most histories the ranges allow (measured by
     scripts/openspiel_menu.py, which times every combination in the loader's child process).
+    `title` names the menu entry; `words` titles one game of it from its parameter values
+    (every parameter, as the menu writes them): "Liar's dice, 1 die, 5 sides".
     """
 
     name: str
@@ -84,6 +86,13 @@ class OpenSpielMenuGame:
     parameters: tuple[MenuParameter, ...] = ()
     largest: str = ""
     description: str = ""
+    words: Callable[[Mapping[str, str]], str] | None = None
+
+    def game_title(self, values: Mapping[str, str] | None = None) -> str:
+        """The readable title of the game `values` choose (the rest from `initial`)."""
+        chosen = {p.name: p.initial for p in self.parameters}
+        chosen.update(values or {})
+        return self.words(chosen) if self.words is not None else self.title.removesuffix(" (OpenSpiel)")
 
     def game_string(self, values: Mapping[str, str] | None = None) -> str:
         """The game string of `values` (parameter name -> text; the rest from `initial`), as the menu
@@ -113,6 +122,33 @@ def _whole(name: str, label: str, default: str, low: int, high: int, initial: in
 
 
 _TWO_PLAYERS = _choice("players", "Players", "2", ("2",))
+
+
+def _count(n: str, one: str, many: str) -> str:
+    """"1 die", "2 dice"."""
+    return f"{n} {one if n == '1' else many}"
+
+
+def _leduc_words(v: Mapping[str, str]) -> str:
+    return "Leduc poker" + (", suits merged" if v["suit_isomorphism"] == "True" else "")
+
+
+def _liars_dice_words(v: Mapping[str, str]) -> str:
+    return f"Liar's dice, {_count(v['numdice'], 'die', 'dice')}, {v['dice_sides']} sides"
+
+
+def _goofspiel_words(v: Mapping[str, str]) -> str:
+    paid = ", paid the point difference" if v["returns_type"] == "point_difference" else ""
+    return f"Goofspiel, {_count(v['num_cards'], 'card', 'cards')}, points in {v['points_order']} order{paid}"
+
+
+def _oshi_zumo_words(v: Mapping[str, str]) -> str:
+    return (f"Oshi-zumo, {_count(v['coins'], 'coin', 'coins')}, {_count(v['size'], 'step', 'steps')} to the edge, "
+            f"at most {_count(v['horizon'], 'round', 'rounds')}" + (", Alesia rules" if v["alesia"] == "True" else ""))
+
+
+def _blotto_words(v: Mapping[str, str]) -> str:
+    return f"Colonel Blotto, {_count(v['coins'], 'soldier', 'soldiers')}, {v['fields']} battlefields"
 #: The OpenSpiel games a hosted app offers, with parameter ranges measured to enumerate within the
 #: loader's limits (at most 51,181 histories, well under a second of the child's CPU; table in the
 #: README) and to compile within cfrviz's tree bounds (`cfrviz.util.memory.check_tree_size`). Every one is
@@ -121,17 +157,18 @@ _TWO_PLAYERS = _choice("players", "Players", "2", ("2",))
 #: bids), first_sealed_auction (general-sum) and blotto with 4 battlefields (too many actions with 8 soldiers).
 OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
     OpenSpielMenuGame("kuhn_poker", "Kuhn poker (OpenSpiel)", (_TWO_PLAYERS,), largest="kuhn_poker",
-                      description="OpenSpiel's Kuhn poker: 3 cards, one bet."),
+                      description="OpenSpiel's Kuhn poker: 3 cards, one bet.", words=lambda v: "Kuhn poker"),
     OpenSpielMenuGame("leduc_poker", "Leduc poker (OpenSpiel)", (
         _TWO_PLAYERS,
         MenuParameter("suit_isomorphism", "Merge suits", "bool", "False", "False"),
-    ), largest="leduc_poker", description="OpenSpiel's Leduc poker: 6 cards, two betting rounds."),
+    ), largest="leduc_poker", description="OpenSpiel's Leduc poker: 6 cards, two betting rounds.",
+       words=_leduc_words),
     OpenSpielMenuGame("liars_dice", "Liar's dice (OpenSpiel)", (
         _choice("numdice", "Dice per player", "1", ("1",), always=True),
         _whole("dice_sides", "Sides of a die", "6", 2, 5, 3),
         _TWO_PLAYERS,
     ), largest="liars_dice(numdice=1,dice_sides=5)",
-        description="Each player rolls one hidden die and bids on the faces, or calls liar."),
+        description="Each player rolls one hidden die and bids on the faces, or calls liar.", words=_liars_dice_words),
     OpenSpielMenuGame("goofspiel", "Goofspiel (OpenSpiel)", (
         _whole("num_cards", "Cards", "13", 1, 4, 3),
         MenuParameter("imp_info", "Bids hidden", "bool", "False", "True", choices=("True",)),
@@ -139,7 +176,7 @@ OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
         _choice("returns_type", "Payoff", "win_loss", ("win_loss", "point_difference")),
         _TWO_PLAYERS,
     ), largest="goofspiel(num_cards=4,imp_info=True)",
-        description="Both players bid a card for each point card, unseen; played turn-based."),
+        description="Both players bid a card for each point card, unseen; played turn-based.", words=_goofspiel_words),
     OpenSpielMenuGame("oshi_zumo", "Oshi-zumo (OpenSpiel)", (
         _whole("coins", "Coins per player", "50", 1, 4, 3),
         _whole("size", "Steps to the edge", "3", 1, 2, 1),
@@ -147,7 +184,7 @@ OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
         _choice("min_bid", "Smallest bid", "0", ("0",)),
         MenuParameter("alesia", "Alesia rules", "bool", "False", "False"),
     ), largest="oshi_zumo(coins=4,size=2,horizon=5)",
-        description="Two wrestlers bid coins, unseen, to push each other off a small board."),
+        description="Two wrestlers bid coins, unseen, to push each other off a small board.", words=_oshi_zumo_words),
     OpenSpielMenuGame("blotto", "Colonel Blotto (OpenSpiel)", (
         _whole("coins", "Soldiers", "10", 1, 8, 5, always=True),
         # Not 4 fields: with 8 soldiers that is 165 ways to split them at 27,391 histories, more numbers per
@@ -155,7 +192,8 @@ OPENSPIEL_MENU: tuple[OpenSpielMenuGame, ...] = (
         _whole("fields", "Battlefields", "3", 2, 3, 3, always=True),
         _TWO_PLAYERS,
     ), largest="blotto(coins=8,fields=3)",
-        description="Both players split their soldiers over the battlefields at once; most fields won wins."),
+        description="Both players split their soldiers over the battlefields at once; most fields won wins.",
+        words=_blotto_words),
 )
 
 
@@ -205,6 +243,18 @@ def openspiel_menu_string(game_string: str) -> str | None:
     """
     found = openspiel_menu_values(game_string)
     return None if found is None else found[0].game_string(found[1])
+
+
+def openspiel_menu_title(game_string: str) -> str | None:
+    """The readable title of `game_string` when it names a menu game within its ranges, else None.
+
+    >>> openspiel_menu_title("liars_dice(numdice=1,dice_sides=5)")
+    "Liar's dice, 1 die, 5 sides"
+    >>> openspiel_menu_title("tic_tac_toe") is None
+    True
+    """
+    found = openspiel_menu_values(game_string)
+    return None if found is None else found[0].game_title(found[1])
 
 
 def openspiel_allowed(game_string: str) -> bool:
