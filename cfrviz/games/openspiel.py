@@ -4,7 +4,8 @@
 `ExplicitGame`: chance outcomes with their probabilities, action names from
 `action_to_string`, and each information set's OpenSpiel `information_state_string`, kept
 exactly in `OpenSpielGame.information_state_strings` so a strategy can be handed back to
-OpenSpiel. Simultaneous-move games are played turn-based (OpenSpiel's own
+OpenSpiel. Its title is in words: OpenSpiel's own name of the game and the parameters written
+("Liars Dice, dice sides 3"; the app's menu games have their own, see `cfrviz.catalog.openspiel_menu`). Simultaneous-move games are played turn-based (OpenSpiel's own
 `convert_to_turn_based`). Only two-player zero-sum or constant-sum games with explicit
 chance are taken, and only trees up to `MAX_OPENSPIEL_NODES` histories.
 
