@@ -44,7 +44,7 @@ if not is_drawn_whole(tree):
         if state.get("tree_subtree") not in range(len(options)):
             state["tree_subtree"] = 0
         k = st.selectbox("Part of the tree", range(len(options)), key="tree_subtree",
-                         format_func=lambda k: f"below {tree.node_label[roots[k]]} (node {roots[k]})")
+                         format_func=lambda k: tree_parts.label_of(tree, options[k]))
         part = options[k]
         arrangements = (0,)
     else:

@@ -314,7 +314,10 @@ def _openspiel(game_string: str) -> Game:
         module = importlib.import_module("cfrviz.games.openspiel")
     except ImportError:
         raise ValueError("This cfrviz cannot load OpenSpiel games.") from None
-    game: Game = module.load_openspiel(game_string)
+    from cfrviz.catalog.openspiel_vetted import openspiel_menu_title
+
+    # A menu game is titled in words ("Liar's dice, 1 die, 5 sides"); any other by the loader.
+    game: Game = module.load_openspiel(game_string, title=openspiel_menu_title(game_string))
     return game
 
 

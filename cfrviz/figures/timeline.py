@@ -25,6 +25,7 @@ from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
+from cfrviz.tree.naming import seat_names
 
 MAX_FRAMES = 300
 DENSE_FRAMES = 120  # the first snapshots kept one by one before frames thin out
@@ -259,7 +260,7 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     payload: dict[str, Any] = {
         "version": PAYLOAD_VERSION,
         "title": tree.game.title,
-        "players": list(PLAYER_NAMES),
+        "players": list(seat_names(tree)),   # a Gambit file's own player names, with their numbers
         "colors": {"chance": ACTOR_STYLE[Player.CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
                    "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS)},
         "nodes": {

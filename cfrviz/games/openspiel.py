@@ -4,7 +4,8 @@
 `ExplicitGame`: chance outcomes with their probabilities, action names from
 `action_to_string`, and each information set's OpenSpiel `information_state_string`, kept
 exactly in `OpenSpielGame.information_state_strings` so a strategy can be handed back to
-OpenSpiel. Simultaneous-move games are played turn-based (OpenSpiel's own
+OpenSpiel. Its title is in words: OpenSpiel's own name of the game and the parameters written
+("Liars Dice, dice sides 3"; the app's menu games have their own, see `cfrviz.catalog.openspiel_menu`). Simultaneous-move games are played turn-based (OpenSpiel's own
 `convert_to_turn_based`). Only two-player zero-sum or constant-sum games with explicit
 chance are taken, and only trees up to `MAX_OPENSPIEL_NODES` histories.
 
@@ -45,7 +46,7 @@ from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
 
 __all__ = ["FILE_REFUSAL", "MAX_OPENSPIEL_NODES", "GameString", "OpenSpielGame", "available",
-           "information_set_keys", "load_openspiel", "parse_game_string"]
+           "information_set_keys", "load_openspiel", "openspiel_title", "parse_game_string"]
 
 
 #: Most histories (chance, decision and terminal) enumerated from one OpenSpiel game.
@@ -90,10 +91,12 @@ class OpenSpielGame(ExplicitGame):
     `game_string` is the string given (without "openspiel:"), so `load_openspiel(game_string)`
     rebuilds it; `information_state_strings[i]` is OpenSpiel's exact information-state string
     of information set i (`InformationSet.key` is the same string when it is one line and no
-    other player's set has it, else a one-line form of it).
+    other player's set has it, else a one-line form of it). `long_name` is OpenSpiel's own name of
+    the game ("Liars Dice"); the title is made from it and the parameters written (`openspiel_title`).
     """
 
     game_string: str = ""
+    long_name: str = ""
     information_state_strings: tuple[str, ...] = ()
     action_ids: tuple[tuple[int, ...], ...] = ()
     turn_based: bool = False
@@ -252,8 +255,10 @@ class _Refusal(ValueError):
     """A sentence the next identical request gets again without a child (not a busy server)."""
 
 
-def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpielGame:
+def load_openspiel(game_string: str, *, max_nodes: int | None = None, title: str | None = None) -> OpenSpielGame:
     """The OpenSpiel game `game_string` as a cfrviz game; ValueError (one sentence) if it cannot be one.
+
+    Its title is `title` when given, else `openspiel_title` of OpenSpiel's name and the parameters written.
 
     The game is loaded and enumerated in a child process under `CHILD_MEMORY_MB`,
     `CHILD_CPU_SECONDS` and `CHILD_WALL_SECONDS`; any failure there is a sentence.
@@ -273,14 +278,14 @@ def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpi
     key = (parsed.normalised(), cap)
     game = _remembered(key, text)
     if game is not None:
-        return game
+        return _titled(game, title)
     if not _CHILD_SLOT.acquire(timeout=QUEUE_SECONDS):
         raise TryAgainLater(f"The server is busy loading another OpenSpiel game, so {text!r} was not loaded; "
                          "try again in a few seconds.")
     try:
         game = _remembered(key, text)   # another session may have loaded it while this one waited
         if game is not None:
-            return game
+            return _titled(game, title)
         try:
             game = _game_from_answer(text, _run_child(text, cap))
         except _Refusal as refusal:
@@ -298,7 +303,12 @@ def load_openspiel(game_string: str, *, max_nodes: int | None = None) -> OpenSpi
     finally:
         _CHILD_SLOT.release()
     _ACCEPTED.put(key, game)
-    return game
+    return _titled(game, title)
+
+
+def _titled(game: OpenSpielGame, title: str | None) -> OpenSpielGame:
+    """`game` under `title` (the same tables), or as it is when no other title is asked for."""
+    return game if title is None or title == game.title else replace(game, title=title)
 
 
 def _remembered(key: tuple[str, int], text: str) -> OpenSpielGame | None:
@@ -310,7 +320,7 @@ def _remembered(key: tuple[str, int], text: str) -> OpenSpielGame | None:
     if game is None or game.game_string == text:
         return game
     # The same game written another way (parameters in another order): its own name, shared tables.
-    return replace(game, name=f"{PREFIX}{text}", title=text, game_string=text,
+    return replace(game, name=f"{PREFIX}{text}", title=openspiel_title(game.long_name, text), game_string=text,
                    description=game.description.replace(game.game_string, text, 1))
 
 
@@ -500,12 +510,35 @@ def _game_from_answer(text: str, document: dict[str, Any]) -> OpenSpielGame:
     if constant != 0:
         description += (f" Returns sum to {constant:g} at every end; player 1's payoff is counted as "
                         "(r1 - r2) / 2, which keeps every equilibrium.")
+    long_name = " ".join(str(tree.get("long_name", "")).split())[:80]
     return OpenSpielGame(
-        name=f"{PREFIX}{text}", title=text, actor=tuple(actor), children=tuple(children),
+        name=f"{PREFIX}{text}", title=openspiel_title(long_name, text), actor=tuple(actor), children=tuple(children),
         edge_labels=tuple(edge_labels), chance_probabilities=tuple(probabilities), infoset=tuple(infoset),
         infosets=infosets, payoff=payoff, labels=unique_labels(walk.path_labels), description=description,
         game_string=text, information_state_strings=tuple(strings),
-        action_ids=tuple(tuple(int(a) for a in s[3]) for s in sets), turn_based=turn_based)
+        action_ids=tuple(tuple(int(a) for a in s[3]) for s in sets), turn_based=turn_based, long_name=long_name)
+
+
+def openspiel_title(long_name: str, game_string: str) -> str:
+    """A readable title of any OpenSpiel game: OpenSpiel's own name, then the parameters the game string
+    writes, in words ("Liars Dice, dice sides 3"); the game string itself when OpenSpiel gave no name.
+    (The app's menu games have titles of their own: `cfrviz.catalog.openspiel_menu`.)
+
+    >>> openspiel_title("Liars Dice", "liars_dice(dice_sides=3,players=2)")
+    'Liars Dice, dice sides 3'
+    >>> openspiel_title("Kuhn Poker", "kuhn_poker")
+    'Kuhn Poker'
+    """
+    if not long_name:
+        return game_string
+    try:
+        parsed = parse_game_string(game_string)
+    except ValueError:
+        return long_name
+    # Two players is the only number cfrviz takes, so it says nothing.
+    written = [f"{key.replace('_', ' ')} {value}" for key, value in parsed.params
+               if not (key in ("players", "num_players") and value == "2")]
+    return ", ".join([long_name, *written])
 
 
 def information_set_keys(strings: list[str], players: Sequence[int]) -> list[str]:

@@ -81,6 +81,8 @@ def load(pyspiel: Any, text: str, cap: int) -> dict[str, Any]:
         raise Refused(f"{text!r} gives no information-state strings, so its information sets are unknown.")
     tree = enumerate_tree(pyspiel, game, text, cap)
     tree["turn_based"] = turn_based
+    # OpenSpiel's own name of the game ("Liars Dice"), for the title.
+    tree["long_name"] = str(kind.long_name)
     return tree
 
 
@@ -91,7 +93,7 @@ def enumerate_tree(pyspiel: Any, game: Any, text: str, cap: int) -> dict[str, An
     children's. Per node: `actor`, `first` child id and `count` of children, `infoset` (-1 off
     decisions); per chance node in id order `chance` = [labels, probabilities]; per terminal in
     id order `returns` = [r1, r2]; per information set `sets` = [player, information-state
-    string, action names, OpenSpiel action ids]. Refused past `cap` histories.
+    string, action names (`action_to_string`), OpenSpiel action ids]. Refused past `cap` histories.
     """
     actor: list[int] = [KIND_TERMINAL]
     first: list[int] = [-1]

@@ -1,5 +1,5 @@
 """The compiled tree: a game expanded once into flat arrays (`compiled`), cut into parts for drawing
-(`parts`), and written out for other tools (`efg_export`, `openspiel_export`).
+(`parts`), named in the game's own words (`naming`), and written out for other tools (`efg_export`, `openspiel_export`).
 """
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ import numpy as np
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Player
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.tree.compiled import GameTree
+from cfrviz.tree.naming import moves_in_words
 
 __all__ = ["BY_CARD", "MAX_PART_LEAVES", "Part", "card_view", "cards", "checked_part", "label_of", "lines", "part_nodes",
            "part_of", "parts", "public_cards"]
@@ -201,7 +202,13 @@ def lines(tree: GameTree, by: View, card: str) -> tuple[str, ...]:
 
 
 def label_of(tree: GameTree, part: Part) -> str:
-    """`part.label`, without "round 1" in a game that has only one round (Kuhn with any deck)."""
+    """`part` in words: a subtree by the moves that lead to it, in the game's own action names
+    ("after chance: Roll 1, Roll 1; player 1: 1-1 (node 13)"); a card view as `part.label`, without
+    "round 1" in a game that has only one round (Kuhn with any deck)."""
+    if part.by == "subtree" and part.root is not None and 0 <= part.root < tree.num_nodes:
+        if part.root == 0:
+            return "the whole game from its start (node 0)"
+        return f"after {moves_in_words(tree, part.root)} (node {part.root})"
     if part.line is None and part.card is not None and isinstance(part.by, Player) and part.by in _NAMES \
             and not lines(tree, part.by, part.card):
         return f"{_NAMES[part.by]} holds {part.card}"

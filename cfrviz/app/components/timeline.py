@@ -20,6 +20,7 @@ from cfrviz.app.solving import first_drawing_sent
 from cfrviz.util import idle
 from cfrviz.util.bounded_cache import BoundedCache
 from cfrviz.app.state import LIVE_UPLOADS
+from cfrviz.catalog.lookups import of_tree
 from cfrviz.run import Run
 from cfrviz.figures.timeline import (
     BROWSER_VALUES,
@@ -94,7 +95,8 @@ def payload_bytes(tree: GameTree, run: Run | None, nodes: Sequence[int] | None, 
     """(id, body) of the payload for this run and part, built once and then served from memory."""
     LIVE_UPLOADS.settle()      # payloads of uploads let go since leave first (outside _lock)
     drawn = None if nodes is None else tuple(sorted(int(n) for n in nodes))
-    run_key = ("tree", tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
+    # Without a run, the drawing is the game's: its catalog value (game string, file, payoffs), not its title.
+    run_key = ("tree", of_tree(tree), tree.game.title, tree.num_nodes) if run is None else _run_key(run, uploaded)
     key = (run_key, drawn, tuple(arrangements), include, None if extra is None else extra.key)
     with _lock:
         hit = _cache.get(key)
