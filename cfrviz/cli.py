@@ -24,6 +24,7 @@ from cfrviz import catalog
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
 from cfrviz.util.vocabulary import DECISION_PLAYERS, player_number
 from cfrviz.run import RunSettings, export_strategy, save_run
+from cfrviz.site import command as site_command
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
 from cfrviz.util.text import quoted
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     solve.add_argument("--html", type=Path, metavar="FILE",
                        help="write the game tree's timeline as one self-contained HTML file (opens from disk)")
+    site_command.add_parser(commands)
     return parser
 
 
@@ -328,6 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("Give a command: `python -m cfrviz solve GAME --algorithm A --iterations N`.")
+        if args.command == "site":
+            return site_command.run(args)
         settings = check_arguments(args)
         from cfrviz import solving
         run = solving.solve_settings(settings, args.snapshots)
