@@ -65,3 +65,15 @@ def test_the_sites_data_is_the_apps_payload(site: Path, entry: dict[str, object]
     site_br = _site_payload(site, settings, "best_response-0")
     assert json.loads(site_br) == json.loads(br_body)
     assert site_br == br_body
+
+
+def test_the_share_box_links_to_the_public_address_when_one_is_set() -> None:
+    # Reference: the page's path and the public origin, by hand; a value that is not http(s) is ignored.
+    from cfrviz.app.share import public_page_url
+
+    seen = "http://localhost:8501/Game_tree?game=kuhn&t=4"
+    assert public_page_url(seen, None) == "http://localhost:8501/Game_tree"
+    assert public_page_url(seen, "https://cfrviz.example.org/") == "https://cfrviz.example.org/Game_tree"
+    assert public_page_url(seen, "javascript:alert(1)") == "http://localhost:8501/Game_tree"
+    assert public_page_url(None, "https://cfrviz.example.org") == "https://cfrviz.example.org/"
+    assert public_page_url("/Evolution", "https://cfrviz.example.org") == "https://cfrviz.example.org/Evolution"
