@@ -36,3 +36,6 @@ __getattr__
 # scripts/load_class.py: fields of a visit, read back through dataclasses.asdict for the report.
 _.download_megabytes
 _.download_retried
+
+# cfrviz/site/data.py: the inverse of the data files' wrapping, read by the test that compares them with the app's payload.
+payload_text

@@ -66,10 +66,6 @@ class Menu:
     runs: tuple[RunSettings, ...]
     walks: tuple[Walk, ...]
 
-    def run_params(self) -> list[dict[str, str]]:
-        """Each run's link parameters, in order."""
-        return [link_params(settings) for settings in self.runs]
-
 
 def _deterministic(game: str) -> list[dict[str, Any]]:
     """Every deterministic algorithm of the CFR family on `game`, with each update scheme it has, at the app's cap."""
