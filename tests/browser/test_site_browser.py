@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from tests.browser.test_every_page_browser import TEXTS
@@ -128,6 +129,10 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             node = _click_a_decision_node(page)
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=RENDER_TIMEOUT_MS)
+        # The full app's link names the same page and view (the app reads the same parameters).
+        app_link = urlsplit(page.locator("#cfrviz-app").get_attribute("href") or "")
+        assert app_link.netloc == "cfrviz.example.org" and app_link.path == f"/{target}"
+        assert parse_qsl(app_link.query) == parse_qsl(urlsplit(page.url).query)
         # The address bar's link, in a fresh context, opens the same view.
         fresh = browser.new_context(viewport={"width": 1280, "height": 900})
         try:
@@ -155,6 +160,17 @@ def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_u
     assert "This site has no run of" in notice.inner_text()
     href = notice.locator("a").get_attribute("href") or ""
     assert href.startswith("https://cfrviz.example.org/Game_tree?") and "algo=dcfr" in href and "iters=77" in href
+    assert asked == []
+
+
+def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
+    # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Convergence/index.html?game=kuhn&algo=cfr+&iters=300&updates=alternating",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert page.get_by_test_id("cfrviz-summary").inner_text().startswith("Kuhn poker · CFR+ · alternating · 300 ")
     assert asked == []
 
 
