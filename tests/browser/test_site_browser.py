@@ -129,6 +129,11 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             node = _click_a_decision_node(page)
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=RENDER_TIMEOUT_MS)
+        if target == "Best_response":
+            # Player 2 as the exploiter: the app's br_player=2 in the link.
+            page.locator('.tl input[type="radio"][value="1"]').first.check()
+            page.wait_for_function("() => new URLSearchParams(location.search).get('br_player') === '2'",
+                                   timeout=RENDER_TIMEOUT_MS)
         # The full app's link names the same page and view (the app reads the same parameters).
         app_link = urlsplit(page.locator("#cfrviz-app").get_attribute("href") or "")
         assert app_link.netloc == "cfrviz.example.org" and app_link.path == f"/{target}"
@@ -143,6 +148,8 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             assert _shown(other) == stepped, target
             if node is not None:
                 other.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+            if target == "Best_response":
+                assert other.locator('.tl input[type="radio"][value="1"]').first.is_checked()
             assert other.locator(".cfrviz-notices p").count() == 0, other.locator(".cfrviz-notices").inner_text()
             assert other_asked == []
         finally:
