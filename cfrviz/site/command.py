@@ -46,7 +46,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def fill(site: argparse.ArgumentParser) -> None:
     """The `build` subcommand and its arguments, on `site`."""
-    actions = site.add_subparsers(dest="site_command", metavar="build")
+    actions = site.add_subparsers(dest="site_command", metavar="build", parser_class=_Parser)
     build = actions.add_parser(
         "build", help="solve the menu's runs and write the site into DIR",
         description="Solve the menu's runs once and write HTML pages, the timeline's script and style, and one "

@@ -89,3 +89,15 @@ def test_the_command_says_one_sentence_and_exits_2(tmp_path: Path, capsys: pytes
     menu.write_text(json.dumps({"runs": [KUHN]}), encoding="utf-8")
     assert command.main(["build", str(other), "--menu", str(menu)]) == command.USAGE_ERROR
     assert "did not write" in capsys.readouterr().err and (other / "mine.txt").read_text() == "keep"
+
+
+def test_cfrviz_site_is_a_command_of_cfrviz(tmp_path: Path) -> None:
+    # Reference: the CLI's rule, one sentence on stderr and exit status 2 (cfrviz/cli.py).
+    from tests.support.cli import run_cli
+
+    done = run_cli("site", "build")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "DIR" in done.stderr
+    menu = tmp_path / "m.json"
+    menu.write_text(json.dumps({"runs": [{**KUHN, "algo": "nope"}]}), encoding="utf-8")
+    done = run_cli("site", "build", str(tmp_path / "site"), "--menu", str(menu))
+    assert done.returncode == 2 and "The menu's run 1: algo 'nope' is not an algorithm" in done.stderr
