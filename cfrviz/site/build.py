@@ -153,8 +153,11 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
                                      "files": [{"path": path, "id": payload_id, "label": "iteration"}]})
 
     built = {p.path for p in pages.BUILT if views[p.path]}
-    lock_built = any(s.locks and link_params(s).get("lock") == texts.LOCK_EXAMPLE_PARAMS["lock"]
-                     and s.spec.link == "kuhn" for s in menu.runs)
+    # Home's locked example opens the built run with its locks (at the menu's iterations), else the app's.
+    example = texts.LOCK_EXAMPLE_PARAMS
+    locked = [link_params(s) for s in menu.runs if s.locks and s.spec.link == example["game"]
+              and link_params(s).get("lock") == example["lock"]]
+    lock_link = {**locked[0], "node": example["node"]} if locked else None
     for page in pages.BUILT:
         if page.path not in built:
             continue
@@ -162,7 +165,7 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
         config = pages.build_config(page, views[page.path], games, app, _WALK_KEYS if walk_page else _RUN_KEYS,
                                     "walk_step" if walk_page else "t", nav_params=not walk_page)
         relative = "index.html" if not page.path else f"{page.path}/index.html"
-        out.write(relative, pages.page_html(page, config, built, app, lock_built))
+        out.write(relative, pages.page_html(page, config, built, app, lock_link))
     return Built(folder, out.files, out.bytes)
 
 

@@ -89,7 +89,7 @@ def _navigation(page: PageSpec, built: set[str], app_url: str) -> str:
     return '<nav class="cfrviz-nav" aria-label="Pages"><ul>' + "".join(items) + "</ul></nav>"
 
 
-def _home_path(built: set[str], app_url: str, lock_built: bool) -> str:
+def _home_path(built: set[str], app_url: str, lock_link: Mapping[str, str] | None) -> str:
     rows = []
     for number, (path, label, notice) in enumerate(texts.LEARNING_PATH, start=1):
         if path in built:
@@ -98,8 +98,8 @@ def _home_path(built: set[str], app_url: str, lock_built: bool) -> str:
             link = (f'<a class="cfrviz-app-link" data-app-page="{path}" href="{html.escape(app_url)}/{path}">'
                     f'{number}. {html.escape(label)} ↗</a> <small>(on the full app)</small>')
         rows.append(f"<li>{link} <span>Notice {inline(notice)}</span></li>")
-    query = "&".join(f"{k}={v}" for k, v in _quoted(texts.LOCK_EXAMPLE_PARAMS).items())
-    target = f"Game_tree/index.html?{query}" if lock_built else f"{html.escape(app_url)}/Game_tree?{query}"
+    query = "&".join(f"{k}={v}" for k, v in _quoted(lock_link or texts.LOCK_EXAMPLE_PARAMS).items())
+    target = f"Game_tree/index.html?{query}" if lock_link else f"{html.escape(app_url)}/Game_tree?{query}"
     rows.append(f'<li><a href="{target}">{len(texts.LEARNING_PATH) + 1}. {html.escape(texts.LOCK_EXAMPLE_LABEL)}</a> '
                 f"<span>{inline(texts.LOCK_EXAMPLE_NOTICE)}</span></li>")
     return ('<section class="cfrviz-path"><h2>Start here</h2><p class="cfrviz-caption">A learner\'s order through '
@@ -113,13 +113,15 @@ def _quoted(params: Mapping[str, str]) -> dict[str, str]:
     return {k: quote(v, safe="") for k, v in params.items()}
 
 
-def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_url: str, lock_built: bool) -> str:
-    """The HTML of `page`: `config` is what site.js reads (the runs, their data files, the games' rules)."""
+def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_url: str,
+              lock_link: Mapping[str, str] | None) -> str:
+    """The HTML of `page`: `config` is what site.js reads (the runs, their data files, the games' rules);
+    `lock_link` the link parameters of Home's locked example when the site built it."""
     root = _root(page)
     title = "cfrviz: counterfactual regret minimization, visible" if not page.path else page.label
     intro = _INTROS.get(page.path)
     how = _HOW.get(page.path, "")
-    path = _home_path(built, app_url, lock_built) if not page.path else ""
+    path = _home_path(built, app_url, lock_link) if not page.path else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -170,6 +170,21 @@ def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_u
     assert asked == []
 
 
+def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: str) -> None:
+    # Reference: the locked example's link (cfrviz.teaching.texts.LOCK_EXAMPLE_PARAMS: lock J=1,0, node 1),
+    # at the iterations the small menu built it with.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    page.locator(".cfrviz-path a", has_text="Lock a set").click()
+    page.wait_for_url("**/Game_tree/**", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert "locked J=1,0" in page.get_by_test_id("cfrviz-summary").inner_text()
+    page.locator(".tl-inspector h4", has_text="Node 1:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert asked == []
+
+
 def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
     # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
     asked = _only(page, (site_url,))
