@@ -77,8 +77,9 @@ def _deterministic(game: str) -> list[dict[str, Any]]:
 def default_entries() -> dict[str, list[dict[str, Any]]]:
     """The default menu (issue 29): Kuhn with every deterministic algorithm and both update schemes at
     the app's cap, chance, external and outcome sampling with seed 0; Leduc with CFR, CFR+, DCFR+ and
-    PCFR+, alternating; the locked Kuhn example of Home's path; the Walkthrough's worked example (Q
-    against K, chance sampling) and vanilla CFR's first iterations."""
+    PCFR+, alternating; the locked Kuhn example of Home's path; the Walkthrough's first three iterations
+    of chance sampling for every Kuhn deal (the worked example, Q against K, first), of vanilla CFR and
+    CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB)."""
     kuhn_cap = catalog.lookup("kuhn").app_iteration_cap
     leduc_cap = catalog.lookup("leduc").app_iteration_cap
     # CFR+ alternating first: the view a first visit of Home gets.
@@ -90,9 +91,17 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
              for a in ("cfr", "cfr+", "dcfr+", "pcfr+")]
     # The locked example of Home's path: player 1 never bluffs with the jack.
     runs.append({"game": "kuhn", "algo": "cfr+", "iters": 10_000, "updates": "alternating", "lock": "J=1,0"})
-    walks = [{"walk_game": "kuhn", "walk_algo": "chance", "walk_updates": "simultaneous", "walk_t": t,
-              "walk_deal": "QK", "walk_seed": 0} for t in (1, 2, 3)]
-    walks += [{"walk_game": "kuhn", "walk_algo": "cfr", "walk_updates": "simultaneous", "walk_t": t} for t in (1, 2)]
+    # The worked example first (Q against K), then every other deal; iterations 1 to 3.
+    deals = ["QK", *[d for d in deal_options(catalog.lookup("kuhn").tree()) if d != "QK"]]
+    walks: list[dict[str, Any]] = [
+        {"walk_game": "kuhn", "walk_algo": "chance", "walk_updates": "simultaneous", "walk_t": t, "walk_deal": deal,
+         "walk_seed": 0} for deal in deals for t in (1, 2, 3)]
+    walks += [{"walk_game": "kuhn", "walk_algo": a, "walk_updates": u, "walk_t": t}
+              for a, u, last in (("cfr", "simultaneous", 3), ("cfr", "alternating", 2), ("cfr+", "alternating", 2))
+              for t in range(1, last + 1)]
+    walks += [{"walk_game": "leduc", "walk_algo": "chance", "walk_updates": "simultaneous", "walk_t": 1, "walk_deal": deal,
+               "walk_seed": 0} for deal in ("JQ", "QK", "KK")]
+    walks.append({"walk_game": "leduc", "walk_algo": "cfr", "walk_updates": "simultaneous", "walk_t": 1})
     return {"runs": runs, "walkthroughs": walks}
 
 
