@@ -185,6 +185,22 @@ def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: s
     assert asked == []
 
 
+def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page, site_url: str) -> None:
+    # Reference: the app's fallbacks (cfrviz/app/links.py): a t outside 1..iterations shows the last
+    # iteration (300 in the small menu's first run), a node that is not a number selects none.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=9999&node=x",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    said = page.locator(".cfrviz-notices p").all_inner_texts()
+    assert said == ['The iteration t must be a whole number from 1 to 300, not "9999"; showing the last iteration.',
+                    'Node "x" is not a node number; no node is selected.']
+    assert t_label(page) == 300
+    assert page.evaluate("() => window.cfrvizView().node") is None
+    assert "node=" not in page.url
+    assert asked == []
+
+
 def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
     # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
     asked = _only(page, (site_url,))

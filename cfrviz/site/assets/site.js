@@ -65,6 +65,17 @@
   }
   let t = whole(asked.get(config.tKey));
   let node = whole(asked.get("node"));
+  // A bad value falls back with one sentence, as in the app (cfrviz/app/links.py).
+  const walk = config.tKey !== "t";
+  if (asked.has(config.tKey) && (t === undefined || t < 1 || (!walk && t > build.last))) {
+    say(walk ? `The walkthrough step must be a whole number from 1, not "${asked.get(config.tKey)}"; showing step 1.`
+             : `The iteration t must be a whole number from 1 to ${build.last.toLocaleString("en")}, not ` +
+               `"${asked.get(config.tKey)}"; showing the last iteration.`);
+    t = undefined;
+  }
+  if (asked.has("node") && node === undefined && !["", "none"].includes(asked.get("node").trim())) {
+    say(`Node "${asked.get("node")}" is not a node number; no node is selected.`);
+  }
   let kind = asked.get("edges") === "current" ? "current" : "average";
   let exploiter = asked.get("br_player") === "2" ? 2 : 1;
   if (node !== undefined && !(node < (build.nodes ?? Infinity))) {
