@@ -201,6 +201,19 @@ def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page,
     assert asked == []
 
 
+def test_the_apps_own_link_with_the_sites_address_opens_the_same_view(page, site_url: str) -> None:
+    # Reference: the app's link form (/Game_tree?game=...&t=...&node=...; cfrviz/app/links.py's names);
+    # a static server sends /Game_tree to /Game_tree/ with the query kept.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Game_tree?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=40&node=7",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert t_label(page) == 40
+    page.locator(".tl-inspector h4", has_text="Node 7:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert asked == []
+
+
 def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
     # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
     asked = _only(page, (site_url,))
