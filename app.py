@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.teaching import texts
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
@@ -11,14 +12,7 @@ from cfrviz.app.locks import LOCK_STEP
 
 view = ui.setup_page("cfrviz: counterfactual regret minimization, visible", solve=False)
 
-st.markdown(
-    "Counterfactual regret minimization (CFR; Zinkevich et al. 2007) solves imperfect-information games by "
-    "playing against itself. At every **information set** (what a player knows when it is their turn) it keeps "
-    "a **cumulative regret** for each action: how much better that action would have done, weighted by the "
-    "chance that the opponent and the deal led here. The next strategy plays actions in proportion to their "
-    "positive regret (regret matching; Hart and Mas-Colell 2000). The **average strategy** over all "
-    "iterations approaches a Nash equilibrium, and its **exploitability** (how much a best-responding "
-    "opponent wins, in chips per hand) falls towards zero.")
+st.markdown(texts.HOME_INTRO)
 
 st.subheader("Start here")
 st.caption("A learner's order through the app. Each link keeps the sidebar's game and solve.")
@@ -32,8 +26,7 @@ link, line = st.columns([1, 3], vertical_alignment="center")
 with link:
     st.page_link(path, label=f"{len(ui.LEARNING_PATH) + 1}. {label}", query_params=params)
 line.markdown(notice)
-st.caption("Also: **Evolution** (regret and strategy of each information set over the iterations) and "
-           "**Compare** (several algorithms on one chart).")
+st.caption(texts.ALSO_PAGES)
 
 ui.rules_card(view.tree.game)
 

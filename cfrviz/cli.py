@@ -24,6 +24,7 @@ from cfrviz import catalog, cli_compare
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
 from cfrviz.util.vocabulary import DECISION_PLAYERS, player_number
 from cfrviz.run import RunSettings, export_strategy, save_run
+from cfrviz.site import command as site_command
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
 from cfrviz.util.text import quoted
@@ -151,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--html", type=Path, metavar="FILE",
                        help="write the game tree's timeline as one self-contained HTML file (opens from disk)")
     cli_compare.add_parser(commands, _game, _whole_number)
+    site_command.add_parser(commands)
     return parser
 
 
@@ -332,6 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "compare":
             cli_compare.run(args, _writable, write_all_or_none)
             return 0
+        if args.command == "site":
+            return site_command.run(args)
         settings = check_arguments(args)
         from cfrviz import solving
         run = solving.solve_settings(settings, args.snapshots)

@@ -12,6 +12,7 @@ import streamlit as st
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.vocabulary import Player, player_number
 from cfrviz import app as ui
+from cfrviz.teaching import texts
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
@@ -103,8 +104,7 @@ state["_tree_edges_linked"] = edges
 lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded)
 if locked is not None and unlocked is not None:
     locked_vs_unlocked(tree, locked, unlocked, view.choice.locks)
-st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
-           "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
+st.caption(texts.TREE_HOW)
 ui.action_legend(tree.game)
 stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.spec.name)[:40]
 st.download_button("Download GraphML", data=functools.partial(graphml_bytes, tree, nodes),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.teaching import texts
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
@@ -33,7 +34,7 @@ m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot
           help="The running mean of iteration values, as in the classic tutorial code (Neller and Lanctot): the mean of player 1's value over iterations 1..t.")
 value = game_value(run)
 m3.metric("Game value (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
-st.caption("Every number here is in chips per hand, from player 1's side.")
+st.caption(texts.CONVERGENCE_UNITS)
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:

@@ -11,6 +11,7 @@ import dataclasses
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.teaching import texts
 from cfrviz.app import page_results
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
@@ -27,13 +28,7 @@ TRACE_KEY = "walk_trace_inputs"
 RANDOM_DEAL = "random (from the seed)"
 
 
-st.markdown(
-    "CFR walks the game tree once per iteration. Going down, each decision node plays its **current "
-    "strategy** and passes the **reach probabilities** on. Coming back, it gets each action's "
-    "**utility**, forms the node's utility, and adds the **regrets**, weighted by how likely the "
-    "opponent and chance were to get there, to the cumulative regret. The defaults replay the "
-    "worked example: chance sampling, as in Neller and Lanctot's Kuhn trainer, deals Q against K from a "
-    "uniform start.")
+st.markdown(texts.WALKTHROUGH_INTRO)
 
 c1, c2, c3, c4, c5 = st.columns([1.1, 1.7, 1.2, 0.8, 1.1])
 # Small extensive-form games only: a step-by-step walk of a big tree would never end.
@@ -105,7 +100,4 @@ with ui.heavy_page():
     timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
                    extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
                    events={"walk_step": on_step})
-st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. "
-           "Click the tree, then → and ← step, N and P jump to the next or previous update (a node whose "
-           "regrets are added), Home and End go to the first and last step, and space plays. Click a node "
-           "to go to its visit. Everything moves in your browser.")
+st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. " + texts.WALKTHROUGH_KEYS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.teaching import texts
 from cfrviz.util.text import escape_markdown as md
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
@@ -28,11 +29,7 @@ tree = view.tree
 state = st.session_state
 ui.rules_card(tree.game)
 
-st.markdown(
-    "A **best response** plays, at every information set, the action that earns most against the "
-    "other player's fixed strategy. **Exploitability** is the average of the two best-response "
-    "values: zero exactly at an equilibrium. When it is not zero yet, the bars, the marked edges and "
-    "the table below show which player can still gain, and where.")
+st.markdown(texts.BEST_RESPONSE_INTRO)
 
 nodes = None
 if not is_drawn_whole(tree):
@@ -72,9 +69,7 @@ extra = timeline.Extra(key=("best_response", drawn, tuple(snapshots.tolist()), g
                        build=lambda: best_response_frames(tree, run, snapshots, drawn, game_value))
 timeline.mount(view, nodes=nodes, mode=TimelineMode.BEST_RESPONSE, key="br_timeline", extra=extra,
                events={"exploiter": on_exploiter}, state={"exploiter": player_number(exploiter)})
-st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: the best responses of "
-           "every iteration shown are computed once, so everything moves in your browser. Yellow marks the "
-           "exploiter's best-response action at each of its information sets; edge widths are the average strategy.")
+st.caption(texts.BEST_RESPONSE_HOW)
 ui.action_legend(tree.game)
 
 strategy = run.average_strategy[view.snapshot]

@@ -54,3 +54,5 @@ _._check_kind
 _._check_step
 _._t_changed
 _._node_changed
+# cfrviz/site/data.py: the inverse of the data files' wrapping, read by the test that compares them with the app's payload.
+payload_text

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.run import RunSettings
+from cfrviz.run.link_params import link_params
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES, Algorithm, UpdateScheme, update_schemes
 # Re-exported: the app's widgets and the page settings bound seeds with the CLI's bound.
 from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number as parse_whole_number
@@ -247,13 +248,7 @@ def _parse_locks(text: str, choice: Choice, notices: list[str]) -> Locks:
 
 def query_params_of(choice: Choice, t: int | None, node: int | None) -> dict[str, str]:
     """The deep-link query parameters of a view (the inverse of `parse_query_params`)."""
-    params = {"algo": str(choice.algorithm), "iters": str(choice.iterations), "updates": str(choice.updates)}
-    if choice.game_param is not None:
-        params = {"game": choice.game_param, **params}
-    if choice.sampling:
-        params["seed"] = str(choice.seed)
-    if choice.locks:
-        params["lock"] = choice.locks.text()
+    params = link_params(choice.settings())    # the static site writes its links with the same function
     if t is not None:
         params["t"] = str(t)
     if node is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import streamlit as st
 
+from cfrviz.teaching import texts
 from cfrviz.analysis.locks import full_exploitability, lock_effect, restricted_equilibrium
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -86,10 +87,7 @@ def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Calla
 
 
 #: Home's learning-path step into the locked-vs-unlocked view: player 1 never bets (bluffs) with the jack.
-LOCK_STEP = ("pages/1_Game_tree.py", "Lock a set",
-             "Lock a set: make player 1 never bluff with the jack, and watch player 2 stop calling.",
-             {"game": "kuhn", "algo": "cfr+", "iters": "10000", "updates": "alternating", "lock": "J=1,0",
-              "node": "1"})
+LOCK_STEP = ("pages/1_Game_tree.py", texts.LOCK_EXAMPLE_LABEL, texts.LOCK_EXAMPLE_NOTICE, dict(texts.LOCK_EXAMPLE_PARAMS))
 
 
 def _row_text(names: tuple[str, ...], row: np.ndarray) -> str:

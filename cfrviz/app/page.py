@@ -17,26 +17,17 @@ from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAM
     adopt_query_params, state_choice
 from cfrviz.app.widgets import error, notice, plain
 from cfrviz.run import Run
+from cfrviz.teaching import texts
 from cfrviz.solvers import ALGORITHMS
 
 #: The navigation's pages: (script, label, icon), from the page registry.
 PAGES = tuple((entry.script, entry.label, entry.icon) for entry in REGISTERED_PAGES)
 
 #: A learner's order through the app, with what to notice on each page (Home's "Start here").
-LEARNING_PATH = (
-    ("pages/5_Regret_matching.py", "Regret matching",
-     "how the current strategy keeps circling while the average settles on the equilibrium."),
-    ("pages/6_Walkthrough.py", "Walkthrough",
-     "how one CFR iteration passes reach probabilities down the tree and regrets back up."),
-    ("pages/1_Game_tree.py", "Game tree",
-     "which histories a player cannot tell apart (one information set), and the strategy on the edges."),
-    ("pages/3_Convergence.py", "Convergence",
-     "the average strategy walking into Kuhn's family of equilibria as exploitability falls like 1/√T."),
-    ("pages/7_Best_response.py", "Best response",
-     "who could still exploit the strategy, and where."),
-    ("pages/8_Play.py", "Play",
-     "that over many hands you cannot beat the solved strategy."),
-)
+# The app's path of a page script ("pages/1_Game_tree.py" is served at /Game_tree), which the texts name pages by.
+_SCRIPT_OF = {entry.script.split("_", 1)[1].removesuffix(".py"): entry.script
+              for entry in REGISTERED_PAGES if entry.script.startswith("pages/")}
+LEARNING_PATH = tuple((_SCRIPT_OF[path], label, notice) for path, label, notice in texts.LEARNING_PATH)
 
 
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -52,13 +54,30 @@ def _file_stem(view: View) -> str:
     return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)[:40]
 
 
+#: The app's public address (scheme and host, such as https://cfrviz.example.org), when the address the
+#: server sees is not the one visitors should share (a proxy, a container, `localhost`).
+PUBLIC_URL_VARIABLE = "CFRVIZ_PUBLIC_URL"
+
+
+def public_page_url(url: str | None, public: str | None) -> str:
+    """The address a link to this page shares: `url` without its query, its scheme and host replaced
+    by `public` when that is an http(s) address (a bad value is ignored: links then keep the server's)."""
+    page = url.split("?")[0].split("#")[0] if url else "/"
+    base = (public or "").strip().rstrip("/")
+    if not base.startswith(("http://", "https://")) or any(c.isspace() or c in "\"'<>`?#" for c in base):
+        return page
+    path = urlsplit(page).path if "://" in page else page
+    return base + (path if path.startswith("/") else "/" + path)
+
+
 def _page_url() -> str:
-    """This page's address without its query (the path alone under AppTest, which has no URL)."""
+    """This page's address without its query (the path alone under AppTest, which has no URL), on the
+    public address when CFRVIZ_PUBLIC_URL names one."""
     try:
         url = st.context.url
     except Exception:
         url = None
-    return url.split("?")[0] if url else "/"
+    return public_page_url(url, os.environ.get(PUBLIC_URL_VARIABLE))
 
 
 def _run_source(view: View) -> Callable[[], Run]:

@@ -1,0 +1,255 @@
+"""The static site, built with the small menu, served by `python -m http.server` on loopback and walked
+in Chromium along the learner's path with every request outside that server blocked.
+
+References: the address bar as the one link of a view (a fresh browser context opened at it must
+show the same iteration and node); the timeline's frames, which the arrow keys step one at a time
+(the label changes); the inspector's heading "Node N:" for a clicked node; the viewport (nothing
+past its right edge) and text boxes that do not overlap, as the app's every-page test checks.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from tests.browser.test_every_page_browser import TEXTS
+from tests.support.browser import RENDER_TIMEOUT_MS, SIZES, t_label
+from tests.support.drawing import overlaps
+from tests.support.static_site import build_site, static_server
+
+pytestmark = pytest.mark.browser
+
+# The learner's order (Home's path), as far as the site builds it; Evolution is off the path.
+PATH = ["Walkthrough", "Game_tree", "Convergence", "Best_response"]
+PAGES = ["", *PATH, "Evolution"]
+TREE_PAGES = ("Game_tree", "Best_response")
+
+SIDEWAYS = """() => {
+  const right = innerWidth + 0.5;
+  const out = [...document.querySelectorAll('p, h1, h2, label, a, li, select, text')]
+    .filter((e) => e.textContent.trim() && !e.closest('.tl-tree, .tl-scroll'))
+    .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > right; })
+    .map((e) => e.textContent.trim().slice(0, 60));
+  return {pageScroll: document.documentElement.scrollWidth - innerWidth, out};
+}"""
+
+
+@pytest.fixture(scope="module")
+def site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("site") / "site"
+    build_site(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site_url(site_folder: Path) -> Iterator[str]:
+    with static_server(site_folder) as url:
+        yield url
+
+
+def _only(page, allowed: tuple[str, ...]) -> list[str]:
+    """Abort (and record) every request whose address does not start with one of `allowed`."""
+    asked: list[str] = []
+
+    def route(request_route) -> None:
+        url = request_route.request.url
+        if url.startswith(allowed + ("data:", "blob:")):
+            request_route.continue_()
+        else:
+            asked.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    return asked
+
+
+def _shown(page) -> int:
+    """The first number of the timeline's label: the iteration t ("Iteration t = 1,234 of ...") or the
+    walkthrough's step."""
+    text = page.get_by_test_id("timeline-t").inner_text()
+    after = text.split("=", 1)[1] if "=" in text else text
+    return int(re.search(r"[0-9][0-9,]*", after).group(0).replace(",", ""))   # type: ignore[union-attr]
+
+
+def _drawn(page) -> None:
+    page.get_by_test_id("timeline-t").wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+
+def _page_of(url: str) -> str:
+    return url.split("://", 1)[1].split("/", 1)[1].split("?")[0].removesuffix("index.html").strip("/")
+
+
+def _click_a_decision_node(page) -> int:
+    nodes = page.locator(".tl-tree .tl-node")
+    for k in range(nodes.count()):
+        node = nodes.nth(k)
+        if node.get_attribute("data-node") not in (None, "0") and node.locator("text").count():
+            number = int(node.get_attribute("data-node") or -1)
+            node.click()
+            try:
+                page.locator(".tl-inspector h4", has_text=f"Node {number}:").first.wait_for(timeout=3_000)
+                return number
+            except Exception:  # a chance or terminal node opens no inspector: try the next one
+                continue
+    raise AssertionError("No drawn node opened the inspector.")
+
+
+def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    path_links = page.locator(".cfrviz-path a[data-page]")
+    # The path's built pages, in the learner's order.
+    assert [path_links.nth(k).get_attribute("data-page") for k in range(path_links.count())] == PATH
+    for target in [*PATH, "Evolution"]:
+        page.locator(f'.cfrviz-nav a[data-page="{target}"]').click()
+        page.wait_for_url(f"**/{target}/**", timeout=RENDER_TIMEOUT_MS)
+        _drawn(page)
+        assert _page_of(page.url) == target
+        # The arrow keys step the timeline (one frame back from the last, then forward again).
+        page.locator(".tl-slider").first.focus()
+        start = _shown(page)
+        # The walkthrough opens at its first step, the others at their last iteration.
+        back, forth = ("ArrowRight", "ArrowLeft") if target == "Walkthrough" else ("ArrowLeft", "ArrowRight")
+        page.keyboard.press(back)
+        page.keyboard.press(back)
+        page.keyboard.press(forth)
+        stepped = _shown(page)
+        assert stepped != start, target
+        key = "walk_step" if target == "Walkthrough" else "t"
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('{key}') === '{stepped}'",
+                               timeout=RENDER_TIMEOUT_MS)
+        node = None
+        if target in TREE_PAGES:
+            node = _click_a_decision_node(page)
+            page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
+                                   timeout=RENDER_TIMEOUT_MS)
+        if target == "Best_response":
+            # Player 2 as the exploiter: the app's br_player=2 in the link.
+            page.locator('.tl input[type="radio"][value="1"]').first.check()
+            page.wait_for_function("() => new URLSearchParams(location.search).get('br_player') === '2'",
+                                   timeout=RENDER_TIMEOUT_MS)
+        # The full app's link names the same page and view (the app reads the same parameters).
+        app_link = urlsplit(page.locator("#cfrviz-app").get_attribute("href") or "")
+        assert app_link.netloc == "cfrviz.example.org" and app_link.path == f"/{target}"
+        assert parse_qsl(app_link.query) == parse_qsl(urlsplit(page.url).query)
+        # The address bar's link, in a fresh context, opens the same view.
+        fresh = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            other = fresh.new_page()
+            other_asked = _only(other, (site_url,))
+            other.goto(page.url, timeout=RENDER_TIMEOUT_MS)
+            _drawn(other)
+            assert _shown(other) == stepped, target
+            if node is not None:
+                other.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+            if target == "Best_response":
+                assert other.locator('.tl input[type="radio"][value="1"]').first.is_checked()
+            assert other.locator(".cfrviz-notices p").count() == 0, other.locator(".cfrviz-notices").inner_text()
+            assert other_asked == []
+        finally:
+            fresh.close()
+    assert asked == [], asked
+    context.close()
+
+
+def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_url: str) -> None:
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=dcfr&iters=77&updates=alternating",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    notice = page.locator(".cfrviz-notices p").first
+    assert "This site has no run of" in notice.inner_text()
+    href = notice.locator("a").get_attribute("href") or ""
+    assert href.startswith("https://cfrviz.example.org/Game_tree?") and "algo=dcfr" in href and "iters=77" in href
+    assert asked == []
+
+
+def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: str) -> None:
+    # Reference: the locked example's link (cfrviz.teaching.texts.LOCK_EXAMPLE_PARAMS: lock J=1,0, node 1),
+    # at the iterations the small menu built it with.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    page.locator(".cfrviz-path a", has_text="Lock a set").click()
+    page.wait_for_url("**/Game_tree/**", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert "locked J=1,0" in page.get_by_test_id("cfrviz-summary").inner_text()
+    page.locator(".tl-inspector h4", has_text="Node 1:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert asked == []
+
+
+def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page, site_url: str) -> None:
+    # Reference: the app's fallbacks (cfrviz/app/links.py): a t outside 1..iterations shows the last
+    # iteration (300 in the small menu's first run), a node that is not a number selects none.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=9999&node=x",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    said = page.locator(".cfrviz-notices p").all_inner_texts()
+    assert said == ['The iteration t must be a whole number from 1 to 300, not "9999"; showing the last iteration.',
+                    'Node "x" is not a node number; no node is selected.']
+    assert t_label(page) == 300
+    assert page.evaluate("() => window.cfrvizView().node") is None
+    assert "node=" not in page.url
+    assert asked == []
+
+
+def test_the_apps_own_link_with_the_sites_address_opens_the_same_view(page, site_url: str) -> None:
+    # Reference: the app's link form (/Game_tree?game=...&t=...&node=...; cfrviz/app/links.py's names);
+    # a static server sends /Game_tree to /Game_tree/ with the query kept.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Game_tree?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=40&node=7",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert t_label(page) == 40
+    page.locator(".tl-inspector h4", has_text="Node 7:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert asked == []
+
+
+def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
+    # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Convergence/index.html?game=kuhn&algo=cfr+&iters=300&updates=alternating",
+              timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert page.get_by_test_id("cfrviz-summary").inner_text().startswith("Kuhn poker · CFR+ · alternating · 300 ")
+    assert asked == []
+
+
+@pytest.mark.parametrize("target", ["", "Game_tree"], ids=["Home", "Game_tree"])
+def test_home_and_the_game_tree_open_from_disk(page, site_folder: Path, target: str) -> None:
+    asked = _only(page, ("file:",))
+    path = site_folder / target / "index.html" if target else site_folder / "index.html"
+    page.goto(path.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    page.locator(".tl-slider").first.focus()
+    start = t_label(page)
+    page.keyboard.press("ArrowLeft")
+    assert t_label(page) != start
+    if target:
+        _click_a_decision_node(page)
+    assert asked == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("target", PAGES, ids=[p or "Home" for p in PAGES])
+def test_every_page_is_legible_at_every_size(page, site_url: str, target: str, size: dict) -> None:
+    page.set_viewport_size(size)
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/{target + '/' if target else ''}index.html", timeout=RENDER_TIMEOUT_MS)
+    _drawn(page)
+    page.locator(".tl svg").first.wait_for(state="attached", timeout=RENDER_TIMEOUT_MS)
+    texts = page.evaluate(TEXTS)
+    assert overlaps(texts) == []
+    sideways = page.evaluate(SIDEWAYS)
+    assert sideways["pageScroll"] <= 1 and sideways["out"] == [], sideways
+    assert asked == []
