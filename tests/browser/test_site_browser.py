@@ -74,7 +74,7 @@ def _shown(page) -> int:
     return int(re.search(r"[0-9][0-9,]*", after).group(0).replace(",", ""))   # type: ignore[union-attr]
 
 
-def _drawn(page) -> None:
+def _timeline_shown(page) -> None:
     page.get_by_test_id("timeline-t").wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
 
 
@@ -102,14 +102,14 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
     page = context.new_page()
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     path_links = page.locator(".cfrviz-path a[data-page]")
     # The path's built pages, in the learner's order.
     assert [path_links.nth(k).get_attribute("data-page") for k in range(path_links.count())] == PATH
     for target in [*PATH, "Evolution"]:
         page.locator(f'.cfrviz-nav a[data-page="{target}"]').click()
         page.wait_for_url(f"**/{target}/**", timeout=RENDER_TIMEOUT_MS)
-        _drawn(page)
+        _timeline_shown(page)
         assert _page_of(page.url) == target
         # The arrow keys step the timeline (one frame back from the last, then forward again).
         page.locator(".tl-slider").first.focus()
@@ -144,7 +144,7 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             other = fresh.new_page()
             other_asked = _only(other, (site_url,))
             other.goto(page.url, timeout=RENDER_TIMEOUT_MS)
-            _drawn(other)
+            _timeline_shown(other)
             assert _shown(other) == stepped, target
             if node is not None:
                 other.locator(".tl-inspector h4", has_text=f"Node {node}:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
@@ -162,7 +162,7 @@ def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_u
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=dcfr&iters=77&updates=alternating",
               timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     notice = page.locator(".cfrviz-notices p").first
     assert "This site has no run of" in notice.inner_text()
     href = notice.locator("a").get_attribute("href") or ""
@@ -175,10 +175,10 @@ def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: s
     # at the iterations the small menu built it with.
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     page.locator(".cfrviz-path a", has_text="Lock a set").click()
     page.wait_for_url("**/Game_tree/**", timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     assert page.locator(".cfrviz-notices p").count() == 0
     assert "locked J=1,0" in page.get_by_test_id("cfrviz-summary").inner_text()
     page.locator(".tl-inspector h4", has_text="Node 1:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
@@ -191,7 +191,7 @@ def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page,
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=9999&node=x",
               timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     said = page.locator(".cfrviz-notices p").all_inner_texts()
     assert said == ['The iteration t must be a whole number from 1 to 300, not "9999"; showing the last iteration.',
                     'Node "x" is not a node number; no node is selected.']
@@ -207,7 +207,7 @@ def test_the_apps_own_link_with_the_sites_address_opens_the_same_view(page, site
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/Game_tree?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=40&node=7",
               timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     assert t_label(page) == 40
     page.locator(".tl-inspector h4", has_text="Node 7:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     assert page.locator(".cfrviz-notices p").count() == 0
@@ -219,7 +219,7 @@ def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str)
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/Convergence/index.html?game=kuhn&algo=cfr+&iters=300&updates=alternating",
               timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     assert page.locator(".cfrviz-notices p").count() == 0
     assert page.get_by_test_id("cfrviz-summary").inner_text().startswith("Kuhn poker · CFR+ · alternating · 300 ")
     assert asked == []
@@ -230,7 +230,7 @@ def test_home_and_the_game_tree_open_from_disk(page, site_folder: Path, target: 
     asked = _only(page, ("file:",))
     path = site_folder / target / "index.html" if target else site_folder / "index.html"
     page.goto(path.as_uri(), timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     page.locator(".tl-slider").first.focus()
     start = t_label(page)
     page.keyboard.press("ArrowLeft")
@@ -246,7 +246,7 @@ def test_every_page_is_legible_at_every_size(page, site_url: str, target: str, s
     page.set_viewport_size(size)
     asked = _only(page, (site_url,))
     page.goto(f"{site_url}/{target + '/' if target else ''}index.html", timeout=RENDER_TIMEOUT_MS)
-    _drawn(page)
+    _timeline_shown(page)
     page.locator(".tl svg").first.wait_for(state="attached", timeout=RENDER_TIMEOUT_MS)
     texts = page.evaluate(TEXTS)
     assert overlaps(texts) == []

@@ -60,7 +60,7 @@ def registered():
         unregister_minimizer(name)
 
 
-def solved(game, algorithm, updates, iterations=400):
+def solved_every_snapshot(game, algorithm, updates, iterations=400):
     return cfrviz.solve(game, algorithm, iterations=iterations, updates=updates, snapshots="all")
 
 
@@ -68,7 +68,7 @@ def solved(game, algorithm, updates, iterations=400):
 @pytest.mark.parametrize("updates", ["alternating", "simultaneous"])
 def test_cfr_plus_through_the_extension_point_matches_the_kernel(registered, game, updates):
     registered("numpy-cfr+", NumpyCFRPlus)
-    kernel, rule = solved(game, "cfr+", updates), solved(game, "numpy-cfr+", updates)
+    kernel, rule = solved_every_snapshot(game, "cfr+", updates), solved_every_snapshot(game, "numpy-cfr+", updates)
     assert rule.settings.algorithm == "numpy-cfr+" and kernel.exploitability[-1] > 0
     for t in CHECKED:
         s = int(np.searchsorted(kernel.iterations, t))
@@ -84,7 +84,7 @@ def test_cfr_plus_through_the_extension_point_matches_the_kernel(registered, gam
 @pytest.mark.parametrize("updates", ["alternating", "simultaneous"])
 def test_vanilla_cfr_as_a_rule_matches_the_kernel(registered, updates):
     registered("my-cfr", VanillaRule)
-    kernel, rule = solved("leduc", "cfr", updates, 100), solved("leduc", "my-cfr", updates, 100)
+    kernel, rule = solved_every_snapshot("leduc", "cfr", updates, 100), solved_every_snapshot("leduc", "my-cfr", updates, 100)
     np.testing.assert_allclose(rule.exploitability, kernel.exploitability, rtol=0, atol=1e-12)
     np.testing.assert_allclose(rule.cumulative_regret, kernel.cumulative_regret, rtol=0, atol=1e-12)
 
@@ -92,7 +92,7 @@ def test_vanilla_cfr_as_a_rule_matches_the_kernel(registered, updates):
 def test_cfr_plus_written_as_the_papers_write_it_matches_on_kuhn(registered):
     # r summed before it is added: other rounding, still the kernel's numbers to 1e-12 on Kuhn.
     registered("plain-cfr+", PlainCFRPlus)
-    kernel, rule = solved("kuhn", "cfr+", "alternating"), solved("kuhn", "plain-cfr+", "alternating")
+    kernel, rule = solved_every_snapshot("kuhn", "cfr+", "alternating"), solved_every_snapshot("kuhn", "plain-cfr+", "alternating")
     np.testing.assert_allclose(rule.exploitability, kernel.exploitability, rtol=0, atol=1e-12)
 
 
@@ -137,18 +137,18 @@ def test_bad_registrations_and_rules_are_one_sentence(registered):
         cfrviz.solve("kuhn", "broken", iterations=5)
 
 
-def run_cli(environment, *args):
+def cli_with_env(environment, *args):
     env = {**os.environ, "PYTHONPATH": str(ROOT), **environment}
     return subprocess.run([sys.executable, "-m", "cfrviz", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
 
 
 def test_the_environment_variable_registers_rules_for_the_command_line():
-    done = run_cli({"CFRVIZ_MINIMIZERS": "cfrviz.solvers.examples:NumpyCFRPlus"},
+    done = cli_with_env({"CFRVIZ_MINIMIZERS": "cfrviz.solvers.examples:NumpyCFRPlus"},
                    "solve", "kuhn", "-a", "numpy-cfr+", "-n", "200")
     assert done.returncode == 0, done.stderr
     assert "exploitability of the average strategy" in done.stdout
-    failed = run_cli({"CFRVIZ_MINIMIZERS": "no_such_module_here:Rule"}, "solve", "kuhn", "-a", "cfr", "-n", "20")
+    failed = cli_with_env({"CFRVIZ_MINIMIZERS": "no_such_module_here:Rule"}, "solve", "kuhn", "-a", "cfr", "-n", "20")
     assert failed.returncode == 0 and "Cannot import 'no_such_module_here'" in failed.stderr
     assert "Traceback" not in failed.stderr
 
@@ -157,7 +157,7 @@ def test_the_environment_variable_registers_rules_for_the_command_line():
 def test_the_rule_matches_the_kernel_on_other_trees(registered, game):
     # A matrix game (its root a decision), five cards, a Gambit file: same traversal, same numbers.
     registered("numpy-cfr+", NumpyCFRPlus)
-    kernel, rule = solved(game, "cfr+", "alternating", 60), solved(game, "numpy-cfr+", "alternating", 60)
+    kernel, rule = solved_every_snapshot(game, "cfr+", "alternating", 60), solved_every_snapshot(game, "numpy-cfr+", "alternating", 60)
     np.testing.assert_allclose(rule.exploitability, kernel.exploitability, rtol=0, atol=1e-12)
 
 
