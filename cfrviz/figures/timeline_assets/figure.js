@@ -24,9 +24,9 @@ function copySVG(svg, into, dx, dy) {
   const g = el("svg:g", { transform: `translate(${dx.toFixed(1)},${dy.toFixed(1)})` }, into);
   for (const child of svg.children) {
     if (child.tagName === "title") continue;
-    const copy = child.cloneNode(true);
+    const copy = /** @type {Element} */ (child.cloneNode(true));
     const lives = [child, ...child.querySelectorAll("*")], copies = [copy, ...copy.querySelectorAll("*")];
-    lives.forEach((live, i) => {
+    lives.forEach((/** @type {any} */ live, i) => {
       if (copies[i].tagName === "title") return;
       inlineStyle(live, copies[i]);
       if (live.tagName === "text" && live.textContent.trim()) fitText(copies[i], live.getComputedTextLength());

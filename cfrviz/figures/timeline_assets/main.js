@@ -8,6 +8,7 @@ import { parse } from "./payload.js";
 import { modeNamed, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";
 import { holdFocus, restoreFocus } from "./focus.js";
+import { followHost } from "./theme.js";
 import "./tree.js";
 import "./charts.js";
 import "./modes/best_response.js";
@@ -45,6 +46,7 @@ export default function (component) {
     new Timeline(root, header, body);
   }
   holdFocus(root, key);
+  followHost(root);
   const tl = root.tl;
   tl.send = { setStateValue, setTriggerValue };
   tl.applyHeader(header);

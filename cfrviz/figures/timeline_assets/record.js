@@ -110,7 +110,7 @@ export async function downloadAnimation(tl, first, last, button) {
   paintFigure(canvas, fig0, 1);
   const type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
   const stream = canvas.captureStream(0);
-  const track = stream.getVideoTracks()[0];
+  const track = /** @type {CanvasCaptureMediaStreamTrack} */ (stream.getVideoTracks()[0]);
   const recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
   const chunks = [];
   recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };

@@ -57,8 +57,8 @@ export function contrast(a, b) {
   return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }
 
-// The host page's background (Streamlit's theme variable, else the element's own), so the
-// drawing's halos and the figures' paper follow a light or a dark host.
+// The timeline's paper (timeline.css's --tl-paper: Streamlit's background, else the host's, else
+// white or the dark theme's), so the drawing's halos and the figures' paper follow the host.
 /** @param {Element} root @returns {string} */
 export function paperOf(root) {
   const cs = getComputedStyle(root);
