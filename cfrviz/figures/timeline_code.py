@@ -12,6 +12,7 @@ only the few forms of `import` and `export` the modules use and refuses anything
 """
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -167,6 +168,12 @@ def joined_script(folder: Traversable = _ASSETS, entry: str = ENTRY,
     return "\n".join(parts) + "\n"
 
 
+@functools.cache
+def _script() -> str:
+    # Joined once per process: the modules ship with the package and do not change while it runs.
+    return joined_script()
+
+
 def timeline_script() -> str:
     """The timeline's script for a home that is not Streamlit (the HTML file, the notebook widget):
     no export, one function named MOUNT_FUNCTION, and nothing that could end a <script> element."""
@@ -180,7 +187,7 @@ def timeline_source(suffix: str) -> str:
     """The timeline's script (".js": the modules joined, a module text with one default export, as
     Streamlit's components v2 takes it) or style (".css": the core's, then each mode's)."""
     if suffix == ".js":
-        return joined_script()
+        return _script()
     if suffix != ".css":
         raise ValueError(f"The timeline has .js and .css sources, not {suffix!r}.")
     folder = _ASSETS.joinpath("modes")
