@@ -48,7 +48,7 @@ echo "Compiling the solver kernels (once; later runs load them from numba's cach
 
 # The type and lint gate (a full run only; extra arguments run just pytest): mypy --strict over
 # cfrviz/ and benchmarks/, ruff over the repository, import-linter's contracts and vulture's dead
-# code, all configured in pyproject.toml. The doctests run inside pytest (tests/unit/test_doctests.py).
+# code, all configured in pyproject.toml, and tsc over the timeline's modules (tests/js). The doctests run inside pytest (tests/unit/test_doctests.py).
 static=0
 if [ "$#" -eq 0 ]; then
   echo "mypy (strict) over cfrviz/ and benchmarks/ ..."
@@ -59,6 +59,19 @@ if [ "$#" -eq 0 ]; then
   .venv/bin/lint-imports --no-cache || static=1
   echo "vulture: dead code (pyproject.toml, tests/vulture_whitelist.py) ..."
   .venv/bin/vulture || static=1
+  # The browser timeline's ES modules against their JSDoc types (the payload's in payload.js):
+  # TypeScript pinned in tests/js/package.json, from the npm registry; nothing is built or shipped.
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "Installing Debian's nodejs and npm for the timeline's type check..."
+    apt_install nodejs npm
+  fi
+  echo "tsc --checkJs: the timeline's modules (tests/js/tsconfig.json) ..."
+  if (cd tests/js && npm ci --no-audit --no-fund --silent); then
+    tests/js/node_modules/.bin/tsc -p tests/js/tsconfig.json || static=1
+  else
+    echo "npm ci failed in tests/js: the timeline's types went unchecked." >&2
+    static=1
+  fi
 fi
 
 # Screenshots of failed browser tests land here (pytest-playwright --output); they are kept.
@@ -71,7 +84,7 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 status=0
 .venv/bin/python -m pytest -p no:cacheprovider --durations=10 --nbmake "${paths[@]}" "$@" || status=$?
 if [ "$status" = 0 ] && [ "$static" != 0 ]; then
-  echo "mypy, ruff, import-linter or vulture failed (see above)." >&2
+  echo "mypy, ruff, import-linter, vulture or tsc failed (see above)." >&2
   status=1
 fi
 

@@ -435,8 +435,9 @@ EDGE_WIDTHS: tuple[StrategyKind, ...] = (StrategyKind.AVERAGE, StrategyKind.CURR
 
 
 class TimelineMode(StrEnum):
-    """The drawings the component has; each value is the name of a mode of its JavaScript (MODES in
-    timeline_assets/timeline.js, and the pages' own modes in timeline_assets/modes/*.js), which keeps these strings."""
+    """The drawings the component has: the one list of modes. `timeline_code` writes these values
+    into the script (TIMELINE_MODES), and each is registered by exactly one module of
+    timeline_assets/ (tree.js, charts.js, and the pages' own modes in modes/*.js)."""
 
     TREE = "tree"
     CHARTS = "charts"

@@ -3,71 +3,83 @@
 // all from the payload's `extra` (cfrviz/figures/best_response_frames.py), so moving t repaints
 // here without asking the server. The exploiter (player 1 or 2) is chosen in the component and
 // reported to Python as `exploiter` (1 or 2), for the link.
-MODES.best_response = {
-  build: (tl) => brBuild(tl),
-  draw: (tl) => brDraw(tl),
-  state: (tl, value) => brHeader(tl, value || {}),
+
+import { el, fmt, cap } from "../util.js";
+import { buildTree, drawTree } from "../tree.js";
+import { registerMode } from "../registry.js";
+
+// The mode's own state (st): the exploiter (0 or 1) shown, the server's and the one sent; the
+// panels above and below the tree and the marks on it.
+registerMode("best_response", {
+  build: (tl, st) => brBuild(tl, st),
+  draw: (tl, st) => brDraw(tl, st),
+  state: (tl, st, value) => brHeader(tl, st, value || {}),
+  inspect: (tl, st) => brDrawInspector(tl, st),
   inspector: true,
   kind: null,
-};
+});
 
 // The server's exploiter: taken when it changed on the server (a link, the page), never when it
 // only echoes the choice this component reported.
-function brHeader(tl, state) {
+/** @param {any} tl @param {any} st @param {any} state */
+function brHeader(tl, st, state) {
   const wanted = state.exploiter === 2 ? 1 : state.exploiter === 1 ? 0 : null;
-  if (tl.brExploiter === undefined) tl.brExploiter = wanted ?? 0;
-  if (state.exploiter === tl.brHeaderExploiter) return;
-  tl.brHeaderExploiter = state.exploiter;
-  if (wanted !== null && wanted !== tl.brSent && wanted !== tl.brExploiter) brChoose(tl, wanted, false);
+  if (st.exploiter === undefined) st.exploiter = wanted ?? 0;
+  if (state.exploiter === st.headerExploiter) return;
+  st.headerExploiter = state.exploiter;
+  if (wanted !== null && wanted !== st.sent && wanted !== st.exploiter) brChoose(tl, st, wanted, false);
 }
 
-function brChoose(tl, player, fromUser) {
-  tl.brExploiter = player;
-  for (const input of tl.brInputs || []) input.checked = Number(input.value) === player;
-  brBuildTable(tl);
+/** @param {any} tl @param {any} st @param {number} player @param {boolean} fromUser */
+function brChoose(tl, st, player, fromUser) {
+  st.exploiter = player;
+  for (const input of st.inputs || []) input.checked = Number(input.value) === player;
+  brBuildTable(tl, st);
   tl.inspected = null;     // the inspector's best-response lines are the exploiter's
   tl.draw();
-  if (fromUser && player !== tl.brSent) { tl.brSent = player; tl.send?.setStateValue("exploiter", player + 1); }
+  if (fromUser && player !== st.sent) { st.sent = player; tl.send?.setStateValue("exploiter", player + 1); }
 }
 
 // The extra's frame for the bar's frame f (both list the same iterations; matched by iteration).
-function brFrame(tl) {
+/** @param {any} tl @param {any} st */
+function brFrame(tl, st) {
   const x = tl.b.extra;
   if (!x) return -1;
-  if (!tl.brFrameOf) tl.brFrameOf = new Map(x.frames.map((t, g) => [t, g]));
-  return tl.brFrameOf.get(tl.frames[tl.f]) ?? -1;
+  if (!st.frameOf) st.frameOf = new Map(x.frames.map((t, g) => [t, g]));
+  return st.frameOf.get(tl.frames[tl.f]) ?? -1;
 }
 
-function brPanels(tl) {
-  if (tl.brGains) return;
+/** @param {any} tl @param {any} st */
+function brPanels(tl, st) {
+  if (st.gains) return;
   const b = tl.b, x = b.extra;
-  tl.brGains = el("div", { class: "br-gains", "data-testid": "br-gains" });
-  tl.root.insertBefore(tl.brGains, tl.main);
-  const choice = el("div", { class: "br-choice", role: "radiogroup", "aria-label": "Exploiter" }, tl.brGains, "Exploiter: ");
-  tl.brInputs = [0, 1].map((p) => {
+  st.gains = el("div", { class: "br-gains", "data-testid": "br-gains" });
+  tl.root.insertBefore(st.gains, tl.main);
+  const choice = el("div", { class: "br-choice", role: "radiogroup", "aria-label": "Exploiter" }, st.gains, "Exploiter: ");
+  st.inputs = [0, 1].map((p) => {
     const label = el("label", {}, choice);
     const input = el("input", { type: "radio", name: `br-exploiter-${tl.id}`, value: String(p) }, label);
-    input.checked = tl.brExploiter === p;
+    input.checked = st.exploiter === p;
     label.appendChild(document.createTextNode(` ${b.players[p]}`));
-    input.addEventListener("change", () => brChoose(tl, p, true));
+    input.addEventListener("change", () => brChoose(tl, st, p, true));
     return input;
   });
-  const metrics = el("div", { class: "br-metrics" }, tl.brGains);
+  const metrics = el("div", { class: "br-metrics" }, st.gains);
   const metric = (label, testid, help) => {
     const box = el("div", { class: "br-metric", title: help }, metrics);
     el("div", { class: "br-metric-label" }, box, label);
     return el("div", { class: "br-metric-value", "data-testid": testid }, box);
   };
-  tl.brCells = {
+  st.cells = {
     exploitability: metric("Exploitability", "br-exploitability", "chips per hand: (BR₁ + BR₂) / 2"),
     first: metric(`${cap(b.players[0])}'s best response earns`, "br-value-1", "chips per hand, against player 2's average strategy"),
     second: metric(`${cap(b.players[1])}'s best response earns`, "br-value-2", "chips per hand, against player 1's average strategy"),
     game: metric("Game value (player 1)", "br-game-value", "the equilibrium value: what player 1 earns when both play an equilibrium"),
   };
-  tl.brCells.game.textContent = x && x.gameValue !== null ? signed(x.gameValue, 5) : "unknown";
+  st.cells.game.textContent = x && x.gameValue !== null ? signed(x.gameValue, 5) : "unknown";
   // Each player's gain over the equilibrium value, as a bar; exploitability is their mean.
-  const split = el("div", { class: "br-split" }, tl.brGains);
-  tl.brBars = [0, 1].map((p) => {
+  const split = el("div", { class: "br-split" }, st.gains);
+  st.bars = [0, 1].map((p) => {
     el("span", { class: "br-split-who" }, split, `${cap(b.players[p])}'s gain`);
     const track = el("div", { class: "br-track" }, split);
     const bar = el("div", { class: "br-bar", style: `background:${b.colors.player[p]}` }, track);
@@ -75,30 +87,31 @@ function brPanels(tl) {
     const text = el("span", { class: "br-split-text", "data-testid": `br-gain-${p + 1}` }, split);
     return { bar, mean, text };
   });
-  tl.brSplitNote = el("div", { class: "tl-note" }, tl.brGains, x && x.gameValue !== null
+  st.splitNote = el("div", { class: "tl-note" }, st.gains, x && x.gameValue !== null
     ? "Gain: what the best response earns beyond the game value (player 2's value is minus player 1's). "
       + "Exploitability is the mean of the two gains (dashed line): zero exactly at an equilibrium."
     : "The game value is unknown here: the bars are the best responses' values.");
-  if (x && x.locked) tl.brLocked = el("div", { class: "tl-note", "data-testid": "br-locked" }, tl.brGains);
+  if (x && x.locked) st.locked = el("div", { class: "tl-note", "data-testid": "br-locked" }, st.gains);
 
-  tl.brTableBox = el("div", { class: "br-table-box" });
-  tl.root.insertBefore(tl.brTableBox, tl.legend);
+  st.tableBox = el("div", { class: "br-table-box" });
+  tl.root.insertBefore(st.tableBox, tl.legend);
   const item = el("span", { class: "tl-key-item" });
   item.innerHTML = '<b class="br-swatch">▬</b> ';
   item.appendChild(document.createTextNode("the exploiter's best-response action at t"));
   tl.legend.insertBefore(item, tl.legend.querySelector(".tl-legend-text"));
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+/** @param {number} v @param {number} digits */
 const signed = (v, digits) => (v >= 0 ? "+" : "") + fmt(v, digits);
 
-function brBuild(tl) {
-  brPanels(tl);
-  tl.buildTree();
+/** @param {any} tl @param {any} st */
+function brBuild(tl, st) {
+  brPanels(tl, st);
+  buildTree(tl);
   // The marks lie above the shaded groups and under the edges: an edge and its label stay on top.
   const b = tl.b, overlay = el("svg:g", { class: "br-overlay" });
   tl.svg.insertBefore(overlay, tl.svg.children[1]);
-  tl.brMarks = [];
+  st.marks = [];
   for (const e of tl.edges) {
     if (e.chance) continue;
     const s = b.nodes.set[e.p];
@@ -108,18 +121,19 @@ function brBuild(tl) {
                                   "data-node": b.nodes.id[e.k], "data-set": b.sets[s].key,
                                   "data-action": b.sets[s].actions[b.nodes.action[e.k]] }, overlay);
     line.remove();     // in the drawing only while marked, so downloaded figures hold only what is shown
-    tl.brMarks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
+    st.marks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
   }
-  brBuildTable(tl);
+  brBuildTable(tl, st);
 }
 
-function brDraw(tl) {
-  if (!tl.edges || !tl.brMarks) return;
-  tl.drawTree();
-  const b = tl.b, x = b.extra, g = brFrame(tl), me = tl.brExploiter;
-  if (g < 0) { tl.brCells.exploitability.textContent = "–"; return; }
+/** @param {any} tl @param {any} st */
+function brDraw(tl, st) {
+  if (!tl.edges || !st.marks) return;
+  drawTree(tl);
+  const b = tl.b, x = b.extra, g = brFrame(tl, st), me = st.exploiter;
+  if (g < 0) { st.cells.exploitability.textContent = "–"; return; }
   const best = x.best[g];
-  for (const m of tl.brMarks) {
+  for (const m of st.marks) {
     const on = m.player === me && best[m.s] === m.action;
     if (on !== m.on) { m.on = on; if (on) m.overlay.appendChild(m.line); else m.line.remove(); }
     if (!on) continue;
@@ -128,7 +142,7 @@ function brDraw(tl) {
     if (width !== m.width) { m.width = width; m.line.style.strokeWidth = width; }
   }
   const [v1, v2] = x.values[g], exploitability = (v1 + v2) / 2;
-  const c = tl.brCells;
+  const c = st.cells;
   c.exploitability.textContent = fmt(exploitability, 5);
   c.first.textContent = signed(v1, 5);
   c.second.textContent = signed(v2, 5);
@@ -137,7 +151,7 @@ function brDraw(tl) {
   const mean = (gains[0] + gains[1]) / 2;
   const low = Math.min(0, ...gains), top = Math.max(...gains, mean, 1e-12);
   const at = (v) => (100 * (v - low) / (top - low));
-  tl.brBars.forEach((bar, p) => {
+  st.bars.forEach((bar, p) => {
     const a = at(Math.min(0, gains[p])), z = at(Math.max(0, gains[p]));
     bar.bar.style.left = `${a.toFixed(2)}%`;
     bar.bar.style.width = `${Math.max(0.5, z - a).toFixed(2)}%`;
@@ -145,17 +159,17 @@ function brDraw(tl) {
     bar.text.textContent = V === null ? `earns ${signed(x.values[g][p], 4)}`
       : `${signed(gains[p], 4)} (earns ${signed(x.values[g][p], 4)})`;
   });
-  if (tl.brLocked) {
-    tl.brLocked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
+  if (st.locked) {
+    st.locked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
       + `locked set: ${fmt(b.exploitability[tl.f], 5)}. In the full game, where it may (above): ${fmt(exploitability, 5)}.`;
   }
-  brDrawTable(tl, g);
-  brDrawInspector(tl, g);
+  brDrawTable(tl, st, g);
 }
 
 // ---------------------------------------------------------------- the exploiter's information sets
-function brBuildTable(tl) {
-  const box = tl.brTableBox, b = tl.b, me = tl.brExploiter;
+/** @param {any} tl @param {any} st */
+function brBuildTable(tl, st) {
+  const box = st.tableBox, b = tl.b, me = st.exploiter;
   if (!box || me === undefined) return;
   box.replaceChildren();
   el("h4", { class: "br-table-title" }, box, `${cap(b.players[me])}'s best response at t, by information set`);
@@ -166,37 +180,40 @@ function brBuildTable(tl) {
   const table = el("table", { class: "tl-table br-table", "data-testid": "br-table" }, scroll);
   const head = el("tr", {}, el("thead", {}, table));
   for (const h of ["information set", "average strategy", "best response", "action values", "gain"]) el("th", {}, head, h);
-  tl.brTbody = el("tbody", {}, table);
-  tl.brRows = [];
+  st.tbody = el("tbody", {}, table);
+  st.rows = [];
   b.sets.forEach((set, s) => {
     if (set.player !== me) return;
     const tr = el("tr", { "data-set": set.key });
     const cells = [0, 1, 2, 3, 4].map(() => el("td", {}, tr));
     cells[0].textContent = set.key;
-    tl.brRows.push({ s, tr, cells, key: set.key });
+    st.rows.push({ s, tr, cells, key: set.key });
   });
-  tl.brOrder = "";
+  st.order = "";
 }
 
-function brDrawTable(tl, g) {
+/** @param {any} tl @param {any} st @param {number} g */
+function brDrawTable(tl, st, g) {
   const b = tl.b, x = b.extra, avg = tl.strategyAt("average", tl.f);
-  if (!tl.brRows) return;
+  if (!st.rows) return;
   const gain = x.gain[g], best = x.best[g], values = x.actionValue[g];
-  for (const row of tl.brRows) {
+  for (const row of st.rows) {
     const set = b.sets[row.s];
     row.cells[1].textContent = avg ? set.actions.map((a, j) => `${a} ${avg[row.s][j].toFixed(3)}`).join(" / ") : "–";
     row.cells[2].textContent = set.actions[best[row.s]] ?? "–";
     row.cells[3].textContent = set.actions.map((_, j) => signed(values[row.s][j], 4)).join(" / ");
     row.cells[4].textContent = fmt(gain[row.s], 5);
   }
-  const sorted = [...tl.brRows].sort((p, q) => gain[q.s] - gain[p.s] || (p.key < q.key ? -1 : p.key > q.key ? 1 : 0));
+  const sorted = [...st.rows].sort((p, q) => gain[q.s] - gain[p.s] || (p.key < q.key ? -1 : p.key > q.key ? 1 : 0));
   const order = sorted.map((r) => r.s).join(",");
-  if (order !== tl.brOrder) { tl.brOrder = order; tl.brTbody.append(...sorted.map((r) => r.tr)); }
+  if (order !== st.order) { st.order = order; st.tbody.append(...sorted.map((r) => r.tr)); }
 }
 
 // ---------------------------------------------------------------- the inspector's best-response lines
-function brDrawInspector(tl, g) {
-  const k = tl.inspected, b = tl.b, x = b.extra, box = tl.inspector;
+/** @param {any} tl @param {any} st */
+function brDrawInspector(tl, st) {
+  const k = tl.inspected, b = tl.b, x = b.extra, box = tl.inspector, g = brFrame(tl, st);
+  if (g < 0 || !st.marks) return;
   if (k === null || k === undefined || k < 0 || b.nodes.set[k] < 0) return;
   let here = box.querySelector(".br-here");
   if (!here) {
@@ -204,7 +221,7 @@ function brDrawInspector(tl, g) {
     const table = box.querySelector(".tl-table");
     if (table) table.after(here); else box.appendChild(here);
   }
-  const s = b.nodes.set[k], set = b.sets[s], me = tl.brExploiter;
+  const s = b.nodes.set[k], set = b.sets[s], me = st.exploiter;
   here.replaceChildren();
   if (set.player !== me) {
     el("div", {}, here, `${cap(b.players[me])}'s best response answers the average strategy played here.`);

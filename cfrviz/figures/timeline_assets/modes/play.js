@@ -3,48 +3,57 @@
 // against the average strategy of iteration t. The hand itself lives on the server; it reaches
 // this mode as the header's `state` ({seat, pending, decisions, path}), the EV-loss numbers per
 // frame as the payload's `extra` (cfrviz/figures/play.py: frames, keys, value, setValue).
-function playSetIndex(tl, key) {
-  if (!tl.playSets) tl.playSets = new Map(tl.b.sets.map((s, k) => [s.key, k]));
-  return tl.playSets.get(key) ?? -1;
+import { el, fmt, prob, thousands } from "../util.js";
+import { buildTree, drawTree } from "../tree.js";
+import { registerMode } from "../registry.js";
+
+// The mode's own state (st): the hand (the header's state), the panel and the tree's marks.
+/** @param {any} tl @param {any} st @param {string} key */
+function playSetIndex(tl, st, key) {
+  if (!st.sets) st.sets = new Map(tl.b.sets.map((s, k) => [s.key, k]));
+  return st.sets.get(key) ?? -1;
 }
 
 // The extra's frame for the timeline's frame f (the same list unless a link added one).
-function playFrame(tl) {
+/** @param {any} tl @param {any} st */
+function playFrame(tl, st) {
   const x = tl.b.extra;
   if (!x || !x.frames.length) return -1;
   if (x.frames[tl.f] === tl.frames[tl.f]) return tl.f;
-  if (!tl.playFrames) tl.playFrames = new Map(x.frames.map((t, k) => [t, k]));
-  return tl.playFrames.get(tl.frames[tl.f]) ?? -1;
+  if (!st.frames) st.frames = new Map(x.frames.map((t, k) => [t, k]));
+  return st.frames.get(tl.frames[tl.f]) ?? -1;
 }
 
-function playBuild(tl) {
-  tl.buildTree();
-  if (!tl.playPanel) {
+/** @param {any} tl @param {any} st */
+function playBuild(tl, st) {
+  buildTree(tl);
+  if (!st.panel) {
     tl.inspector.classList.add("tl-play-hidden");
-    tl.playPanel = el("div", { class: "tl-play", "aria-live": "polite", "data-testid": "play-panel" }, tl.main);
+    st.panel = el("div", { class: "tl-play", "aria-live": "polite", "data-testid": "play-panel" }, tl.main);
     tl.legend.appendChild(el("span", { class: "tl-legend-text" }, null,
       "Orange rings: the histories of your information set (you cannot tell them apart); once the hand is over, its path is shaded orange. Edge width: the probability of each action in the average strategy at t, which the bot plays."));
   }
-  tl.playLayer = el("svg:g", { class: "tl-play-marks" });
-  tl.svg.insertBefore(tl.playLayer, tl.gLinks.nextSibling);
+  st.layer = el("svg:g", { class: "tl-play-marks" });
+  tl.svg.insertBefore(st.layer, tl.gLinks.nextSibling);
   // The finished hand's path: a halo under the tree's edges, so no label is covered.
-  tl.playPath = el("svg:g", { class: "tl-play-path" });
-  tl.svg.insertBefore(tl.playPath, tl.svg.firstChild.nextSibling);
-  tl.playMarked = null;
-  tl.playBuilt = null;
+  st.path = el("svg:g", { class: "tl-play-path" });
+  tl.svg.insertBefore(st.path, tl.svg.firstChild.nextSibling);
+  st.marked = null;
+  st.built = null;
 }
 
-function playMarks(tl) {
-  const s = tl.play || {}, b = tl.b;
+/** @param {any} tl @param {any} st */
+function playMarks(tl, st) {
+  const s = st.hand || {}, b = tl.b;
   const key = JSON.stringify([s.pending, s.path]);
-  if (tl.playMarked === key || !tl.pos) return;
-  tl.playMarked = key;
-  tl.playLayer.replaceChildren();
-  tl.playPath.replaceChildren();
+  if (st.marked === key || !tl.pos) return;
+  st.marked = key;
+  st.layer.replaceChildren();
+  st.path.replaceChildren();
   const { x, y, half } = tl.pos;
   const ring = (k, cls) => el("svg:rect", { class: cls, x: x(k) - half[k] - 5, y: y(k) - 15, width: 2 * half[k] + 10,
-                                             height: 30, rx: 14 }, tl.playLayer);
-  const set = s.pending ? playSetIndex(tl, s.pending) : -1;
+                                             height: 30, rx: 14 }, st.layer);
+  const set = s.pending ? playSetIndex(tl, st, s.pending) : -1;
   const here = set >= 0 ? b.sets[set].histories.map((h) => h[2]).filter((k) => k >= 0) : [];
   for (const k of here) ring(k, "tl-play-here");
   // A tree wider than the screen (a phone) pans to the human's set, so the move is in view.
@@ -53,17 +62,18 @@ function playMarks(tl) {
   const path = (s.path || []).map((id) => tl.local.get(id)).filter((k) => k !== undefined);
   for (let j = 1; j < path.length; j++) {
     const p = path[j - 1], k = path[j];
-    el("svg:line", { x1: x(p), y1: y(p), x2: x(k), y2: y(k) }, tl.playPath);
+    el("svg:line", { x1: x(p), y1: y(p), x2: x(k), y2: y(k) }, st.path);
   }
 }
 
-function playPanel(tl) {
-  const s = tl.play || { decisions: [] }, b = tl.b, box = tl.playPanel;
+/** @param {any} tl @param {any} st */
+function playPanel(tl, st) {
+  const s = st.hand || { decisions: [] }, b = tl.b, box = st.panel;
   const built = JSON.stringify([s.pending, s.decisions, s.seat]);
-  if (tl.playBuilt !== built) {
-    tl.playBuilt = built;
+  if (st.built !== built) {
+    st.built = built;
     box.replaceChildren();
-    tl.playHead = el("h4", {}, box);
+    st.head = el("h4", {}, box);
     if (s.pending) {
       const p = el("p", { "data-testid": "play-pending" }, box, "Your move at ");
       el("b", {}, p, s.pending);
@@ -71,9 +81,9 @@ function playPanel(tl) {
     } else if (!s.decisions.length) {
       el("p", {}, box, "Deal a hand: your decisions and what each one costs show here.");
     }
-    tl.playRows = [];
+    st.rows = [];
     s.decisions.forEach(([key, chosen], n) => {
-      const set = playSetIndex(tl, key), k = b.extra ? b.extra.keys.indexOf(key) : -1;
+      const set = playSetIndex(tl, st, key), k = b.extra ? b.extra.keys.indexOf(key) : -1;
       if (set < 0) return;
       const info = b.sets[set];
       const card = el("div", { class: "tl-play-decision", "data-testid": "play-decision" }, box);
@@ -92,15 +102,15 @@ function playPanel(tl) {
         name.append(a + (j === chosen ? " (yours)" : ""));
         return [el("td", {}, tr), el("td", {}, tr), el("td", {}, tr)];
       });
-      tl.playRows.push({ set, k, chosen, loss, cells, actions: info.actions });
+      st.rows.push({ set, k, chosen, loss, cells, actions: info.actions });
     });
     el("p", { class: "tl-note" }, box, "value: your expected chips after the action, given what you knew there, " +
        "when both play the strategy at t from then on. EV loss: the strategy's value at the set minus the action's.");
   }
   const t = tl.frames.length ? tl.frames[tl.f] : null;
-  tl.playHead.textContent = t === null ? "No snapshots" : `The bot plays iteration t = ${thousands(t)}`;
-  const fe = playFrame(tl), x = b.extra;
-  for (const row of tl.playRows) {
+  st.head.textContent = t === null ? "No snapshots" : `The bot plays iteration t = ${thousands(t)}`;
+  const fe = playFrame(tl, st), x = b.extra;
+  for (const row of st.rows) {
     const p = tl.strategyAt("average", tl.f)?.[row.set] ?? [];
     const v = fe >= 0 && row.k >= 0 ? x.value[fe][row.k] : null, sv = fe >= 0 && row.k >= 0 ? x.setValue[fe][row.k] : null;
     const lossOf = (j) => (v && v[j] !== null && sv !== null) ? sv - v[j] : null;
@@ -116,18 +126,18 @@ function playPanel(tl) {
   }
 }
 
-MODES.play = {
+registerMode("play", {
   inspector: true,
   kind: null,
-  build: (tl) => playBuild(tl),
-  draw: (tl) => { tl.drawTree(); if (tl.playLayer) { playMarks(tl); playPanel(tl); } },
-  state: (tl, value) => {
-    tl.play = value || null; tl.playMarked = null; tl.playBuilt = null;
+  build: (tl, st) => playBuild(tl, st),
+  draw: (tl, st) => { drawTree(tl); if (st.layer) { playMarks(tl, st); playPanel(tl, st); } },
+  state: (tl, st, value) => {
+    st.hand = value || null; st.marked = null; st.built = null;
     // Deals arranged by the human's card, so the deals they might be in sit together; the payload
     // has both arrangements, so a change of seat needs no new payload.
-    const k = value ? tl.b.layouts.findIndex((lay) => lay.by === value.seat) : -1;
-    if (k >= 0 && value.seat !== tl.playSeat) {
-      tl.playSeat = value.seat;
+    const k = value ? tl.b.layouts.findIndex((/** @type {any} */ lay) => lay.by === value.seat) : -1;
+    if (k >= 0 && value.seat !== st.seat) {
+      st.seat = value.seat;
       if (k !== tl.layout) {
         tl.layout = k; tl.width = 0;
         const select = tl.root.querySelector(".tl-bar select");
@@ -135,4 +145,4 @@ MODES.play = {
       }
     }
   },
-};
+});

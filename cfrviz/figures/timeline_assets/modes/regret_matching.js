@@ -2,10 +2,14 @@
 // player, the simplex with the current strategy's trajectory up to t and the average strategy at
 // t, and the strategy and cumulative-regret curves with a cursor at t (Hart and Mas-Colell 2000).
 // The data is the payload's `extra` (cfrviz/figures/regret_matching.py); the frames are its own.
+import { el, fmt, thousands } from "../util.js";
+import { registerMode } from "../registry.js";
+
 const RM_STAR = "M0,-9L2.6,-3.2L8.6,-2.8L4,1.2L5.3,7.3L0,4L-5.3,7.3L-4,1.2L-8.6,-2.8L-2.6,-3.2Z";
 const RM_WIDE = 1100;   // px: from here the two players sit side by side
 
 // The longest start of `text` (with an ellipsis) that fits `width` px at the timeline's 14 px.
+/** @param {any} tl @param {any} text @param {any} width @param {any} bold */
 function rmFit(tl, text, width, bold = false) {
   if (tl.measure(text, bold) <= width) return text;
   let n = text.length;
@@ -14,6 +18,7 @@ function rmFit(tl, text, width, bold = false) {
 }
 
 // One entry of a legend: a coloured symbol, then its words (as text, never markup).
+/** @param {any} box @param {any} symbol @param {any} color @param {any} text */
 function rmKey(box, symbol, color, text) {
   const item = el("span", {}, box);
   if (symbol) el("b", color ? { style: `color:${color}` } : {}, item, symbol + " ");
@@ -24,6 +29,7 @@ const rmList = (names, p) => names.map((a, j) => `${a} ${p[j].toFixed(3)}`).join
 
 // One player's simplex: corners are the three actions (a top, b bottom left, c bottom right, as
 // plotly's ternary plots), a strategy the point with those barycentric weights.
+/** @param {any} tl @param {any} box @param {any} info @param {any} size */
 function rmSimplex(tl, box, info, size) {
   const W = size, pad = 12, labelH = 22;
   const side = Math.min(W - 2 * pad, (W - 2 * labelH - 2 * pad) * 2 / Math.sqrt(3));
@@ -65,6 +71,7 @@ function rmSimplex(tl, box, info, size) {
 
 // A chart of values over the frames: y ticks and title on the left, x ticks (first and last
 // iteration) and the title "iteration t" below, and a cursor at t that the core moves.
+/** @param {any} tl @param {any} box @param {any} title @param {any} yTitle @param {any} lines @param {any} range @param {any} width */
 function rmCurves(tl, box, title, yTitle, lines, range, width) {
   const frames = tl.frames;
   let lo = range ? range[0] : Infinity, hi = range ? range[1] : -Infinity;
@@ -104,11 +111,12 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
   tl.cursors.push({ line: el("svg:line", { y1: top, y2: top + plotH, class: "rm-cursor" }, svg), x0, w });
 }
 
-function rmBuild(tl) {
+/** @param {any} tl @param {any} st */
+function rmBuild(tl, st) {
   const x = tl.b.extra, box = tl.main;
   box.replaceChildren();
   tl.cursors = [];
-  tl.rmCells = [];
+  st.cells = [];
   if (!x || !tl.frames.length) return;
   const wrap = el("div", { class: "rm" }, box);
   const two = x.players.length > 1 && tl.width >= RM_WIDE;
@@ -133,7 +141,7 @@ function rmBuild(tl) {
       rmKey(legend, "●", info.color, "average at t");
       rmKey(legend, "○", null, "start");
       if (info.target) rmKey(legend, "★", "#E69F00", x.targetName);
-      tl.rmCells.push(draw);
+      st.cells.push(draw);
     }
     const curvesW = Math.max(260, Math.min(620, beside ? inner - simplexW - 16 : inner));
     const curves = el("div", { class: "rm-curves", style: `width:${curvesW}px` }, body);
@@ -150,7 +158,7 @@ function rmBuild(tl) {
     info.actions.forEach((a, j) => rmKey(keyLine, "■", x.colors[j % x.colors.length], a));
     rmKey(keyLine, "", null, `solid: average · dotted: current${info.target ? ` · dashed: ${x.targetName}` : ""}`);
     rmCurves(tl, curves, "Cumulative regret over the iterations", "cumulative regret of each action (payoff units)", regretLines, null, curvesW);
-    tl.rmCells.push((f) => {
+    st.cells.push((f) => {
       head.textContent = `${info.name[0].toUpperCase()}${info.name.slice(1)} after ${thousands(tl.frames[f])} iterations, ` +
         `average strategy: ${rmList(info.actions, info.average[f])}`;
       now.textContent = `Current strategy (played in iteration t): ${rmList(info.actions, info.current[f])}`;
@@ -158,12 +166,12 @@ function rmBuild(tl) {
   }
 }
 
-MODES.regret_matching = {
+registerMode("regret_matching", {
   build: rmBuild,
-  draw: (tl) => { for (const cell of tl.rmCells || []) cell(tl.f); },
+  draw: (tl, st) => { for (const cell of st.cells || []) cell(tl.f); },
   inspector: false,
   kind: null,
   frames: (body) => (body.extra && body.extra.frames) || [],
   label: (tl) => tl.frames.length
     ? `Iteration t = ${thousands(tl.frames[tl.f])} of ${thousands(tl.b.extra.iterations)}` : "no iterations",
-};
+});

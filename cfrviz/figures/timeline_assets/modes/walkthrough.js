@@ -2,94 +2,82 @@
 // The payload's `extra` is cfrviz/figures/walkthrough.py's `walkthrough_payload`: every step of the
 // traversal (a frame each), the parts of the tree they are drawn on (one part for Kuhn, one
 // betting round at a time for Leduc), and the information sets' numbers before and after.
-// The tree is the tree mode's (buildTree / drawTree); this file swaps in the step's part, rings the
+// The tree is the tree view's (buildTree / drawTree); this mode swaps in the step's part, rings the
 // node being visited, draws the path to it (orange going down with the reach, blue coming back with
 // the values and regrets), and keeps the step card and the table of information sets in step.
+import { el, fmt, thousands } from "../util.js";
+import { intoNodes } from "../payload.js";
+import { buildTree, drawTree } from "../tree.js";
+import { registerMode } from "../registry.js";
 
 const WALK_DOWN = "#E69F00", WALK_UP = "#0072B2";
 const WALK_KINDS = { visit: "Visit", chance: "Chance", terminal: "Terminal", return: "Return", finish: "End of the pass" };
 
-// The trace's numbers as they are sent; `base` is the payload the component was mounted with
-// (the tree mode's fields of the first part, and `extra`).
-function walkOf(tl) { return tl.walkBase.extra; }
+// The mode's own state (st): `base` is the payload the component was mounted with (the tree
+// mode's fields of the first part, and `extra`: the trace's numbers as they are sent), `first` the
+// first step at each node, `updates` the steps that update the sums, `parts` the parts' payloads,
+// `part` the part drawn, `strategy` this iteration's current strategy of the drawn sets.
+/** @param {any} st */
+const walkOf = (st) => st.base.extra;
 
-function walkSetup(tl) {
-  const base = tl.walkBase = tl.b;
+/** @param {any} tl @param {any} st */
+function walkSetup(tl, st) {
+  const base = st.base = tl.b;
   const w = base.extra, S = w.steps;
   // First step at each node (a click on a node goes there) and the update steps (N and P).
-  tl.walkFirst = new Map();
-  S.node.forEach((n, i) => { if (S.kind[i] !== "finish" && !tl.walkFirst.has(n)) tl.walkFirst.set(n, i); });
-  tl.walkUpdates = S.kind.map((k, i) => (k === "return" || k === "finish") ? i : -1).filter((i) => i >= 0);
-  tl.walkParts = w.parts.map(() => null);
-  tl.walkPart = -1;
+  st.first = new Map();
+  S.node.forEach((/** @type {number} */ n, /** @type {number} */ i) => { if (S.kind[i] !== "finish" && !st.first.has(n)) st.first.set(n, i); });
+  st.updates = S.kind.map((/** @type {string} */ k, /** @type {number} */ i) => (k === "return" || k === "finish") ? i : -1).filter((/** @type {number} */ i) => i >= 0);
+  st.parts = w.parts.map(() => null);
+  st.part = -1;
   tl.root.classList.add("tl-walk");
-  // The tree mode's own behaviour, changed for a walk: edge widths are this iteration's current
-  // strategy; a click on a node goes to its visit; the inspector is the step card.
-  tl.strategyAt = () => tl.walkStrategy;
-  tl.select = (k) => { const s = tl.walkFirst.get(tl.b.nodes.id[k]); if (s !== undefined) tl.go(s, true); };
-  tl.drawInspector = () => walkCard(tl);
-  const buttons = tl.root.querySelector(".tl-buttons");
-  const button = (text, label, action) => {
-    const b = el("button", { type: "button", "aria-label": label, title: label, class: "wt-jump" }, buttons, text);
-    b.addEventListener("click", () => { action(); tl.root.focus({ preventScroll: true }); });
-  };
-  button("« update", "Previous update (P)", () => tl.go(walkJump(tl, -1), true));
-  button("update »", "Next update (N)", () => tl.go(walkJump(tl, 1), true));
-  // One listener per root: a new drawing on the same root replaces the old one's.
-  if (tl.root.walkKeys) tl.root.removeEventListener("keydown", tl.root.walkKeys, true);
-  tl.root.walkKeys = (e) => {
-    const tag = e.target && e.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
-    const key = e.key.toLowerCase();
-    if (key !== "n" && key !== "p") return;
-    tl.root.tl?.go(walkJump(tl.root.tl, key === "n" ? 1 : -1), true);
-    e.preventDefault();
-    e.stopPropagation();
-  };
-  tl.root.addEventListener("keydown", tl.root.walkKeys, true);
   const legend = el("span", { class: "tl-legend-text wt-legend" }, tl.legend);
   legend.innerHTML = `<b style="color:${WALK_DOWN}">━</b> going down: the path to the step's node and the reach passed on · ` +
     `<b style="color:${WALK_UP}">━</b> coming back: utilities, regrets and the sums' updates · ` +
     "dashed edges: not walked yet. Edge widths show this iteration's current strategy.";
-  walkTable(tl);
+  walkTable(tl, st);
 }
 
 // The next (+1) or previous (-1) step that updates the sums: a return or the end of a pass.
-function walkJump(tl, direction) {
-  const u = tl.walkUpdates, f = tl.f;
+/** @param {any} tl @param {any} st @param {number} direction */
+function walkJump(tl, st, direction) {
+  const u = st.updates, f = tl.f;
+  if (!u) return f;
   if (direction > 0) return u.find((i) => i > f) ?? tl.frames.length - 1;
   for (let j = u.length - 1; j >= 0; j--) if (u[j] < f) return u[j];
   return 0;
 }
 
 // Draw part p of the tree (the tree mode's buildTree on that part's nodes).
-function walkShowPart(tl, p) {
-  const w = walkOf(tl);
-  if (!tl.walkParts[p]) {
-    const body = { ...tl.walkBase, ...w.parts[p] };
+/** @param {any} tl @param {any} st @param {number} p */
+function walkShowPart(tl, st, p) {
+  const w = walkOf(st);
+  if (!st.parts[p]) {
+    const body = { ...st.base, ...w.parts[p] };
     intoNodes(body);
-    tl.walkParts[p] = body;
+    st.parts[p] = body;
   }
-  const body = tl.walkParts[p];
+  const body = st.parts[p];
   tl.b = body;
   tl.local = new Map(body.nodes.id.map((n, k) => [n, k]));
   tl.selected = -1;
   tl.hovered = -1;
-  tl.walkStrategy = body.sets.map((s) => w.table.strategy[s.index]);
-  tl.buildTree();
-  tl.walkPath = el("svg:g", { class: "wt-path" });
-  tl.svg.insertBefore(tl.walkPath, tl.gLinks);
-  tl.walkPart = p;
-  tl.walkDrawnStep = -1;
+  st.strategy = body.sets.map((s) => w.table.strategy[s.index]);
+  buildTree(tl);
+  st.path = el("svg:g", { class: "wt-path" });
+  tl.svg.insertBefore(st.path, tl.gLinks);
+  st.part = p;
+  st.drawnStep = -1;
 }
 
-function walkDraw(tl) {
-  const S = walkOf(tl).steps, f = tl.f;
-  if (S.part[f] !== tl.walkPart) walkShowPart(tl, S.part[f]);
+/** @param {any} tl @param {any} st */
+function walkDraw(tl, st) {
+  const S = walkOf(st).steps, f = tl.f;
+  if (S.part[f] !== st.part) walkShowPart(tl, st, S.part[f]);
   const k = tl.local.get(S.node[f]);
   tl.selected = k === undefined ? -1 : k;
-  tl.drawTree();
-  if (tl.walkDrawnStep !== f) { walkPath(tl); walkRows(tl); walkInView(tl); tl.walkDrawnStep = f; }
+  drawTree(tl);
+  if (st.drawnStep !== f) { walkPath(tl, st); walkRows(tl, st); walkInView(tl); st.drawnStep = f; }
 }
 
 // A tree wider than the screen (a phone) pans to keep the step's node in sight.
@@ -103,18 +91,19 @@ function walkInView(tl) {
 }
 
 // The path from the root to the step's node, and which edges the walk has not taken yet.
-function walkPath(tl) {
-  const S = walkOf(tl).steps, f = tl.f, b = tl.b, { x, y, half } = tl.pos;
+/** @param {any} tl @param {any} st */
+function walkPath(tl, st) {
+  const S = walkOf(st).steps, f = tl.f, b = tl.b, { x, y, half } = tl.pos;
   const up = S.kind[f] === "return" || S.kind[f] === "finish";
-  tl.walkPath.replaceChildren();
-  tl.walkPath.dataset.direction = up ? "up" : "down";
+  st.path.replaceChildren();
+  st.path.dataset.direction = up ? "up" : "down";
   for (let k = tl.selected; k >= 0 && b.nodes.parent[k] >= 0; k = b.nodes.parent[k]) {
     const p = b.nodes.parent[k];
     el("svg:line", { x1: x(p) + half[p], y1: y(p), x2: x(k) - half[k], y2: y(k), stroke: up ? WALK_UP : WALK_DOWN,
-                     "stroke-width": 7, "stroke-opacity": 0.55, "stroke-linecap": "round" }, tl.walkPath);
+                     "stroke-width": 7, "stroke-opacity": 0.55, "stroke-linecap": "round" }, st.path);
   }
   for (const e of tl.edges) {
-    const first = tl.walkFirst.get(b.nodes.id[e.k]);
+    const first = st.first.get(b.nodes.id[e.k]);
     e.line.classList.toggle("wt-later", first === undefined || first > f);
   }
 }
@@ -122,11 +111,12 @@ function walkPath(tl) {
 // ---------------------------------------------------------------- the step card (the inspector's place)
 const signed = (x, digits = 4) => (x > 0 ? "+" : "") + fmt(x, digits);
 
-function walkCard(tl) {
-  const box = tl.inspector, f = tl.f, w = walkOf(tl), S = w.steps;
+/** @param {any} tl @param {any} st */
+function walkCard(tl, st) {
+  const box = tl.inspector, f = tl.f, w = walkOf(st), S = w.steps;
   tl.inspected = f;      // the figure downloads include the card
-  if (tl.walkCardStep === f) return;
-  tl.walkCardStep = f;
+  if (st.cardStep === f) return;
+  st.cardStep = f;
   box.classList.remove("tl-open", "tl-peek");
   box.replaceChildren();
   box.dataset.testid = "walk-card";
@@ -180,8 +170,9 @@ function walkCard(tl) {
 // ---------------------------------------------------------------- the table of information sets
 // After a step, a set's "after" numbers are pending (the walk has not added to them yet), so far
 // (part of its updates added), or final; a set this iteration leaves alone is unchanged.
-function walkTable(tl) {
-  const w = walkOf(tl), T = w.table;
+/** @param {any} tl @param {any} st */
+function walkTable(tl, st) {
+  const w = walkOf(st), T = w.table;
   const box = el("div", { class: "wt-sets", "data-testid": "walk-sets" }, tl.root);
   const head = el("div", { class: "wt-sets-head" }, box);
   el("h5", {}, head, "Every information set, before and after this iteration");
@@ -198,20 +189,21 @@ function walkTable(tl) {
    "strategy sum before", "strategy sum after", "next strategy"].forEach((h) => el("th", {}, tr, h));
   const body = el("tbody", {}, table);
   const join = (row, digits) => row.map((v) => digits ? signed(v, digits) : fmt(v, 3)).join(" / ");
-  tl.walkRowsOf = T.key.map((key, i) => {
+  st.rowsOf = T.key.map((key, i) => {
     const r = el("tr", { "data-set": key }, body);
     const cells = [key, String(T.player[i] + 1), T.actions[i].join(" / "), join(T.strategy[i]),
                    join(T.regretBefore[i], 4), "", join(T.sumBefore[i], 4), "", ""].map((text) => el("td", {}, r, text));
     return { r, after: [cells[5], cells[7], cells[8]], shown: ["", "", ""] };
   });
-  const filter = () => T.key.forEach((_, i) => { tl.walkRowsOf[i].r.hidden = only.checked && !T.changed[i]; });
-  only.addEventListener("change", () => { filter(); tl.walkDrawnStep = -1; tl.draw(); });
+  const filter = () => T.key.forEach((_, i) => { st.rowsOf[i].r.hidden = only.checked && !T.changed[i]; });
+  only.addEventListener("change", () => { filter(); st.drawnStep = -1; tl.draw(); });
   filter();
-  tl.walkScroll = scroll;
+  st.scroll = scroll;
 }
 
-function walkRows(tl) {
-  const w = walkOf(tl), T = w.table, S = w.steps, f = tl.f;
+/** @param {any} tl @param {any} st */
+function walkRows(tl, st) {
+  const w = walkOf(st), T = w.table, S = w.steps, f = tl.f;
   // The sums as they stand after step f: the "before" values plus the updates of the returns so far.
   const regret = T.regretBefore.map((r) => r.slice()), sums = T.sumBefore.map((r) => r.slice());
   for (let i = 0; i <= f; i++) {
@@ -223,7 +215,7 @@ function walkRows(tl) {
   const join = (row, digits) => row.map((v) => digits ? signed(v, digits) : fmt(v, 3)).join(" / ");
   const current = S.set[f];
   T.key.forEach((_, i) => {
-    const row = tl.walkRowsOf[i];
+    const row = st.rowsOf[i];
     let texts, state;
     if (T.first[i] < 0) { texts = [join(T.regretBefore[i], 4), join(T.sumBefore[i], 4), join(T.next[i])]; state = "unchanged"; }
     else if (f < T.first[i]) { texts = ["pending", "pending", "pending"]; state = "pending"; }
@@ -234,29 +226,37 @@ function walkRows(tl) {
     row.r.classList.toggle("wt-current", i === current);
   });
   // Keep the step's set in view inside the table's own scroll box (the page does not move).
-  const now = current >= 0 ? tl.walkRowsOf[current].r : null;
+  const now = current >= 0 ? st.rowsOf[current].r : null;
   if (now && !now.hidden) {
-    const box = tl.walkScroll, top = now.offsetTop, head = box.querySelector("thead").offsetHeight;
+    const box = st.scroll, top = now.offsetTop, head = box.querySelector("thead").offsetHeight;
     if (top < box.scrollTop + head || top + now.offsetHeight > box.scrollTop + box.clientHeight) {
       box.scrollTop = Math.max(0, top - head - box.clientHeight / 3);
     }
   }
 }
 
-MODES.walkthrough = {
-  build: (tl) => {
-    if (!tl.walkBase) walkSetup(tl);
-    tl.walkPart = -1;
-    walkShowPart(tl, walkOf(tl).steps.part[tl.f]);
+registerMode("walkthrough", {
+  build: (tl, st) => {
+    if (!st.base) walkSetup(tl, st);
+    st.part = -1;
+    walkShowPart(tl, st, walkOf(st).steps.part[tl.f]);
   },
-  draw: (tl) => { if (tl.walkBase) walkDraw(tl); },
+  draw: (tl, st) => { if (st.base) walkDraw(tl, st); },
   inspector: true,
   kind: null,
   report: "walk_step",
-  frames: (body) => body.extra.steps.kind.map((_, i) => i + 1),
-  label: (tl) => {
-    if (!tl.walkBase) return "";
-    const S = walkOf(tl).steps, f = tl.f;
+  frames: (body) => body.extra.steps.kind.map((/** @type {string} */ _, /** @type {number} */ i) => i + 1),
+  label: (tl, st) => {
+    if (!st.base) return "";
+    const S = walkOf(st).steps, f = tl.f;
     return `Step ${f + 1} of ${thousands(S.kind.length)} · ${WALK_KINDS[S.kind[f]].toLowerCase()} ${S.history[f]}`;
   },
-};
+  // The tree view, changed for a walk: edge widths are this iteration's current strategy; a click
+  // on a node goes to its visit; the inspector's place holds the step card; N and P jump.
+  strategy: (tl, st) => st.strategy ?? null,
+  click: (tl, st, k) => { const s = st.first?.get(tl.b.nodes.id[k]); if (s !== undefined) tl.go(s, true); },
+  card: (tl, st) => walkCard(tl, st),
+  keys: { n: (tl, st) => tl.go(walkJump(tl, st, 1), true), p: (tl, st) => tl.go(walkJump(tl, st, -1), true) },
+  buttons: [["« update", "Previous update (P)", (tl, st) => tl.go(walkJump(tl, st, -1), true)],
+            ["update »", "Next update (N)", (tl, st) => tl.go(walkJump(tl, st, 1), true)]],
+});

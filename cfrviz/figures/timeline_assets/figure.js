@@ -1,0 +1,185 @@
+// Figures for slides, made in the browser from the live drawing (nothing asked of the server).
+// The view as a standalone SVG: each panel of the live drawing copied with its computed styles
+// inlined (SVG parts cloned, HTML text and boxes placed where the browser laid them out).
+import { el, rgba, paperOf } from "./util.js";
+
+const SVG_STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
+                   "stroke-linecap", "stroke-linejoin", "paint-order", "opacity", "font-family", "font-size",
+                   "font-weight", "text-anchor"];
+
+// The page's font first, then fonts most viewers have.
+/** @param {string} css */
+const family = (css) => `${css}, "Source Sans Pro", "Source Sans 3", "Helvetica Neue", Arial, sans-serif`;
+
+/** @param {Element} live @param {any} copy */
+function inlineStyle(live, copy) {
+  const cs = getComputedStyle(live);
+  copy.setAttribute("style", SVG_STYLE.map((p) => `${p}:${p === "font-family" ? family(cs.getPropertyValue(p)) : cs.getPropertyValue(p)}`).join(";"));
+  copy.removeAttribute("class");
+}
+
+// Copy an <svg> of the page into group `into` at (dx, dy), styles inlined.
+/** @param {Element} svg @param {Element} into @param {number} dx @param {number} dy */
+function copySVG(svg, into, dx, dy) {
+  const g = el("svg:g", { transform: `translate(${dx.toFixed(1)},${dy.toFixed(1)})` }, into);
+  for (const child of svg.children) {
+    if (child.tagName === "title") continue;
+    const copy = /** @type {Element} */ (child.cloneNode(true));
+    const lives = [child, ...child.querySelectorAll("*")], copies = [copy, ...copy.querySelectorAll("*")];
+    lives.forEach((/** @type {any} */ live, i) => {
+      if (copies[i].tagName === "title") return;
+      inlineStyle(live, copies[i]);
+      if (live.tagName === "text" && live.textContent.trim()) fitText(copies[i], live.getComputedTextLength());
+    });
+    copy.querySelectorAll("title").forEach((t) => t.remove());
+    g.appendChild(copy);
+  }
+}
+
+// A viewer without the page's font draws the text in the width the browser laid it out in, so
+// neighbouring texts never run into each other.
+/** @param {Element} text @param {number} width */
+function fitText(text, width) {
+  text.setAttribute("textLength", width.toFixed(1));
+  text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+}
+
+const fontMetrics = new Map();
+/** @param {string} font @returns {number} */
+function ascent(font) {
+  if (!fontMetrics.has(font)) {
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = font;
+    const m = ctx.measureText("Hg");
+    fontMetrics.set(font, m.fontBoundingBoxAscent ?? m.actualBoundingBoxAscent);
+  }
+  return fontMetrics.get(font);
+}
+
+// Copy what the browser shows inside `box` (HTML with text, borders, filled bars and SVGs) into
+// group `into`, at the positions it has relative to `box`'s top left corner, moved by (dx, dy).
+/** @param {any} box @param {Element} into @param {number} dx @param {number} dy */
+function copyPanel(box, into, dx, dy) {
+  const origin = box.getBoundingClientRect();
+  const ox = origin.left - box.scrollLeft - dx, oy = origin.top - box.scrollTop - dy;
+  if (!box.scrollTop && !box.scrollLeft && box.scrollHeight <= box.clientHeight + 1) copyBox(box, into, origin.left - dx, origin.top - dy);
+  const visible = (e) => { const cs = getComputedStyle(e); return cs.display !== "none" && cs.visibility !== "hidden"; };
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) { copyText(node, into, ox, oy); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE || !visible(node) || node.classList.contains("tl-close")) return;
+    if (node instanceof SVGSVGElement) {
+      const r = node.getBoundingClientRect();
+      copySVG(node, into, r.left - ox, r.top - oy);
+      return;
+    }
+    copyBox(node, into, ox, oy);
+    for (const child of node.childNodes) walk(child);
+  };
+  for (const child of box.childNodes) walk(child);
+}
+
+/** @param {any} node @param {Element} into @param {number} ox @param {number} oy */
+function copyBox(node, into, ox, oy) {
+  const cs = getComputedStyle(node), r = node.getBoundingClientRect();
+  if (!r.width || !r.height) return;
+  const bg = rgba(cs.backgroundColor);
+  const radius = parseFloat(cs.borderTopLeftRadius) || 0;
+  const x = r.left - ox, y = r.top - oy;
+  const sides = ["Top", "Right", "Bottom", "Left"].map((s) => cs[`border${s}Style`] !== "none" ? parseFloat(cs[`border${s}Width`]) : 0);
+  const boxed = sides.every((w) => w > 0);
+  if ((bg && bg[3] > 0) || boxed) {
+    el("svg:rect", { x: x.toFixed(1), y: y.toFixed(1), width: r.width.toFixed(1), height: r.height.toFixed(1), rx: radius,
+                     style: `fill:${bg && bg[3] > 0 ? cs.backgroundColor : "none"};stroke:${boxed ? cs.borderTopColor : "none"};stroke-width:${sides[0]}` }, into);
+  } else if (sides[2] > 0) {
+    const yb = y + r.height - sides[2] / 2;
+    el("svg:line", { x1: x.toFixed(1), x2: (x + r.width).toFixed(1), y1: yb.toFixed(1), y2: yb.toFixed(1),
+                     style: `stroke:${cs.borderBottomColor};stroke-width:${sides[2]}` }, into);
+  }
+}
+
+// A text node's words, grouped into the lines the browser broke them into.
+/** @param {any} node @param {Element} into @param {number} ox @param {number} oy */
+function copyText(node, into, ox, oy) {
+  const text = node.textContent;
+  if (!text.trim()) return;
+  const cs = getComputedStyle(node.parentElement);
+  const font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const range = document.createRange();
+  const lines = [];
+  const re = /\S+/g;
+  let m;
+  while ((m = re.exec(text))) {
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    const r = range.getBoundingClientRect();
+    if (!r.width) continue;
+    const line = lines[lines.length - 1];
+    if (line && Math.abs(line.top - r.top) < 2) { line.words.push(m[0]); line.right = r.right; }
+    else lines.push({ top: r.top, left: r.left, right: r.right, words: [m[0]] });
+  }
+  for (const line of lines) {
+    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font)).toFixed(1),
+                               style: `fill:${cs.color};font-family:${family(cs.fontFamily)};font-size:${cs.fontSize};font-weight:${cs.fontWeight}` },
+                 into, line.words.join(" "));
+    fitText(t, line.right - line.left);
+  }
+}
+
+// The figure of the current view: a title line, the drawing (the tree, or the charts), the
+// inspector beside the tree when a node is shown, and the legend under them.
+/** @param {any} tl a Timeline (store.js) @returns {{ svg: any, width: number, height: number }} */
+export function figure(tl) {
+  const rootStyle = getComputedStyle(tl.root);
+  const paper = paperOf(tl.root);
+  const ink = rootStyle.color;
+  const pad = 16, gap = 16, titleH = 30;
+  const svg = el("svg:svg", { version: "1.1" });
+  const back = el("svg:rect", { x: 0, y: 0, style: `fill:${paper}` }, svg);
+  const title = [tl.b.title, tl.frameLabel()];
+  if (tl.spec.kind) title.push(`${tl.spec.kind.replace(/:\s*$/, "")}: ${tl.kind === "current" ? "current strategy" : "average strategy"}`);
+  el("svg:text", { x: pad, y: pad + 16, style: `fill:${ink};font-family:${family(rootStyle.fontFamily)};font-size:16px;font-weight:600` },
+     svg, title.join(" · "));
+  const body = el("svg:g", {}, svg);
+  let width = 0, height = 0;
+  const place = (box, x, y) => {
+    copyPanel(box, body, x, y);
+    width = Math.max(width, x + Math.max(box.scrollWidth, box.getBoundingClientRect().width));
+    height = Math.max(height, y + Math.max(box.scrollHeight, box.getBoundingClientRect().height));
+  };
+  const top = pad + titleH;
+  if (tl.spec.inspector) {
+    const treeW = Math.max(tl.treeBox.scrollWidth, Number(tl.svg?.getAttribute("width")) || 0);
+    place(tl.treeBox, pad, top);
+    const shown = tl.inspected !== null && tl.inspected !== undefined && tl.inspected >= 0;
+    if (shown) place(tl.inspector, pad + treeW + gap, top);
+    place(tl.legend, pad, height + 12);
+  } else {
+    place(tl.main, pad, top);
+  }
+  const W = Math.ceil(width + pad), H = Math.ceil(height + pad);
+  svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  back.setAttribute("width", W); back.setAttribute("height", H);
+  return { svg, width: W, height: H };
+}
+
+/** @param {any} tl @param {string} ext */
+export const fileName = (tl, ext) => `cfrviz-${tl.b.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}` +
+  `-t${tl.frames[tl.f] ?? 0}.${ext}`;
+
+/** @param {Blob} blob @param {string} name */
+export function save(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+}
+
+/** @param {any} tl */
+export function downloadSVG(tl) {
+  const { svg } = figure(tl);
+  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg);
+  save(new Blob([text], { type: "image/svg+xml" }), fileName(tl, "svg"));
+}

@@ -1,0 +1,148 @@
+// The payload (cfrviz.figures.timeline.build_payload) and the header line, written once: these
+// typedefs are what tsc --checkJs holds every module to (tests/run.sh), and what a Python test holds
+// build_payload's fields to (tests/unit/figures/test_timeline_modules.py).
+
+/**
+ * A drawn part's nodes, [M] arrays in the order of the part's sorted node ids (local indices).
+ * parent, action, edge and chance are added here from `edges` (intoNodes).
+ * @typedef {Object} Nodes
+ * @property {number[]} id
+ * @property {number[]} actor 0 and 1 the players, 2 chance, 3 terminal
+ * @property {number[]} set index into `sets`, -1 off a decision node
+ * @property {string[]} label
+ * @property {(number | null)[]} payoff player 1's payoff at a terminal node
+ * @property {number[]} [parent]
+ * @property {number[]} [action]
+ * @property {string[]} [edge]
+ * @property {(number | null)[]} [chance]
+ */
+
+/**
+ * The tree edges, [E] arrays of local indices.
+ * @typedef {Object} Edges
+ * @property {number[]} parent
+ * @property {number[]} child
+ * @property {string[]} name
+ * @property {number[]} action
+ * @property {string[]} letter
+ * @property {(number | null)[]} chance
+ */
+
+/**
+ * One arrangement of the deals: each node's column and row.
+ * @typedef {Object} Layout
+ * @property {string} name
+ * @property {number} by
+ * @property {number[]} column
+ * @property {number[]} row
+ * @property {number} columns
+ * @property {number} rows
+ */
+
+/**
+ * A drawn information set. histories: [node id, label, local index or -1 when not drawn].
+ * @typedef {Object} InfoSet
+ * @property {number} index
+ * @property {string} key
+ * @property {number} player
+ * @property {string[]} actions
+ * @property {string[]} letters
+ * @property {[number, string, number][]} histories
+ * @property {number[] | null} lock
+ */
+
+/**
+ * @typedef {Object} Colors
+ * @property {string} chance
+ * @property {string[]} player
+ * @property {string} terminal
+ * @property {string[]} actions
+ */
+
+/** @typedef {(number | null)[][][]} PerSet [F, S, A] over the frames, sets and actions */
+
+/**
+ * One drawn part of a run (or of a tree with no run: then `frames` is empty and the run's fields
+ * are absent). `extra` is a page mode's own data.
+ * @typedef {Object} Payload
+ * @property {number} version
+ * @property {string} title
+ * @property {string[]} players
+ * @property {Colors} colors
+ * @property {Nodes} nodes
+ * @property {Edges} edges
+ * @property {[number, number][]} links
+ * @property {number[][]} groups
+ * @property {Layout[]} layouts
+ * @property {InfoSet[]} sets
+ * @property {number[]} order
+ * @property {number[]} frames
+ * @property {any} [extra]
+ * @property {number} [iterations]
+ * @property {number[]} [exploitability]
+ * @property {number[] | null} [currentExploitability]
+ * @property {number[]} [value]
+ * @property {number[]} [expectedValue]
+ * @property {PerSet} [current]
+ * @property {PerSet} [average]
+ * @property {PerSet} [regret]
+ * @property {PerSet} [instantRegret]
+ * @property {PerSet} [setValue]
+ * @property {(number | null)[][]} [ownReach]
+ * @property {(number | null)[][]} [othersReach]
+ * @property {PerSet} [cfValue]
+ * @property {string} [numbersSource]
+ * @property {string} [algorithm]
+ * @property {string} [updates]
+ */
+
+/**
+ * The header line: the payload's id and the server's view.
+ * @typedef {Object} Header
+ * @property {string} id
+ * @property {string} [mode]
+ * @property {number | null} [t]
+ * @property {number | null} [node]
+ * @property {string | null} [kind]
+ * @property {string[]} [focus]
+ * @property {boolean} [log]
+ * @property {any} [state]
+ */
+
+const decoder = new TextDecoder();
+/** @type {Map<string, Payload>} payload id -> parsed body, shared by every mount on the page */
+const payloads = new Map();
+
+/**
+ * The component's data: the header line, then the payload (parsed once per id).
+ * @param {Uint8Array | ArrayBuffer | null | undefined} data
+ * @returns {{ header: Header, body: Payload }}
+ */
+export function parse(data) {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data || []);
+  const cut = bytes.indexOf(10);
+  const header = JSON.parse(decoder.decode(bytes.subarray(0, cut)));
+  let body = payloads.get(header.id);
+  if (!body) {
+    body = /** @type {Payload} */ (JSON.parse(decoder.decode(bytes.subarray(cut + 1))));
+    intoNodes(body);
+    payloads.set(header.id, body);
+    if (payloads.size > 6) payloads.delete(payloads.keys().next().value);
+  }
+  return { header, body };
+}
+
+/**
+ * The payload's tree edges (networkx's, see cfrviz/figures/timeline.py) as per-node arrays: each
+ * node's parent, and the action index, letter and chance probability of the edge into it.
+ * @param {Payload} body
+ */
+export function intoNodes(body) {
+  const n = body.nodes, e = body.edges, N = n.id.length;
+  n.parent = new Array(N).fill(-1); n.action = new Array(N).fill(0);
+  n.edge = new Array(N).fill(""); n.chance = new Array(N).fill(null);
+  for (let j = 0; j < e.child.length; j++) {
+    const c = e.child[j];
+    n.parent[c] = e.parent[j]; n.action[c] = e.action[j]; n.edge[c] = e.letter[j]; n.chance[c] = e.chance[j];
+  }
+}

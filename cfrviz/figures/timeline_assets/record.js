@@ -1,0 +1,147 @@
+// The view painted on a canvas: a PNG of it, and a WebM of it stepping through the frames.
+import { thousands } from "./util.js";
+import { figure, fileName, save } from "./figure.js";
+
+
+// Paint a figure (made by `figure`, so only the shapes it holds) on a canvas context.
+/** @param {CanvasRenderingContext2D} ctx @param {any} node */
+function paint(ctx, node) {
+  const tag = node.tagName;
+  if (tag === "title") return;
+  ctx.save();
+  const st = node.style;
+  const css = (p) => st ? st.getPropertyValue(p) : "";
+  const num = (p, d) => { const v = parseFloat(css(p)); return Number.isFinite(v) ? v : d; };
+  const attr = (a) => parseFloat(node.getAttribute(a)) || 0;
+  const move = (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
+  if (move) ctx.translate(Number(move[1]), Number(move[2]));
+  ctx.globalAlpha *= num("opacity", 1);
+  const fill = css("fill") || node.getAttribute("fill") || (tag === "text" ? "#000" : "none");
+  const stroke = css("stroke") || node.getAttribute("stroke") || "none";
+  const strokeWidth = num("stroke-width", parseFloat(node.getAttribute("stroke-width")) || 1);
+  const dash = css("stroke-dasharray");
+  const doFill = (draw) => {
+    if (fill === "none" || !fill) return;
+    ctx.save(); ctx.globalAlpha *= num("fill-opacity", 1); ctx.fillStyle = fill; draw(); ctx.restore();
+  };
+  const doStroke = (draw) => {
+    if (stroke === "none" || !stroke || strokeWidth <= 0) return;
+    ctx.save();
+    ctx.globalAlpha *= num("stroke-opacity", 1);
+    ctx.strokeStyle = stroke; ctx.lineWidth = strokeWidth;
+    ctx.lineCap = css("stroke-linecap") || node.getAttribute("stroke-linecap") || "butt";
+    ctx.lineJoin = css("stroke-linejoin") || "miter";
+    ctx.setLineDash(dash && dash !== "none" ? dash.split(/[ ,]+/).map(parseFloat).filter(Number.isFinite) : []);
+    draw(); ctx.restore();
+  };
+  if (tag === "g" || tag === "svg") {
+    for (const child of node.children) paint(ctx, child);
+  } else if (tag === "rect") {
+    const path = new Path2D();
+    path.roundRect(attr("x"), attr("y"), attr("width"), attr("height"), attr("rx"));
+    doFill(() => ctx.fill(path)); doStroke(() => ctx.stroke(path));
+  } else if (tag === "line") {
+    doStroke(() => { ctx.beginPath(); ctx.moveTo(attr("x1"), attr("y1")); ctx.lineTo(attr("x2"), attr("y2")); ctx.stroke(); });
+  } else if (tag === "path") {
+    const path = new Path2D(node.getAttribute("d"));
+    doFill(() => ctx.fill(path)); doStroke(() => ctx.stroke(path));
+  } else if (tag === "polyline") {
+    const pts = (node.getAttribute("points") || "").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    doStroke(() => { ctx.beginPath(); pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y))); ctx.stroke(); });
+  } else if (tag === "text") {
+    ctx.font = `${css("font-weight") || "400"} ${css("font-size") || "14px"} ${css("font-family") || "sans-serif"}`;
+    const anchor = css("text-anchor") || node.getAttribute("text-anchor") || "start";
+    ctx.textAlign = anchor === "middle" ? "center" : anchor === "end" ? "right" : "left";
+    ctx.textBaseline = "alphabetic";
+    const x = attr("x"), y = attr("y"), text = node.textContent;
+    const most = node.hasAttribute("textLength") ? attr("textLength") + 1 : undefined;
+    const halo = () => doStroke(() => ctx.strokeText(text, x, y, most));
+    if ((css("paint-order") || "").startsWith("stroke")) { halo(); doFill(() => ctx.fillText(text, x, y, most)); }
+    else { doFill(() => ctx.fillText(text, x, y, most)); halo(); }
+  }
+  ctx.restore();
+}
+
+/** @param {{ width: number, height: number }} fig @param {number} scale */
+function canvasOf(fig, scale) {
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(fig.width * scale);
+  canvas.height = Math.round(fig.height * scale);
+  return canvas;
+}
+
+/** @param {HTMLCanvasElement} canvas @param {{ svg: any, width: number, height: number }} fig @param {number} scale */
+function paintFigure(canvas, fig, scale) {
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.clearRect(0, 0, fig.width, fig.height);
+  paint(ctx, fig.svg);
+}
+
+/** @param {any} tl a Timeline (store.js) */
+export function downloadPNG(tl) {
+  const fig = figure(tl);
+  const canvas = canvasOf(fig, 2);   // 2x pixel ratio: sharp on slides and retina screens
+  paintFigure(canvas, fig, 2);
+  canvas.toBlob((blob) => save(blob, fileName(tl, "png")), "image/png");
+}
+
+// A WebM of the view stepping through frames first..last: each frame is painted on a canvas and
+// handed to MediaRecorder. At least 24 video frames: short ranges hold each frame longer.
+/** @param {any} tl @param {number} first @param {number} last @param {any} button */
+export async function downloadAnimation(tl, first, last, button) {
+  if (tl.recording) return;
+  const status = tl.bar.animStatus;
+  if (typeof MediaRecorder === "undefined" || !HTMLCanvasElement.prototype.captureStream) {
+    status.textContent = "This browser cannot record video (no MediaRecorder).";
+    return;
+  }
+  const steps = [];
+  const count = Math.min(120, last - first + 1);
+  for (let i = 0; i < count; i++) steps.push(count === 1 ? first : Math.round(first + (i * (last - first)) / (count - 1)));
+  const picked = [...new Set(steps)];
+  const hold = Math.max(1, Math.ceil(24 / picked.length));
+  const fps = 12;
+  tl.pause(false);
+  const keep = tl.f;
+  tl.f = picked[0]; tl.draw();
+  const fig0 = figure(tl);
+  const canvas = canvasOf(fig0, 1);
+  paintFigure(canvas, fig0, 1);
+  const type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
+  const stream = canvas.captureStream(0);
+  const track = /** @type {CanvasCaptureMediaStreamTrack} */ (stream.getVideoTracks()[0]);
+  const recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
+  const chunks = [];
+  recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
+  const done = new Promise((resolve) => { recorder.onstop = resolve; });
+  tl.recording = true;
+  button.disabled = true;
+  let made = 0;
+  recorder.start();
+  try {
+    for (const f of picked) {
+      tl.f = f; tl.draw();
+      const fig = figure(tl);
+      for (let h = 0; h < hold; h++) {
+        paintFigure(canvas, { ...fig, width: fig0.width, height: fig0.height }, 1);
+        track.requestFrame();
+        made += 1;
+        status.textContent = `Recording frame ${made} of ${picked.length * hold}…`;
+        await new Promise((resolve) => setTimeout(resolve, 1000 / fps));
+      }
+    }
+  } finally {
+    recorder.stop();
+    await done;
+    track.stop();
+    tl.recording = false;
+    button.disabled = false;
+    tl.f = keep; tl.draw();
+  }
+  status.textContent = `${made} frames, iterations ${thousands(tl.frames[first])} to ${thousands(tl.frames[last])}.`;
+  status.dataset.frames = String(made);
+  const name = `cfrviz-${tl.b.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}` +
+    `-t${tl.frames[first]}-${tl.frames[last]}.webm`;
+  save(new Blob(chunks, { type: "video/webm" }), name);
+}
