@@ -51,7 +51,7 @@ export function buildTree(tl) {
   for (let c = 0; c + 1 < C; c++) need = Math.max(need, ch[c] + ch[c + 1] + 24);
   const wide = Math.ceil(padL + right + ch[C - 1] + (C - 1) * need);
   // On a narrow screen the tree keeps its labels and pans sideways instead (at most 3 screens).
-  const W = tl.narrow && wide > tl.width ? Math.min(wide, 3 * tl.width) : tl.width;
+  let W = tl.narrow && wide > tl.width ? Math.min(wide, 3 * tl.width) : tl.width;
   tl.panNote.hidden = W <= tl.width;
   /** @param {number[]} h */
   const span = (h) => (W - padL - right - h[C - 1]) / Math.max(1, C - 1);
@@ -60,6 +60,18 @@ export function buildTree(tl) {
   tl.keysShown = true;
   for (let c = 0; c + 1 < C; c++) if (ch[c] + ch[c + 1] + 24 > colW) tl.keysShown = false;
   if (!tl.keysShown) { half = half.map((h, k) => actor[k] <= 1 ? 9 : 7); ch = colHalf(half); colW = span(ch); }
+  // Edge labels (bids, moves) need room too: rather than drop them all, widen the tree (at most 3
+  // screens) and let it pan sideways.
+  let labelNeed = 0;
+  for (let j = 0; j < b.edges.child.length; j++) {
+    const k = b.edges.child[j];
+    labelNeed = Math.max(labelNeed, tl.measure(b.edges.letter[j]) + half[k] + ch[lay.column[k] - 1] + 12);
+  }
+  if (labelNeed > colW) {
+    W = Math.max(W, Math.min(Math.ceil(padL + right + ch[C - 1] + (C - 1) * labelNeed), 3 * tl.width));
+    tl.panNote.hidden = W <= tl.width;
+    colW = span(ch);
+  }
   /** @param {number} k */
   const x = (k) => padL + lay.column[k] * colW;
   const top = 24;
