@@ -58,6 +58,16 @@ st.markdown(
     "touched* chart puts everyone on the same budget.")
 
 cap = ui.iteration_cap(game)
+# The page's default iterations, scaled to fit the budget on this game (Leduc's refused themselves): a
+# default held anywhere (link, widget, kept copy) becomes the fitted one; a value the visitor chose is kept.
+fitted = dict(zip(("cmp_iters", "cmp_sampling_iters"), page_results.compare_defaults(game, settings)))
+for name, value in fitted.items():
+    if ui.page_value(name) == ui.page_setting(name).default:
+        ui.set_page_value(name, value)
+    for held in (name, f"_kept_{name}"):
+        if st.session_state.get(held) == ui.page_setting(name).default:
+            st.session_state[held] = value
+default_iterations, default_sampling = ui.page_value("cmp_iters"), ui.page_value("cmp_sampling_iters")
 choices = page_results.compare_choices(game)
 if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
@@ -68,10 +78,9 @@ updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES),
                          key=remembered("cmp_updates", list(ui.page_value("cmp_updates"))))
 i1, i2, i3, i4 = st.columns(4)
 iterations = int(i1.number_input(f"Iterations, full traversal (≤ {cap:,})", min_value=1, max_value=cap, step=100,
-                                 key=remembered("cmp_iters", min(int(ui.page_value("cmp_iters")), cap), cap)))
+                                 key=remembered("cmp_iters", min(int(default_iterations), cap), cap)))
 sampling_iterations = int(i2.number_input(f"Iterations, sampling (≤ {cap:,})", min_value=1, max_value=cap,
-                                          step=1000, key=remembered("cmp_sampling_iters",
-                                                                    min(int(ui.page_value("cmp_sampling_iters")), cap), cap)))
+                                          step=1000, key=remembered("cmp_sampling_iters", min(int(default_sampling), cap), cap)))
 seed_count = int(i3.number_input("Seeds per sampling method", min_value=1, max_value=MAX_SEEDS, step=1,
                                  key=remembered("cmp_seeds", len(DEFAULT_SEEDS)),
                                  help="Each sampling method runs with seeds 0, 1, 2, …: the chart shows the "

@@ -21,7 +21,7 @@ import numpy as np
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
 from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
-from cfrviz.util.vocabulary import Player, StrategyKind
+from cfrviz.util.vocabulary import Player, StrategyKind, UpdateScheme
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -153,9 +153,14 @@ class FrameNumbers:
     source: str
 
 
-#: What the inspector's values are computed from, said under them.
-NUMBERS_SOURCE = ("the strategies that produced iteration t's update (with alternating updates, "
-                  "player 2's values answer player 1's updated strategy)")
+def numbers_source(updates: UpdateScheme | str) -> str:
+    """What the inspector's values are computed from, said under them: the note on player 2's values
+    holds only when the run alternates (a simultaneous run updates both from the same strategies)."""
+    if UpdateScheme(updates) == UpdateScheme.ALTERNATING:
+        return ("the strategies that produced iteration t's update (with alternating updates, "
+                "player 2's values answer player 1's updated strategy)")
+    return ("the strategies that produced iteration t's update (simultaneous updates: both players' values "
+            "answer the same strategies)")
 
 
 def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
@@ -167,10 +172,12 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         # A drawing without histories or sets (the charts): no walk over the tree at all.
         frames, width = len(snapshots), run.tree.max_actions
         return FrameNumbers(np.empty((frames, 0)), np.empty((frames, 0)), np.empty((frames, 0, width)),
-                            np.empty((frames, 0, width)), np.empty((frames, 0, width)), NUMBERS_SOURCE)
+                            np.empty((frames, 0, width)), np.empty((frames, 0, width)),
+                            numbers_source(run.settings.updates))
     numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes, sets=sets)
     return FrameNumbers(numbers["own_reach"], numbers["opponent_chance_reach"], numbers["history_cfv"],
-                        numbers["infoset_cfv"], numbers["instant_regret"], NUMBERS_SOURCE)
+                        numbers["infoset_cfv"], numbers["instant_regret"],
+                        numbers_source(run.settings.updates))
 
 
 # ---------------------------------------------------------------------------------------------
