@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import clamped_exploitability, escape_markdown as md, number
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 
@@ -26,7 +26,7 @@ from cfrviz.figures.convergence import (  # noqa: E402
 )
 
 m1, m2, m3 = st.columns(3)
-m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e}",
+m1.metric(f"Exploitability at iteration {view.t:,}", number(clamped_exploitability(run.exploitability[view.snapshot])),
           help="(best-response value against player 2 + best-response value against player 1) / 2, "
                "of the average strategy.")
 m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",

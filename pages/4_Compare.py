@@ -7,7 +7,7 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.app import page_results
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import ROUNDING_NOTE, clamped_exploitability, escape_markdown as md, number
 from cfrviz.teaching.compare import (
     DEFAULT_REPEATS,
     DEFAULT_SEEDS,
@@ -146,13 +146,16 @@ st.caption(f"Colour: the algorithm. Dash: the update scheme (solid alternating, 
            f"the median of {repeats} timed solves after a warm-up solve, so compiling is not counted; the machine "
            "may be shared, so small differences are noise.")
 
-rows = summary(lines)
+EXPLOITABILITY_COLUMNS = ("exploitability", "current exploitability")
+# Rounding noise below zero is 0 in the table and its CSV; the screen writes numbers as every page does.
+rows = [{k: clamped_exploitability(v) if k in EXPLOITABILITY_COLUMNS else v  # type: ignore[arg-type]
+         for k, v in row.items()} for row in summary(lines)]
+shown = [{k: number(v) if k in EXPLOITABILITY_COLUMNS else v for k, v in row.items()}  # type: ignore[arg-type]
+         for row in rows]
 is_kuhn = game.alpha_family
-st.dataframe(rows, hide_index=True, width="stretch", column_config={
-    "exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final average strategy "
-                                                                       "(median over seeds)."),
-    "current exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final current strategy "
-                                                                               "(median over seeds)."),
+st.dataframe(shown, hide_index=True, width="stretch", column_config={
+    "exploitability": st.column_config.TextColumn(help="Of the final average strategy (median over seeds)."),
+    "current exploitability": st.column_config.TextColumn(help="Of the final current strategy (median over seeds)."),
     "nodes touched": st.column_config.NumberColumn(format="localized"),
     "seconds": st.column_config.NumberColumn(format="%.4f", help="Median of the timed solves."),
     "α heads for": st.column_config.NumberColumn(format="%.3f",
@@ -160,6 +163,7 @@ st.dataframe(rows, hide_index=True, width="stretch", column_config={
                                                       "nearest one to the final average strategy."),
 }, column_order=None if is_kuhn else ["algorithm", "updates", "seeds", "iterations", "exploitability",
                                       "current exploitability", "nodes touched", "seconds"])
+st.caption(ROUNDING_NOTE)
 d1, d2, _ = st.columns([1, 1, 3])
 # Partials, not lambdas: a lambda would keep this page's globals (the view and its run) alive with the button.
 d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{game.name}.csv",

@@ -103,8 +103,8 @@ if request.start_regret is not None:
 path = page_results.regret_matching_path(request)
 
 
-# The page's own iteration t (0 in the link: the last one). The timeline steps through the run in
-# the browser and tells the page t when the visitor stops; the link keeps it.
+# The page's own iteration t (1 by default, so a learner watches the path start; 0 in the link: the last
+# one). The timeline steps through the run in the browser and tells the page t when the visitor stops.
 kept_t = int(ui.page_value("rm_t"))
 t = iterations if kept_t == 0 or kept_t > iterations else kept_t
 row_eq, column_eq, value = matrix_equilibrium(payoffs)

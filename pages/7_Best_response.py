@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import clamped_exploitability, escape_markdown as md, number
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
@@ -88,7 +88,7 @@ if equilibrium is None:
 else:
     st.caption(f"Player {player_number(exploiter)}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
                f"solved exactly by the sequence-form linear program (its exploitability: "
-               f"{exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
+               f"{number(clamped_exploitability(exploitability(tree, equilibrium)))}). Games can have many equilibria "
                "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
                "one; exploitability above says whether it is an equilibrium.")
     st.dataframe(equilibrium_table(tree, strategy, equilibrium, exploiter), hide_index=True, width="stretch",
