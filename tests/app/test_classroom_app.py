@@ -117,3 +117,15 @@ def test_regret_matching_opens_where_the_path_starts() -> None:
     last = open_page("pages/5_Regret_matching.py", {"rm_t": "0", "rm_iters": "500"})
     (element,) = last.get("bidi_component")
     assert read_component_data(element.proto.bytes)[0]["t"] == 500
+
+
+def test_play_opens_with_one_plain_paragraph_and_the_deal_button_before_the_rules() -> None:
+    # Defect 6: Play opened with a paragraph of notation, "Deal the first hand" below the fold at 1280×800
+    # (the browser's own check is tests/browser/test_accessibility_browser.py).
+    at = open_page("pages/8_Play.py")
+    first = at.markdown[0].value
+    assert "v(I" not in first and len(first) < 400, first
+    order = [type(e).__name__ + ":" + str(getattr(e, "label", "")) for e in at.main]
+    deal = next(k for k, e in enumerate(order) if "Deal the first hand" in e)
+    rules = next(k for k, e in enumerate(order) if "Expander" in e and "Rules" in e)
+    assert deal < rules, order
