@@ -17,6 +17,8 @@ from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import lock_editor, locked_vs_unlocked
+from cfrviz.app import practice_box
+from cfrviz.teaching import practice
 
 view = ui.setup_page("Game tree", page=ui.Page.GAME_TREE)
 tree = view.tree
@@ -106,6 +108,10 @@ if locked is not None and unlocked is not None:
 st.caption("Drag the slider, press ▶, or click the tree and use ← → Home End and space: everything moves in "
            "your browser. Click a node to inspect it; hover one to peek at its numbers at t.")
 ui.action_legend(tree.game)
+asked = practice.practice_set(tree, view.node)
+if asked is not None:
+    practice_box.ask(practice.Practice.GAME_TREE, functools.partial(practice.shared_information_set, tree, asked),
+                     (view.settings.spec, asked))
 stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.spec.name)[:40]
 st.download_button("Download GraphML", data=functools.partial(graphml_bytes, tree, nodes),
                    file_name=f"cfrviz_{stem}_tree.graphml", mime="application/graphml+xml",

@@ -5,7 +5,9 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.util.text import clamped_exploitability, escape_markdown as md, number
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
+from cfrviz.teaching import practice
 from cfrviz.figures.timeline import TimelineMode
 
 view = ui.setup_page("Convergence")
@@ -34,6 +36,11 @@ m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot
 value = game_value(run)
 m3.metric("Game value (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
 st.caption("Every number here is in chips per hand, from player 1's side.")
+if view.settings.spec.alpha_family and not view.settings.locks:
+    # Asked before the chart that shows the nearest α: predict, then look.
+    practice_box.ask(practice.Practice.CONVERGENCE,
+                     lambda: practice.alpha_family(view.tree, run.average_strategy[view.snapshot], view.t),
+                     (view.settings, view.t))
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:

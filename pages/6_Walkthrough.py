@@ -11,11 +11,12 @@ import dataclasses
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.app import page_results
+from cfrviz.app import page_results, practice_box
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
 from cfrviz.solvers import ALGORITHMS, Algorithm, update_schemes
+from cfrviz.teaching import practice
 from cfrviz.teaching.walkthrough import deal_options
 
 view = ui.setup_page(
@@ -109,3 +110,4 @@ st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "")
            "Click the tree, then → and ← step, N and P jump to the next or previous update (a node whose "
            "regrets are added), Home and End go to the first and last step, and space plays. Click a node "
            "to go to its visit. Everything moves in your browser.")
+practice_box.ask(practice.Practice.WALKTHROUGH, lambda: practice.walkthrough_regret(trace, step - 1), (inputs, step))

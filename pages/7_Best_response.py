@@ -13,7 +13,9 @@ from cfrviz.util.text import clamped_exploitability, escape_markdown as md, numb
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
+from cfrviz.teaching import practice
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
@@ -79,6 +81,8 @@ ui.action_legend(tree.game)
 
 strategy = run.average_strategy[view.snapshot]
 exploitability_in_both_games(run, view.snapshot, exploitability(tree, strategy))
+practice_box.ask(practice.Practice.BEST_RESPONSE,
+                 lambda: practice.where_to_exploit(tree, strategy, int(exploiter)), (view.settings, view.t, exploiter))
 
 st.subheader("Against an equilibrium")
 equilibrium = lp_equilibrium(tree)

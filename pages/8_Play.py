@@ -9,19 +9,21 @@ strategy at t, what each decision costs at t) runs in the browser and tells the 
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.app import registry
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures._style import PLAYER_NAMES
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
 from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_text
-from cfrviz.teaching import play
+from cfrviz.teaching import play, practice
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.text import escape_markdown as md
 
@@ -37,6 +39,7 @@ SEATS_KEY = "play_seats"
 LOSSES_KEY = "play_losses"
 SESSION_KEY = "play_session"
 SECRET_KEY = "play_secret"
+PREDICTED_KEY = "play_predicted"   # (hand, decisions) whose EV loss the learner has chosen to see
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = view.settings.spec.parts_by == "private card"
@@ -116,6 +119,7 @@ def reset() -> None:
 
 
 c4.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
+predicting = st.toggle("Practice: predict each decision's EV loss before it is shown", key="play_predict")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
     hand = None  # a hand from another game
@@ -182,6 +186,19 @@ with table:
         st.markdown("\n".join(rows))
         for decision in hand.decisions[-1:]:
             chosen = md(decision.actions[decision.chosen])
+            asked = (hand.number, len(hand.decisions))
+            if predicting:
+                # Predict, then reveal: the loss is shown once the learner has committed to a guess.
+                played = strategy if decision.iteration is None else \
+                    run.average_strategy[run.snapshot_at(decision.iteration)]   # the strategy the loss was judged by
+                practice_box.ask(practice.Practice.PLAY, functools.partial(
+                    practice.play_mistake, tree, played, decision.information_set,
+                    decision.actions[decision.chosen]), (session, asked), expanded=True)
+            if predicting and asked not in st.session_state.get(PREDICTED_KEY, set()) \
+                    and not practice_box.answered(practice.Practice.PLAY, (session, asked)):
+                st.button("Show the EV loss", key="play_show_loss", on_click=lambda key=asked: st.session_state
+                          .setdefault(PREDICTED_KEY, set()).add(key))
+                continue
             st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
                     f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
                     f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",

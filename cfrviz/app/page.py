@@ -103,7 +103,8 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     if not follows_sidebar(page) and page is not None and uploaded is None:
         # The page's own link (address bar, share box) carries only its own settings; the navigation above
         # keeps the sidebar's solve for the pages that use it.
-        params = page_params_of(page, st.session_state.get(PAGE_SETTINGS_KEY, {}))
+        values = st.session_state.get(PAGE_SETTINGS_KEY, {})
+        params = {**page_params_of(page, values), **page_params_of(Page.HOME, values)}
 
     view = View(settings, tree, None, t, 0, node, choice, params, uploaded is not None, page)
     if uploaded is not None:

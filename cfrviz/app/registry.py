@@ -10,6 +10,7 @@ from enum import StrEnum
 from cfrviz.app.page_setting import PageSetting
 from cfrviz.games.matrix import PRESETS as MATRIX_PRESETS
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.teaching.practice import Practice
 from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Algorithm, Player, StrategyKind, UpdateScheme, parse_player, \
     player_text
@@ -63,7 +64,10 @@ _COMPARED_FIRST = (Algorithm.CFR, Algorithm.CFR_PLUS, Algorithm.DISCOUNTED_CFR, 
 # Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
 #: Every page, in the navigation's order.
 PAGES: tuple[PageEntry, ...] = (
-    PageEntry(Page.HOME, "app.py", "Home", ":material/home:"),
+    PageEntry(Page.HOME, "app.py", "Home", ":material/home:", (
+        # The practice questions answered right (`cfrviz.teaching.practice`): carried by every page's link.
+        PageSetting("practice", "practice questions answered", (), tuple(p.value for p in Practice), many=True),
+    )),
     PageEntry(Page.GAME_TREE, "pages/1_Game_tree.py", "Game tree", ":material/account_tree:", (
         PageSetting("edges", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
     )),

@@ -21,7 +21,7 @@ from cfrviz.teaching.walkthrough import IterationTrace, StepKind
 from cfrviz.tree import GameTree
 
 __all__ = ["ALPHA_TOLERANCE", "Answer", "Feedback", "Practice", "Question", "UNIFORM", "alpha_family",
-           "next_favoured_action", "play_mistake", "reveal", "shared_information_set", "walkthrough_regret",
+           "next_favoured_action", "play_mistake", "practice_set", "reveal", "shared_information_set", "walkthrough_regret",
            "where_to_exploit"]
 
 
@@ -242,3 +242,17 @@ def play_mistake(tree: GameTree, strategy: np.ndarray, information_set: str, act
         f"when both follow the strategy from there; the strategy's own mix is worth "
         f"{_number(float(numbers.set_value[i]), 3)}. Your {action}: "
         + ("no mistake." if loss == 0 else f"{_number(loss, 3)} chips less than the strategy's mix.")))
+
+
+def practice_set(tree: GameTree, node: int | None) -> int | None:
+    """The information set the tree question asks about: the selected node's when it is player 2's and has
+    several histories, else player 2's first such set (None when player 2 has none)."""
+    sizes = np.bincount(tree.infoset[tree.infoset >= 0], minlength=tree.num_infosets)
+    if node is not None and 0 <= node < tree.num_nodes:
+        chosen = int(tree.infoset[node])
+        if chosen >= 0 and int(tree.infosets[chosen].player) == 1 and sizes[chosen] > 1:
+            return chosen
+    for i, record in enumerate(tree.infosets):
+        if int(record.player) == 1 and sizes[i] > 1:
+            return i
+    return None
