@@ -89,3 +89,11 @@ def test_the_tree_convergence_and_best_response_pages_ask_their_question() -> No
         at = open_page(page)
         assert any(words in m.value for m in at.markdown), page
         assert not at.success and not at.warning       # nothing revealed before the commit
+
+
+def test_the_walkthrough_and_the_tree_say_what_the_solver_just_did() -> None:
+    # The line's numbers are tested in tests/unit/teaching/test_narration.py; here: it is drawn, above the timeline.
+    for page, words in (("pages/6_Walkthrough.py", "Chance at deal samples QK"),
+                        ("pages/1_Game_tree.py", "At iteration 1,000, set")):
+        at = open_page(page)
+        assert any(words in m.value for m in at.markdown), (page, [m.value[:80] for m in at.markdown])
