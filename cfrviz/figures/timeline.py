@@ -20,7 +20,7 @@ import numpy as np
 
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
-from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
+from cfrviz.figures._style import ACTION_COLORS, ACTION_TEXT_COLORS, ACTOR_STYLE, PILL_COLORS, PLAYER_NAMES
 from cfrviz.util.vocabulary import Player, StrategyKind, UpdateScheme
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
@@ -268,7 +268,10 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "title": tree.game.title,
         "players": list(PLAYER_NAMES),
         "colors": {"chance": ACTOR_STYLE[Player.CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
-                   "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS)},
+                   "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS),
+                   # Text in an action's colour, and pills with white text, in shades that reach 4.5:1 (issue 30).
+                   "actionText": list(ACTION_TEXT_COLORS),
+                   "pills": [PILL_COLORS[Player.FIRST], PILL_COLORS[Player.SECOND]]},
         "nodes": {
             "id": drawn,
             "actor": actor,
