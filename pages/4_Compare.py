@@ -74,6 +74,9 @@ if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
 c1, c2 = st.columns([3, 2])
 algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a].title,
                             key=remembered("cmp_algos", [a for a in ui.page_value("cmp_algos") if a in choices]))
+# The box shows as many chips as fit on one line and hides the rest: say every chosen one underneath.
+if len(algorithms) > 1:
+    c1.caption(f"{len(algorithms)} chosen: " + ", ".join(ALGORITHMS[a].title for a in algorithms) + ".")
 updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES),
                          key=remembered("cmp_updates", list(ui.page_value("cmp_updates"))))
 i1, i2, i3, i4 = st.columns(4)

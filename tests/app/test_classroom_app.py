@@ -14,6 +14,7 @@ from cfrviz.app.links import Choice
 from cfrviz.app.locks import LOCK_STEP, LOCK_WIDGET
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.run.uploads import read_game_upload
+from cfrviz.solvers import ALGORITHMS
 from cfrviz.util.text import clamped_exploitability, number
 from tests.support.apptest import open_page
 
@@ -129,3 +130,14 @@ def test_play_opens_with_one_plain_paragraph_and_the_deal_button_before_the_rule
     deal = next(k for k, e in enumerate(order) if "Deal the first hand" in e)
     rules = next(k for k, e in enumerate(order) if "Expander" in e and "Rules" in e)
     assert deal < rules, order
+
+
+def test_compare_says_every_chosen_algorithm_under_its_box() -> None:
+    # Defect 6: at 1280×800 the box showed four chips and hid PCFR+'s successors without saying so (seen in a
+    # browser); the page's default is six algorithms (cfrviz.app.registry, cmp_algos).
+    at = open_page("pages/4_Compare.py", {"game": "kuhn", "cmp_iters": "20", "cmp_sampling_iters": "20"})
+    chosen = at.multiselect(key="cmp_algos").value
+    assert len(chosen) == 6
+    (caption,) = [c.value for c in at.caption if c.value.startswith("6 chosen: ")]
+    for algorithm in chosen:
+        assert ALGORITHMS[algorithm].title in caption
