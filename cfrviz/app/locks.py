@@ -15,7 +15,7 @@ from cfrviz.analysis.locks import full_exploitability, lock_effect, restricted_e
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, restrict
-from cfrviz.util.text import escape_markdown, number
+from cfrviz.util.text import clamped_exploitability, escape_markdown, number
 
 #: Two exact values (the linear program's) this close are one: the program solves to about 1e-9.
 EXACT_VALUE_TOLERANCE = 1e-7
@@ -124,9 +124,10 @@ def locked_vs_unlocked(tree: GameTree, locked: Run, unlocked: Run, locks: Locks)
     one.metric("Player 1's value change", number(effect.value_change(0), signed=True),
                help="Locked minus unlocked value, chips per hand: negative is what the locks cost player 1.")
     two.metric("Player 2's value change", number(effect.value_change(1), signed=True))
-    three.metric("Exploitability, locked game", f"{float(locked.exploitability[-1]):.2e}",
+    three.metric("Exploitability, locked game", number(clamped_exploitability(float(locked.exploitability[-1]))),
                  help="A best response may not change a locked set: this falls to zero as the solve converges.")
-    four.metric("Exploitability, full game", f"{float(full_exploitability(restricted, locked.average_strategy[-1])):.2e}",
+    four.metric("Exploitability, full game",
+                number(clamped_exploitability(float(full_exploitability(restricted, locked.average_strategy[-1])))),
                 help="A best response may change any set, locked ones too: how exploitable the locked strategy is.")
     try:
         locked_value = restricted_equilibrium(restricted)[0]
