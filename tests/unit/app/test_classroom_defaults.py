@@ -9,8 +9,9 @@ import pytest
 
 from cfrviz import catalog
 from cfrviz.app import page_results
-from cfrviz.app.links import Choice, iteration_cap
+from cfrviz.app.links import Choice, iteration_cap, parse_query_params
 from cfrviz.catalog import GameSpec
+from cfrviz.solving.core import planned_schedule
 from cfrviz.teaching.compare import DEFAULT_REPEATS, DEFAULT_SEEDS
 
 
@@ -55,3 +56,20 @@ def test_leducs_defaults_are_lowered_only_as_far_as_needed() -> None:
     assert (iterations, sampling_iterations) == (800, 8000)
     kuhn = catalog.lookup("kuhn")
     assert page_results.compare_defaults(kuhn, Choice(kuhn).settings()) == (1000, 10_000)
+
+
+@pytest.mark.parametrize("game", _catalog_games(), ids=lambda g: g.label)
+def test_the_sidebars_default_solve_fits_on_every_catalog_game(game: GameSpec) -> None:
+    # The view a link naming only the game opens (parse_query_params): within the game's cap, and the solve's
+    # own memory check (planned_schedule raises the sentence a refused solve shows) passes.
+    choice = parse_query_params({"game": game.link or ""}).choice if game.link else Choice(game, game.default_algorithm)
+    assert choice.iterations <= iteration_cap(game)
+    planned_schedule(game.tree(), choice.settings().iterations)
+
+
+def test_the_pages_own_defaults_fit_their_caps() -> None:
+    # Regret matching's and the Walkthrough's registry defaults against the caps their pages enforce.
+    assert int(page_results.page_setting("rm_iters").default) <= catalog.lookup("rps").app_iteration_cap
+    walkable = page_results.walkable_games(catalog.lookup("kuhn"))
+    game = walkable[str(page_results.page_setting("walk_game").default)]
+    assert int(page_results.page_setting("walk_t").default) <= game.walkthrough_iteration_cap
