@@ -18,6 +18,9 @@ from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
 from cfrviz.app.locks import lock_editor, locked_vs_unlocked
+from cfrviz.app import practice_box
+from cfrviz.teaching import practice
+from cfrviz.teaching.narration import narrate_iteration
 
 view = ui.setup_page("Game tree", page=ui.Page.GAME_TREE)
 tree = view.tree
@@ -97,6 +100,13 @@ if view.choice.locks and not view.uploaded and locked is not None:
     drawn = None if nodes is None else tuple(nodes)
     comparison = timeline.Extra(key=("lock comparison", unlocked.settings, int(unlocked.iterations[-1]), drawn),
                                 build=functools.partial(lock_comparison, locked, unlocked, drawn))
+if view.run is None:
+    view = ui.solve_view(view)
+run = ui.solved_run(view)
+selected_set = int(tree.infoset[view.node]) if view.node is not None else -1
+# What the solver just did at iteration t, in plain words (the selected node's set, or the one that moved most).
+st.markdown(":material/record_voice_over: " + md(narrate_iteration(run, view.snapshot,
+                                                                  selected_set if selected_set >= 0 else None)))
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
                        extra=comparison)
 ui.set_page_value("edges", edges)
@@ -106,6 +116,10 @@ if locked is not None and unlocked is not None:
     locked_vs_unlocked(tree, locked, unlocked, view.choice.locks)
 st.caption(texts.TREE_HOW)
 ui.action_legend(tree.game)
+asked = practice.practice_set(tree, view.node)
+if asked is not None:
+    practice_box.ask(practice.Practice.GAME_TREE, functools.partial(practice.shared_information_set, tree, asked),
+                     (view.settings.spec, asked))
 stem = "".join(c if c.isascii() and c.isalnum() else "_" for c in view.settings.spec.name)[:40]
 st.download_button("Download GraphML", data=functools.partial(graphml_bytes, tree, nodes),
                    file_name=f"cfrviz_{stem}_tree.graphml", mime="application/graphml+xml",

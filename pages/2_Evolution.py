@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
+from cfrviz.app.links import link_of_sets, sets_of_link
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
@@ -14,14 +15,32 @@ PLAYBACK_ALL = 40  # most information sets shown all at once on the timeline
 # 2.9 and 18.2 s of server time per rerun, so one visitor's click stays near a second.
 MAX_CHOSEN = 8
 
-view = ui.setup_page("Evolution")
+view = ui.setup_page("Evolution", page=ui.Page.EVOLUTION)
 run, tree = ui.solved_run(view), view.tree
 ui.rules_card(tree.game)
 keys = [record.key for record in tree.infosets]
 
 default = [tree.infosets[tree.infoset[view.node]].key] if view.node is not None and tree.infoset[view.node] >= 0 \
     else keys[:2]
-chosen = st.multiselect(f"Information sets (up to {MAX_CHOSEN})", keys, default=default, key="evolution_infosets",
+# The chosen sets live in the link as indices ("evo_sets"), so a shared link shows the same curves.
+linked = str(ui.page_value("evo_sets"))
+try:
+    wanted = sets_of_link(linked, keys, MAX_CHOSEN)
+except ValueError as problem:
+    ui.notice(f"{problem}; showing the first information sets.")
+    ui.set_page_value("evo_sets", "auto")
+    wanted = None
+if wanted is None:
+    wanted = default
+if st.session_state.get("evolution_infosets") != wanted:
+    st.session_state["evolution_infosets"] = wanted
+
+
+def on_sets() -> None:
+    ui.set_page_value("evo_sets", link_of_sets(st.session_state.get("evolution_infosets") or [], keys))
+
+
+chosen = st.multiselect(f"Information sets (up to {MAX_CHOSEN})", keys, key="evolution_infosets", on_change=on_sets,
                         max_selections=MAX_CHOSEN,
                         help="Information-set keys: private card, then the actions so far "
                              f"(k check, b bet, c call, f fold, r raise). At most {MAX_CHOSEN} at a time.")

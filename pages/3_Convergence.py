@@ -5,8 +5,10 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.teaching import texts
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import clamped_exploitability, escape_markdown as md, number
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
+from cfrviz.teaching import practice
 from cfrviz.figures.timeline import TimelineMode
 
 view = ui.setup_page("Convergence")
@@ -27,7 +29,7 @@ from cfrviz.figures.convergence import (  # noqa: E402
 )
 
 m1, m2, m3 = st.columns(3)
-m1.metric(f"Exploitability at iteration {view.t:,}", f"{run.exploitability[view.snapshot]:.2e}",
+m1.metric(f"Exploitability at iteration {view.t:,}", number(clamped_exploitability(run.exploitability[view.snapshot])),
           help="(best-response value against player 2 + best-response value against player 1) / 2, "
                "of the average strategy.")
 m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot]:+.4f}",
@@ -35,6 +37,11 @@ m2.metric("Running mean value (chips/hand)", f"{run.expected_value[view.snapshot
 value = game_value(run)
 m3.metric("Game value (chips/hand)", "unknown" if value is None else f"{value:+.4f}")
 st.caption(texts.CONVERGENCE_UNITS)
+if view.settings.spec.alpha_family and not view.settings.locks:
+    # Asked before the chart that shows the nearest α: predict, then look.
+    practice_box.ask(practice.Practice.CONVERGENCE,
+                     lambda: practice.alpha_family(view.tree, run.average_strategy[view.snapshot], view.t),
+                     (view.settings, view.t))
 
 st.subheader("Average strategy against the equilibrium")
 if equilibrium_reference(run) is None:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.app import page_results
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import ROUNDING_NOTE, clamped_exploitability, escape_markdown as md, number
 from cfrviz.app.compare_budget import MAX_NODE_VISITS, MAX_SEEDS
 from cfrviz.solving.compare import (
     CONFIDENCE,
@@ -62,20 +62,32 @@ st.markdown(
     "`cfrviz.compare` on your own machine have no such budget.")
 
 cap = ui.iteration_cap(game)
+# The page's default iterations, scaled to fit the budget on this game (Leduc's refused themselves): a
+# default held anywhere (link, widget, kept copy) becomes the fitted one; a value the visitor chose is kept.
+fitted = dict(zip(("cmp_iters", "cmp_sampling_iters"), page_results.compare_defaults(game, settings)))
+for name, value in fitted.items():
+    if ui.page_value(name) == ui.page_setting(name).default:
+        ui.set_page_value(name, value)
+    for held in (name, f"_kept_{name}"):
+        if st.session_state.get(held) == ui.page_setting(name).default:
+            st.session_state[held] = value
+default_iterations, default_sampling = ui.page_value("cmp_iters"), ui.page_value("cmp_sampling_iters")
 choices = page_results.compare_choices(game)
 if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
 algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a].title,
                             key=remembered("cmp_algos", [a for a in ui.page_value("cmp_algos") if a in choices]))
+# The box shows as many chips as fit on one line and hides the rest: say every chosen one underneath.
+if len(algorithms) > 1:
+    c1.caption(f"{len(algorithms)} chosen: " + ", ".join(ALGORITHMS[a].title for a in algorithms) + ".")
 updates = c2.multiselect("Update schemes", list(UPDATE_SCHEMES),
                          key=remembered("cmp_updates", list(ui.page_value("cmp_updates"))))
 i1, i2, i3, i4 = st.columns(4)
 iterations = int(i1.number_input(f"Iterations, full traversal (≤ {cap:,})", min_value=1, max_value=cap, step=100,
-                                 key=remembered("cmp_iters", min(int(ui.page_value("cmp_iters")), cap), cap)))
+                                 key=remembered("cmp_iters", min(int(default_iterations), cap), cap)))
 sampling_iterations = int(i2.number_input(f"Iterations, sampling (≤ {cap:,})", min_value=1, max_value=cap,
-                                          step=1000, key=remembered("cmp_sampling_iters",
-                                                                    min(int(ui.page_value("cmp_sampling_iters")), cap), cap)))
+                                          step=1000, key=remembered("cmp_sampling_iters", min(int(default_sampling), cap), cap)))
 seed_count = int(i3.number_input("Seeds per sampling method", min_value=1, max_value=MAX_SEEDS, step=1,
                                  key=remembered("cmp_seeds", len(DEFAULT_SEEDS)),
                                  help="Each sampling method runs with seeds 0, 1, 2, …: the chart shows the "
@@ -145,13 +157,16 @@ st.caption(f"Colour: the algorithm. Dash: the update scheme (solid alternating, 
            f"the median of {repeats} timed solves after a warm-up solve, so compiling is not counted; the machine "
            "may be shared, so small differences are noise.")
 
-rows = summary(lines)
+EXPLOITABILITY_COLUMNS = ("exploitability", "current exploitability")
+# Rounding noise below zero is 0 in the table and its CSV; the screen writes numbers as every page does.
+rows = [{k: clamped_exploitability(v) if k in EXPLOITABILITY_COLUMNS else v  # type: ignore[arg-type]
+         for k, v in row.items()} for row in summary(lines)]
+shown = [{k: number(v) if k in EXPLOITABILITY_COLUMNS else v for k, v in row.items()}  # type: ignore[arg-type]
+         for row in rows]
 is_kuhn = game.alpha_family
-st.dataframe(rows, hide_index=True, width="stretch", column_config={
-    "exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final average strategy "
-                                                                       "(median over seeds)."),
-    "current exploitability": st.column_config.NumberColumn(format="%.2e", help="Of the final current strategy "
-                                                                               "(median over seeds)."),
+st.dataframe(shown, hide_index=True, width="stretch", column_config={
+    "exploitability": st.column_config.TextColumn(help="Of the final average strategy (median over seeds)."),
+    "current exploitability": st.column_config.TextColumn(help="Of the final current strategy (median over seeds)."),
     "nodes touched": st.column_config.NumberColumn(format="localized"),
     "seconds": st.column_config.NumberColumn(format="%.4f", help="Median of the timed solves."),
     "α heads for": st.column_config.NumberColumn(format="%.3f",
@@ -159,6 +174,7 @@ st.dataframe(rows, hide_index=True, width="stretch", column_config={
                                                       "nearest one to the final average strategy."),
 }, column_order=None if is_kuhn else ["algorithm", "updates", "seeds", "iterations", "exploitability",
                                       "current exploitability", "nodes touched", "seconds"])
+st.caption(ROUNDING_NOTE)
 d1, d2, _ = st.columns([1, 1, 3])
 # Partials, not lambdas: a lambda would keep this page's globals (the view and its run) alive with the button.
 d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{game.name}.csv",

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from cfrviz import catalog, app as ui
-from cfrviz.app import page_results
+from cfrviz.app import page_results, practice_box
 from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.app.components import timeline
@@ -18,6 +18,7 @@ from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, Matri
     payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT
 from cfrviz.tree import build_tree
+from cfrviz.teaching import practice
 from cfrviz.util.text import escape_markdown
 
 view = ui.setup_page(
@@ -103,8 +104,8 @@ if request.start_regret is not None:
 path = page_results.regret_matching_path(request)
 
 
-# The page's own iteration t (0 in the link: the last one). The timeline steps through the run in
-# the browser and tells the page t when the visitor stops; the link keeps it.
+# The page's own iteration t (1 by default, so a learner watches the path start; 0 in the link: the last
+# one). The timeline steps through the run in the browser and tells the page t when the visitor stops.
 kept_t = int(ui.page_value("rm_t"))
 t = iterations if kept_t == 0 or kept_t > iterations else kept_t
 row_eq, column_eq, value = matrix_equilibrium(payoffs)
@@ -142,3 +143,6 @@ timeline.mount(replace(view, tree=build_tree(game), run=None, t=int(path.iterati
 st.caption("Use the timeline's arrow keys, slider or play button to move through the iterations; each player's "
            "simplex draws the current strategy's path up to t (grey) and the average strategy (in the player's "
            "colour, its point at t). The link keeps t.")
+if shown_index + 1 < len(path.iterations):
+    practice_box.ask(practice.Practice.REGRET_MATCHING,
+                     lambda: practice.next_favoured_action(path, shown_index, row_names), (path_key, shown_index))

@@ -12,11 +12,14 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.teaching import texts
-from cfrviz.app import page_results
+from cfrviz.app import page_results, practice_box
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
 from cfrviz.solvers import ALGORITHMS, Algorithm, update_schemes
+from cfrviz.teaching import practice
+from cfrviz.teaching.narration import narrate_step
+from cfrviz.util.text import escape_markdown
 from cfrviz.teaching.walkthrough import deal_options
 
 view = ui.setup_page(
@@ -95,9 +98,12 @@ with ui.heavy_page():
             ui.set_page_value("walk_step", reported)
             timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
 
+    # What the solver just did at the step shown, in plain words (follows the step the browser reports).
+    st.markdown(f":material/record_voice_over: {escape_markdown(narrate_step(trace.steps[step - 1]))}")
     # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
     walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
     timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
                    extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
                    events={"walk_step": on_step})
 st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. " + texts.WALKTHROUGH_KEYS)
+practice_box.ask(practice.Practice.WALKTHROUGH, lambda: practice.walkthrough_regret(trace, step - 1), (inputs, step))

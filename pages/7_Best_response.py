@@ -10,11 +10,13 @@ import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.teaching import texts
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import clamped_exploitability, escape_markdown as md, number
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
+from cfrviz.teaching import practice
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
@@ -74,6 +76,8 @@ ui.action_legend(tree.game)
 
 strategy = run.average_strategy[view.snapshot]
 exploitability_in_both_games(run, view.snapshot, exploitability(tree, strategy))
+practice_box.ask(practice.Practice.BEST_RESPONSE,
+                 lambda: practice.where_to_exploit(tree, strategy, int(exploiter)), (view.settings, view.t, exploiter))
 
 st.subheader("Against an equilibrium")
 equilibrium = lp_equilibrium(tree)
@@ -83,7 +87,7 @@ if equilibrium is None:
 else:
     st.caption(f"Player {player_number(exploiter)}'s information sets at t = {view.t:,}: one equilibrium of {md(tree.game.title)}, "
                f"solved exactly by the sequence-form linear program (its exploitability: "
-               f"{exploitability(tree, equilibrium):.1e}). Games can have many equilibria "
+               f"{number(clamped_exploitability(exploitability(tree, equilibrium)))}). Games can have many equilibria "
                "(Kuhn poker has a family of them), so a gap here means the average strategy differs from this "
                "one; exploitability above says whether it is an equilibrium.")
     st.dataframe(equilibrium_table(tree, strategy, equilibrium, exploiter), hide_index=True, width="stretch",

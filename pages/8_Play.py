@@ -9,19 +9,21 @@ strategy at t, what each decision costs at t) runs in the browser and tells the 
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.app import registry
+from cfrviz.app import practice_box
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures._style import PLAYER_NAMES
 from cfrviz.figures.play import hand_state, play_extra, score_figure, shown_snapshot_included
 from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_text
-from cfrviz.teaching import play
+from cfrviz.teaching import play, practice
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.text import escape_markdown as md
 
@@ -37,23 +39,27 @@ SEATS_KEY = "play_seats"
 LOSSES_KEY = "play_losses"
 SESSION_KEY = "play_session"
 SECRET_KEY = "play_secret"
+PREDICTED_KEY = "play_predicted"   # (hand, decisions) whose EV loss the learner has chosen to see
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = view.settings.spec.parts_by == "private card"
 has_board = cards_dealt and bool(((tree.actor == Player.CHANCE) & (tree.depth > 0)).any())
 
+# One plain paragraph first, so "Deal the first hand" is in view at 1280×800; the notation waits in an expander.
 st.markdown(
-    "You play hands against a bot that plays the **average strategy at the iteration t chosen on the "
-    "timeline** below (drag it, or click the tree and use ← →): move t and the bot's next decision comes "
-    "from that iteration's strategy. Chance and the bot draw from a secret seed drawn for your visit, so no "
-    "one can tell the cards in advance; a **seeded replay** deals the seed's hands instead (the same seed, "
-    "here or from a link, deals the same hands).\n\n"
-    "After each of your decisions you see its **EV loss**: at your information set I, the strategy's "
-    "value v(I) minus the value v(I, a) of the action a you chose, where v(I, a) is the chips you expect "
-    "after a, given only what you know at I (the opponent's and chance's reach of each history in I "
-    "weighting it), when both players follow the strategy from then on. That is a's counterfactual "
-    "value divided by the set's counterfactual reach; v(I) mixes the actions as the strategy does. "
-    "Zero means you played as well as the strategy; the session's total adds every decision's loss.")
+    "Play hands against a bot that plays the solver's **average strategy at iteration t** (move t on the "
+    "timeline below). After each of your decisions you see its **EV loss**: how many chips that choice gives "
+    "up against the strategy. Zero means you played as well as the strategy.")
+with st.expander("How the EV loss and the deals work"):
+    st.markdown(
+        "At your information set I, the EV loss is the strategy's value v(I) minus the value v(I, a) of the "
+        "action a you chose, where v(I, a) is the chips you expect after a, given only what you know at I (the "
+        "opponent's and chance's reach of each history in I weighting it), when both players follow the "
+        "strategy from then on. That is a's counterfactual value divided by the set's counterfactual reach; "
+        "v(I) mixes the actions as the strategy does. The session's total adds every decision's loss.\n\n"
+        "Chance and the bot draw from a secret seed drawn for your visit, so no one can tell the cards in "
+        "advance; a **seeded replay** deals the seed's hands instead (the same seed, here or from a link, deals "
+        "the same hands).")
 
 c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
 # The seat's options are the link's strings; `registry.parse_seat` turns one into a player (None: alternate).
@@ -113,10 +119,10 @@ def reset() -> None:
 
 
 c4.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
+predicting = st.toggle("Practice: predict each decision's EV loss before it is shown", key="play_predict")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
     hand = None  # a hand from another game
-ui.rules_card(tree.game, expanded=hand is None)
 
 
 def chips(x: float) -> str:
@@ -180,6 +186,19 @@ with table:
         st.markdown("\n".join(rows))
         for decision in hand.decisions[-1:]:
             chosen = md(decision.actions[decision.chosen])
+            asked = (hand.number, len(hand.decisions))
+            if predicting:
+                # Predict, then reveal: the loss is shown once the learner has committed to a guess.
+                played = strategy if decision.iteration is None else \
+                    run.average_strategy[run.snapshot_at(decision.iteration)]   # the strategy the loss was judged by
+                practice_box.ask(practice.Practice.PLAY, functools.partial(
+                    practice.play_mistake, tree, played, decision.information_set,
+                    decision.actions[decision.chosen]), (session, asked), expanded=True)
+            if predicting and asked not in st.session_state.get(PREDICTED_KEY, set()) \
+                    and not practice_box.answered(practice.Practice.PLAY, (session, asked)):
+                st.button("Show the EV loss", key="play_show_loss", on_click=lambda key=asked: st.session_state
+                          .setdefault(PREDICTED_KEY, set()).add(key))
+                continue
             st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
                     f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
                     f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",
@@ -229,6 +248,7 @@ with side:
         st.caption(f"Total: {summary.total:+g} chips.")
 
 # The part of the tree the human is in: their own view, so nothing shows the bot's cards.
+ui.rules_card(tree.game, expanded=hand is None)   # below the table: the deal button comes first
 seat = hand.seat if hand is not None else play.seat_for_hand(registry.parse_seat(str(ui.page_value("play_seat"))),
                                                               len(st.session_state[RESULTS_KEY]))
 nodes: list[int] | None = None

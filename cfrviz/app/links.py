@@ -6,7 +6,7 @@ default and becomes one sentence in `DeepLink.notices`.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from cfrviz import catalog
@@ -296,3 +296,30 @@ def page_params_of(page: Page, values: Mapping[str, object]) -> dict[str, str]:
         if value != setting.default and setting.accepts(value):
             out[setting.name] = setting.encode(value)  # type: ignore[arg-type]  # accepts() just checked the type
     return out
+
+
+# Evolution's chosen information sets, in the link as their indices ("0,5"), "none" or "auto".
+
+def link_of_sets(chosen: Sequence[str], keys: Sequence[str]) -> str:
+    """The `evo_sets` value of the information sets `chosen` (keys of `keys`, the tree's sets in order)."""
+    index = {key: k for k, key in enumerate(keys)}
+    picked = [str(index[key]) for key in chosen if key in index]
+    return ",".join(picked) if picked else "none"
+
+
+def sets_of_link(text: str, keys: Sequence[str], most: int) -> list[str] | None:
+    """The information-set keys an `evo_sets` value names, [] for "none", None for "auto" (the page's
+    default); ValueError with a sentence for indices the tree does not have or more than `most`."""
+    text = text.strip()
+    if text == "auto":
+        return None
+    if text == "none":
+        return []
+    try:
+        indices = [parse_whole_number(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"The chosen information sets {quoted(text)} are not a list of set numbers") from None
+    if len(indices) > most or not all(0 <= k < len(keys) for k in indices):
+        raise ValueError(f"The chosen information sets {quoted(text)} are not up to {most} of this game's "
+                         f"{len(keys):,} sets (0 to {len(keys) - 1:,})")
+    return list(dict.fromkeys(keys[k] for k in indices))

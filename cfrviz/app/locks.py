@@ -16,7 +16,10 @@ from cfrviz.analysis.locks import full_exploitability, lock_effect, restricted_e
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks, restrict
-from cfrviz.util.text import escape_markdown
+from cfrviz.util.text import clamped_exploitability, escape_markdown, number
+
+#: Two exact values (the linear program's) this close are one: the program solves to about 1e-9.
+EXACT_VALUE_TOLERANCE = 1e-7
 
 #: Widget keys of the lock list start with this.
 LOCK_WIDGET = "cfrviz_w_lock_"
@@ -56,34 +59,46 @@ def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Calla
                 disabled: bool = False) -> None:
     """"Lock this set" for the information set of the selected `node`: one button per pure action, or a
     slider per action (weights, normalized to probabilities) and a button; "Unlock" when it is locked.
-    Nothing for a chance node, a terminal node or no selection."""
-    if node is None or not 0 <= node < tree.num_nodes or int(tree.infoset[node]) < 0:
+    Without a selected decision node, the set is picked from a list: locking needs no click first."""
+    if node is not None and 0 <= node < tree.num_nodes and int(tree.infoset[node]) >= 0:
+        record = tree.infosets[int(tree.infoset[node])]
+        title, picked = f"🔒 Lock this set: {escape_markdown(record.key)}", True
+    else:
+        record, title, picked = tree.infosets[0], "🔒 Lock an information set (or click a node of the tree)", False
+    with st.expander(title, expanded=record.key in locks):
+        if not picked:
+            keys = [r.key for r in tree.infosets]
+            chosen = st.selectbox("Information set", range(len(keys)), key=f"{LOCK_WIDGET}set",
+                                  format_func=lambda i: f"{keys[i]} (player {int(tree.infosets[i].player) + 1})")
+            record = tree.infosets[int(chosen)]
+        _lock_controls(record.key, record.actions, locks, set_locks, disabled)
+
+
+def _lock_controls(key: str, actions: tuple[str, ...], locks: Locks, set_locks: Callable[[Locks], None],
+                   disabled: bool) -> None:
+    """The buttons and sliders that lock the set `key` (its `actions`), or unlock it."""
+    shown, names = escape_markdown(key), [escape_markdown(n) for n in actions]   # labels render markdown
+    st.caption("Fix this information set's strategy and re-solve: the solver treats it as a chance node. "
+               "See who adapts, and what it costs, below the tree.")
+    if key in locks:
+        st.button(f"Unlock {shown}", key=f"{LOCK_WIDGET}unlock", on_click=set_locks,
+                  args=(without(locks, key),), disabled=disabled)
+    pure = st.columns(len(actions))
+    for a, (column, name) in enumerate(zip(pure, names)):
+        column.button(f"Always {name}", key=f"{LOCK_WIDGET}pure_{a}", on_click=set_locks,
+                      args=(with_lock(locks, key, tuple(float(a == b) for b in range(len(actions)))),),
+                      disabled=disabled)
+    current = locks[key] if key in locks else (1.0 / len(actions),) * len(actions)
+    weights = [st.slider(f"Weight of {name}", 0.0, 1.0, float(current[a]), 0.01, key=f"{LOCK_WIDGET}w_{key}_{a}",
+                         disabled=disabled) for a, name in enumerate(names)]
+    total = sum(weights)
+    if total <= 0:
+        st.caption("Give at least one action some weight.")
         return
-    record = tree.infosets[int(tree.infoset[node])]
-    key = record.key
-    shown, names = escape_markdown(key), [escape_markdown(n) for n in record.actions]   # labels render markdown
-    with st.expander(f"🔒 Lock this set: {shown}", expanded=key in locks):
-        st.caption("Fix this information set's strategy and re-solve: the solver treats it as a chance node. "
-                   "See who adapts, and what it costs, below the tree.")
-        if key in locks:
-            st.button(f"Unlock {shown}", key=f"{LOCK_WIDGET}unlock", on_click=set_locks,
-                      args=(without(locks, key),), disabled=disabled)
-        pure = st.columns(len(record.actions))
-        for a, (column, name) in enumerate(zip(pure, names)):
-            column.button(f"Always {name}", key=f"{LOCK_WIDGET}pure_{a}", on_click=set_locks,
-                          args=(with_lock(locks, key, tuple(float(a == b) for b in range(len(record.actions)))),),
-                          disabled=disabled)
-        current = locks[key] if key in locks else (1.0 / len(record.actions),) * len(record.actions)
-        weights = [st.slider(f"Weight of {name}", 0.0, 1.0, float(current[a]), 0.01, key=f"{LOCK_WIDGET}w_{key}_{a}",
-                             disabled=disabled) for a, name in enumerate(names)]
-        total = sum(weights)
-        if total <= 0:
-            st.caption("Give at least one action some weight.")
-            return
-        mixed = tuple(w / total for w in weights)
-        st.button("Lock with these weights (" + ", ".join(f"{n} {p:.2f}" for n, p in zip(names, mixed))
-                  + ")", key=f"{LOCK_WIDGET}mixed", on_click=set_locks, args=(with_lock(locks, key, mixed),),
-                  disabled=disabled)
+    mixed = tuple(w / total for w in weights)
+    st.button("Lock with these weights (" + ", ".join(f"{n} {p:.2f}" for n, p in zip(names, mixed))
+              + ")", key=f"{LOCK_WIDGET}mixed", on_click=set_locks, args=(with_lock(locks, key, mixed),),
+              disabled=disabled)
 
 
 #: Home's learning-path step into the locked-vs-unlocked view: player 1 never bets (bluffs) with the jack.
@@ -104,20 +119,28 @@ def locked_vs_unlocked(tree: GameTree, locked: Run, unlocked: Run, locks: Locks)
     st.caption(f"Locks: {escape_markdown(locks.text())}. The same algorithm and iterations, solved with and "
                "without the locks; average strategies at the last iteration.")
     one, two, three, four = st.columns(4)
-    one.metric("Player 1's value change", f"{effect.value_change(0):+.4f}",
+    one.metric("Player 1's value change", number(effect.value_change(0), signed=True),
                help="Locked minus unlocked value, chips per hand: negative is what the locks cost player 1.")
-    two.metric("Player 2's value change", f"{effect.value_change(1):+.4f}")
-    three.metric("Exploitability, locked game", f"{float(locked.exploitability[-1]):.2e}",
+    two.metric("Player 2's value change", number(effect.value_change(1), signed=True))
+    three.metric("Exploitability, locked game", number(clamped_exploitability(float(locked.exploitability[-1]))),
                  help="A best response may not change a locked set: this falls to zero as the solve converges.")
-    four.metric("Exploitability, full game", f"{float(full_exploitability(restricted, locked.average_strategy[-1])):.2e}",
+    four.metric("Exploitability, full game",
+                number(clamped_exploitability(float(full_exploitability(restricted, locked.average_strategy[-1])))),
                 help="A best response may change any set, locked ones too: how exploitable the locked strategy is.")
     try:
-        st.caption(f"The locked game's exact value for player 1 is {restricted_equilibrium(restricted)[0]:.6f} "
-                   "(the sequence-form linear program with each locked set as a chance node).")
+        locked_value = restricted_equilibrium(restricted)[0]
+        game_value = restricted_equilibrium(restrict(tree, Locks()))[0]
+        st.caption(f"The locked game's exact value for player 1 is {locked_value:.6f}, the game's "
+                   f"{game_value:.6f} (the sequence-form linear program with each locked set as a chance node).")
+        if abs(locked_value - game_value) <= EXACT_VALUE_TOLERANCE:
+            st.success("This lock costs nothing: the locked game is worth exactly what the game is, so the locked "
+                       "strategy is itself part of an equilibrium strategy. The value changes above are the solve "
+                       "still converging, not a cost.", icon=":material/check_circle:")
     except ValueError as problem:      # too big for the program's time limit
         st.caption(escape_markdown(str(problem)))
     locked_players = {int(tree.infosets[tree.infoset_index(key)].player) for key in locks}
-    for player in sorted({0, 1} - locked_players or {0, 1}):
+    adapting = {0, 1} - locked_players or {0, 1}
+    for player in sorted(adapting):
         moved = effect.moved_most(player)
         if moved:
             st.markdown(f"**How player {player + 1} adapts** (sets that moved most): " + "; ".join(
@@ -125,7 +148,9 @@ def locked_vs_unlocked(tree: GameTree, locked: Run, unlocked: Run, locks: Locks)
         else:
             st.markdown(f"Player {player + 1}'s strategy did not move.")
     names = [r.actions for r in tree.infosets]
-    order = sorted(range(tree.num_infosets), key=lambda i: (-effect.change[i], effect.keys[i]))
+    # The adapting player's sets first (the lesson: how they answer the lock), each player's largest moves first.
+    order = sorted(range(tree.num_infosets),
+                   key=lambda i: (int(effect.player[i]) not in adapting, -effect.change[i], effect.keys[i]))
     import pandas       # only for this table: the pages that never show it need not load it
 
     table = pandas.DataFrame({

@@ -7,13 +7,14 @@ from typing import Literal
 import streamlit as st
 
 from cfrviz.app.registry import PAGES as REGISTERED_PAGES, Page
+from cfrviz.app.links import page_params_of
 from cfrviz.app.settings import link_params
 from cfrviz.app.share import share
-from cfrviz.app.sidebar import sidebar
+from cfrviz.app.sidebar import follows_sidebar, own_settings_note, sidebar
 from cfrviz.app.download_files import keep_clicked_downloads
 from cfrviz.app.sessions import start_session_reaper
 from cfrviz.app.solving import cached_solve, is_warm, start_warmup
-from cfrviz.app.state import NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, WRITTEN_KEY, View, \
+from cfrviz.app.state import NODE_KEY, NOTICE_KEY, PAGE_SETTINGS_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, WRITTEN_KEY, View, \
     adopt_query_params, state_choice
 from cfrviz.app.widgets import error, notice, plain
 from cfrviz.run import Run
@@ -60,8 +61,11 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     choice = state_choice()
     navigation = st.sidebar.container()  # above the solve controls
     uploaded: Run | None = st.session_state.get(UPLOAD_KEY)
-    sidebar(choice, in_use=uploaded is None,
-             note=None if own_settings is None else sidebar_note or "This page has its own settings; the other pages use these.")
+    if follows_sidebar(page):
+        sidebar(choice, in_use=uploaded is None,
+                note=None if own_settings is None else sidebar_note or "This page has its own settings; the other pages use these.")
+    else:
+        own_settings_note()
     for text in st.session_state.get(NOTICE_KEY, ()):
         notice(text)
     st.session_state[NOTICE_KEY] = ()
@@ -87,6 +91,11 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     params = {} if uploaded is not None else link_params(choice, t, node, page)
     with navigation:
         _navigation(params)
+    if not follows_sidebar(page) and page is not None and uploaded is None:
+        # The page's own link (address bar, share box) carries only its own settings; the navigation above
+        # keeps the sidebar's solve for the pages that use it.
+        values = st.session_state.get(PAGE_SETTINGS_KEY, {})
+        params = {**page_params_of(page, values), **page_params_of(Page.HOME, values)}
 
     view = View(settings, tree, None, t, 0, node, choice, params, uploaded is not None, page)
     if uploaded is not None:

@@ -38,7 +38,7 @@ from cfrviz.solving import compare
 from cfrviz.solving.compare import DEFAULT_REPEATS, DEFAULT_SEEDS, Entry, Line
 from cfrviz.teaching import walkthrough
 from cfrviz.teaching.walkthrough import IterationTrace
-from cfrviz.util import idle
+from cfrviz.util import cost, idle
 from cfrviz.util.bounded_cache import BoundedCache
 from cfrviz.util.single_flight import SingleFlight
 from cfrviz.util.vocabulary import Algorithm
@@ -215,6 +215,33 @@ def compare_entries(game: GameSpec, settings: RunSettings, algorithms: Sequence[
                              sidebar=True))
     compare_budget.check_work(entries, game.tree().num_nodes, repeats)
     return entries, skipped
+
+
+def compare_defaults(game: GameSpec, settings: RunSettings) -> tuple[int, int]:
+    """Compare's default iterations on `game` (full traversal, sampling): the page's defaults within the
+    game's cap, both scaled down to round numbers when the default comparison (with the sidebar's run
+    `settings`) would cost more node visits than one page may ask for, so the defaults never refuse
+    themselves (Leduc's asked 411 million visits of the 400 million allowed)."""
+    cap = iteration_cap(game)
+    iterations, sampling_iterations = min(int(_default("cmp_iters")), cap), min(int(_default("cmp_sampling_iters")), cap)
+    choices = compare_choices(game)
+    algorithms = [a for a in _default("cmp_algos") if a in choices]
+    updates = list(_default("cmp_updates"))
+    nodes = game.tree().num_nodes
+    while iterations > 1 or sampling_iterations > 1:
+        try:
+            compare_entries(game, settings, algorithms, updates, iterations, sampling_iterations, len(DEFAULT_SEEDS),
+                            COMPARE_WITH_SIDEBAR, DEFAULT_REPEATS)
+            break
+        except ValueError:
+            # The cost is linear in the iterations: shrink both by the excess, to the next round number below.
+            entries, _ = compare.plan(algorithms, updates, iterations, sampling_iterations,
+                                      compare.fixed_seeds(len(DEFAULT_SEEDS)))
+            excess = compare_budget.node_visits(entries, nodes, DEFAULT_REPEATS) / compare_budget.MAX_NODE_VISITS
+            iterations = max(1, min(iterations - 1, cost.nice_below(iterations / max(excess, 1.0))))
+            sampling_iterations = min(max(sampling_iterations - 1, 1),
+                                      cost.nice_below(sampling_iterations / max(excess, 1.0)))
+    return max(iterations, 1), max(sampling_iterations, 1)
 
 
 @dataclass(frozen=True)

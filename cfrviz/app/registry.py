@@ -10,6 +10,7 @@ from enum import StrEnum
 from cfrviz.app.page_setting import PageSetting
 from cfrviz.games.matrix import PRESETS as MATRIX_PRESETS
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.teaching.practice import Practice
 from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Algorithm, Player, StrategyKind, UpdateScheme, parse_player, \
     player_text
@@ -63,11 +64,17 @@ _COMPARED_FIRST = (Algorithm.CFR, Algorithm.CFR_PLUS, Algorithm.DISCOUNTED_CFR, 
 # Material icons ship with Streamlit; emoji would need a font the server's browser may lack.
 #: Every page, in the navigation's order.
 PAGES: tuple[PageEntry, ...] = (
-    PageEntry(Page.HOME, "app.py", "Home", ":material/home:"),
+    PageEntry(Page.HOME, "app.py", "Home", ":material/home:", (
+        # The practice questions answered right (`cfrviz.teaching.practice`): carried by every page's link.
+        PageSetting("practice", "practice questions answered", (), tuple(p.value for p in Practice), many=True),
+    )),
     PageEntry(Page.GAME_TREE, "pages/1_Game_tree.py", "Game tree", ":material/account_tree:", (
         PageSetting("edges", "edge widths", StrategyKind.AVERAGE.value, tuple(k.value for k in StrategyKind)),
     )),
-    PageEntry(Page.EVOLUTION, "pages/2_Evolution.py", "Evolution", ":material/timeline:"),
+    PageEntry(Page.EVOLUTION, "pages/2_Evolution.py", "Evolution", ":material/timeline:", (
+        # The chosen information sets by index ("0,5"), "none", or "auto" (the selected node's set or the first two).
+        PageSetting("evo_sets", "chosen information sets", "auto", token=True),
+    )),
     PageEntry(Page.CONVERGENCE, "pages/3_Convergence.py", "Convergence", ":material/trending_down:"),
     PageEntry(Page.COMPARE, "pages/4_Compare.py", "Compare", ":material/compare_arrows:", (
         PageSetting("cmp_algos", "list of algorithms to compare", tuple(a for a in _COMPARED if a in _COMPARED_FIRST),
@@ -83,7 +90,8 @@ PAGES: tuple[PageEntry, ...] = (
         PageSetting("rm_update", "kind of update", "expected", ("expected", "sampled")),
         PageSetting("rm_iters", "number of iterations", 10_000, low=1, high=100_000),
         PageSetting("rm_seed", "seed", 0, low=0, high=MAX_SEED),
-        PageSetting("rm_t", "iteration shown (0 for the last)", 0, low=0, high=100_000),
+        # The page opens at t = 1, where the current strategy starts circling (issue 30); 0 shows the last.
+        PageSetting("rm_t", "iteration shown (0 for the last)", 1, low=0, high=100_000),
     )),
     PageEntry(Page.WALKTHROUGH, "pages/6_Walkthrough.py", "Walkthrough", ":material/footprint:", (
         PageSetting("walk_game", "walkthrough game", "kuhn", token=True),

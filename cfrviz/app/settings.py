@@ -69,6 +69,8 @@ def _on_page_setting(name: str, key: str) -> None:
 def link_params(choice: Choice, t: int | None, node: int | None, page: Page | None) -> dict[str, str]:
     """The query parameters of a view: the sidebar's solve, t, the node and `page`'s own settings."""
     params = query_params_of(choice, t, node)
+    values = st.session_state.get(PAGE_SETTINGS_KEY, {})
     if page is not None:
-        params.update(page_params_of(page, st.session_state.get(PAGE_SETTINGS_KEY, {})))
+        params.update(page_params_of(page, values))
+    params.update(page_params_of(Page.HOME, values))   # the practice progress travels on every page
     return params

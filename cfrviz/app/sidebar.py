@@ -11,6 +11,7 @@ import streamlit as st
 from cfrviz import catalog
 from cfrviz.app.locks import lock_list
 from cfrviz.app.links import MAX_SEED, Choice, algorithms_for, iteration_cap, supported_updates
+from cfrviz.app.registry import Page
 from cfrviz.app.state import CHOICE_KEY, NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, W, choose_game, state_choice
 from cfrviz.catalog import GameSpec, Parameter
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES, update_schemes
@@ -20,6 +21,24 @@ from cfrviz.util.text import quoted
 #: The game menu's widget value for a game a link cannot name (an uploaded .efg): the widget holds
 #: strings (a menu game's link value), the menu maps each back to its `GameSpec`.
 _UPLOADED_GAME = "uploaded"
+
+
+#: Pages that solve nothing from the sidebar (they have their own game and settings): the sidebar shows no
+#: solve controls there, and their links carry only their own settings.
+PAGES_WITHOUT_SOLVE = frozenset({Page.REGRET_MATCHING, Page.WALKTHROUGH})
+
+
+def follows_sidebar(page: Page | None) -> bool:
+    """Whether `page` uses the sidebar's solve (every page but the ones with their own game)."""
+    return page not in PAGES_WITHOUT_SOLVE
+
+
+def own_settings_note() -> None:
+    """The sidebar of a page with its own game: what happened to the solve controls, instead of them."""
+    with st.sidebar:
+        st.subheader("Solve")
+        st.caption("This page has its own game and settings, on the page. The other pages' solve settings are "
+                   "kept for them and come back there.")
 
 
 def _sidebar_parameters(game: GameSpec) -> tuple[Parameter, ...]:

@@ -18,6 +18,49 @@ HIGHLIGHT = "#E69F00"
 ACTION_COLORS = ("#56B4E9", "#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00",
                  "#999999", "#E69F00", "#000000", "#882255")
 AGGRESSIVE_ACTIONS = frozenset({"bet", "call", "raise"})
+#: WCAG 2.1's least contrast for normal text (success criterion 1.4.3, level AA).
+TEXT_CONTRAST = 4.5
+
+
+def _luminance(color: str) -> float:
+    """WCAG 2.1's relative luminance of a "#rrggbb" colour."""
+    channels = [int(color[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """WCAG 2.1's contrast ratio of two "#rrggbb" colours, from 1 to 21.
+
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1), round(contrast_ratio("#F0E442", "#ffffff"), 2)
+    (21.0, 1.32)
+    """
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_shade(color: str, background: str = "#ffffff", ratio: float = TEXT_CONTRAST) -> str:
+    """`color` darkened (each channel scaled by one factor, so the hue stays) until it reaches `ratio`
+    against `background`: the shade for text (and for white text on a pill) of a colour-blind-safe line colour.
+
+    >>> text_shade("#F0E442"), text_shade("#0072B2")
+    ('#7f7923', '#0072B2')
+    """
+    if contrast_ratio(color, background) >= ratio:
+        return color
+    channels = [int(color[k:k + 2], 16) for k in (1, 3, 5)]
+    for step in range(100, -1, -1):
+        shade = "#" + "".join(f"{round(c * step / 100):02x}" for c in channels)
+        if contrast_ratio(shade, background) >= ratio:
+            return shade
+    return "#000000"
+
+
+#: The text shade of each action colour (labels such as "QK" or "check" drawn in an action's colour): the line
+#: colours stay as they are, text gets the darker shade of the same hue, 4.5:1 on white.
+ACTION_TEXT_COLORS = tuple(text_shade(color) for color in ACTION_COLORS)
+#: The fill of a pill with white text in a player's colour (white on #D55E00 was 3.9:1), 4.5:1.
+PILL_COLORS = {player: text_shade(style["color"]) for player, style in ACTOR_STYLE.items()}
 FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 13}
 
 

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from cfrviz.figures._style import base_layout
 from cfrviz.figures.timeline import _rounded, frame_snapshots
+from cfrviz.util.cost import nice_below
 from cfrviz.util.vocabulary import Player
 from cfrviz.run import Run
 from cfrviz.teaching.play import Hand, set_values_over
@@ -90,6 +91,9 @@ def score_figure(results: Sequence[float], seat_values: Sequence[float] | None) 
         fig.add_trace(go.Scatter(x=x, y=expected, mode="lines", name="game value for your seats",
                                  line={"color": "#333333", "dash": "dot"}))
     fig.update_layout(**base_layout(height=280, title="Your running result", legend={"orientation": "h", "y": -0.3}))
-    fig.update_xaxes(title="hands played", rangemode="tozero")
+    # Hands are whole: ticks every 1, 2, 5, 10 … hands (plotly's own would read 0, 0.2 … 1 after one hand).
+    step = max(1, nice_below(len(results) / 5, (1, 2, 5))) if len(results) else 1
+    fig.update_xaxes(title="hands played", rangemode="tozero", tickmode="linear", tick0=0, dtick=step,
+                     tickformat=",d")
     fig.update_yaxes(title="chips per hand")
     return fig

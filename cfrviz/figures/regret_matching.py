@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
+from cfrviz.figures._style import ACTION_COLORS, ACTION_TEXT_COLORS, ACTOR_STYLE, PLAYER_NAMES
 from cfrviz.solvers.matrix import RegretMatchingPath
 from cfrviz.util.vocabulary import StrategyKind
 
@@ -106,6 +106,7 @@ def regret_matching_payload(path: RegretMatchingPath, row_names: Sequence[str], 
         "iterations": int(path.iterations[-1]),
         "targetName": target_name,
         "colors": list(ACTION_COLORS),
+        "textColors": list(ACTION_TEXT_COLORS),   # the same hues, dark enough for text (4.5:1 on white)
         "players": shown,
     }
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
-from cfrviz.figures._style import ACTION_COLORS, ACTOR_STYLE, PLAYER_NAMES
-from cfrviz.util.vocabulary import Player, StrategyKind
+from cfrviz.figures._style import ACTION_COLORS, ACTION_TEXT_COLORS, ACTOR_STYLE, PILL_COLORS, PLAYER_NAMES
+from cfrviz.util.vocabulary import Player, StrategyKind, UpdateScheme
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
@@ -154,9 +154,14 @@ class FrameNumbers:
     source: str
 
 
-#: What the inspector's values are computed from, said under them.
-NUMBERS_SOURCE = ("the strategies that produced iteration t's update (with alternating updates, "
-                  "player 2's values answer player 1's updated strategy)")
+def numbers_source(updates: UpdateScheme | str) -> str:
+    """What the inspector's values are computed from, said under them: the note on player 2's values
+    holds only when the run alternates (a simultaneous run updates both from the same strategies)."""
+    if UpdateScheme(updates) == UpdateScheme.ALTERNATING:
+        return ("the strategies that produced iteration t's update (with alternating updates, "
+                "player 2's values answer player 1's updated strategy)")
+    return ("the strategies that produced iteration t's update (simultaneous updates: both players' values "
+            "answer the same strategies)")
 
 
 def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
@@ -168,10 +173,12 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
         # A drawing without histories or sets (the charts): no walk over the tree at all.
         frames, width = len(snapshots), run.tree.max_actions
         return FrameNumbers(np.empty((frames, 0)), np.empty((frames, 0)), np.empty((frames, 0, width)),
-                            np.empty((frames, 0, width)), np.empty((frames, 0, width)), NUMBERS_SOURCE)
+                            np.empty((frames, 0, width)), np.empty((frames, 0, width)),
+                            numbers_source(run.settings.updates))
     numbers = inspector.frame_numbers(run, np.asarray(snapshots, dtype=np.int64), nodes=nodes, sets=sets)
     return FrameNumbers(numbers["own_reach"], numbers["opponent_chance_reach"], numbers["history_cfv"],
-                        numbers["infoset_cfv"], numbers["instant_regret"], NUMBERS_SOURCE)
+                        numbers["infoset_cfv"], numbers["instant_regret"],
+                        numbers_source(run.settings.updates))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +269,10 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "title": tree.game.title,
         "players": list(seat_names(tree)),   # a Gambit file's own player names, with their numbers
         "colors": {"chance": ACTOR_STYLE[Player.CHANCE]["color"], "player": [ACTOR_STYLE[0]["color"], ACTOR_STYLE[1]["color"]],
-                   "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS)},
+                   "terminal": ACTOR_STYLE[Player.TERMINAL]["color"], "actions": list(ACTION_COLORS),
+                   # Text in an action's colour, and pills with white text, in shades that reach 4.5:1 (issue 30).
+                   "actionText": list(ACTION_TEXT_COLORS),
+                   "pills": [PILL_COLORS[Player.FIRST], PILL_COLORS[Player.SECOND]]},
         "nodes": {
             "id": drawn,
             "actor": actor,

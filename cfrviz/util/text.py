@@ -60,3 +60,45 @@ def quoted(value: object, limit: int = 40) -> str:
     text = str(value)
     shown = repr(text[:limit])
     return shown[:-1] + "…" + shown[-1] if len(text) > limit else shown
+
+
+#: Exploitability is never negative; a value this close below zero is floating-point rounding
+#: (Compare's table showed -6.94e-18), shown as 0 with `ROUNDING_NOTE`.
+ROUNDING_NOISE = 1e-9
+ROUNDING_NOTE = ("Exploitability is never negative: a value within 1e-9 below zero is floating-point "
+                 "rounding and is shown as 0.")
+
+
+def clamped_exploitability(value: float) -> float:
+    """`value` with rounding noise below zero clamped to 0 (a real negative value is kept, to be seen).
+
+    >>> clamped_exploitability(-6.94e-18), clamped_exploitability(0.25), clamped_exploitability(-0.1)
+    (0.0, 0.25, -0.1)
+    """
+    return 0.0 if -ROUNDING_NOISE < value < 0 else float(value)
+
+
+def number(value: float, *, signed: bool = False) -> str:
+    """The app's one way of writing a number: three significant digits, plain decimals from 0.001 to
+    1,000, powers of ten below, thousands separated above; 0 is "0" and minus is the minus sign.
+
+    >>> number(0.0072663), number(7.2663e-05), number(-0.5, signed=True), number(0.25, signed=True)
+    ('0.00727', '7.27e-05', '−0.5', '+0.25')
+    >>> number(0.0), number(12345.6), number(float("nan"))
+    ('0', '12,346', 'n/a')
+    """
+    value = float(value)
+    if value != value:   # NaN
+        return "n/a"
+    size = abs(value)
+    if size == 0:
+        text = "0"
+    elif size < 1e-3:
+        text = f"{size:.2e}"
+    elif size < 1e3:
+        text = f"{size:.3g}"
+    else:
+        text = f"{size:,.0f}"
+    if value < 0:
+        return "−" + text
+    return ("+" + text) if signed and size else text

@@ -11,6 +11,7 @@ from cfrviz import catalog
 from cfrviz.run import RunSettings
 from cfrviz.run import export_strategy
 from cfrviz.util.vocabulary import Player
+from cfrviz.util.text import clamped_exploitability, number
 from tests.support.apptest import charts, mounted, open_link
 
 APP = str(Path(__file__).parents[2] / "app.py")
@@ -28,7 +29,8 @@ def test_landing_page_shows_the_headline_chart_and_links():
     run = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 1000, "simultaneous", 0))
     assert payload["frames"][-1] == 1000 and payload["nodes"]["id"] == [] and payload["sets"] == []
     assert payload["exploitability"][-1] == round(float(run.exploitability[-1]), 8)
-    title = f"Exploitability of the average strategy: {run.exploitability[-1]:.2e} chips per hand after 1,000 iterations"
+    title = (f"Exploitability of the average strategy: {number(clamped_exploitability(run.exploitability[-1]))} chips "
+             "per hand after 1,000 iterations")
     assert any(title in markdown.value for markdown in at.markdown)
     assert len(at.get("page_link")) >= len(PAGES)
 

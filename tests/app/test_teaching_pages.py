@@ -56,7 +56,8 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     # Self-play with expected-value updates is the default: the current strategy circles.
     assert at.radio(key="rm_mode").value == "self" and at.radio(key="rm_update").value == "expected"
     header, payload = mounted(at)
-    assert header["mode"] == "regret_matching" and header["t"] == 10_000   # the last iteration by default
+    # The first recorded iteration by default (issue 30: the path starts there; 10,000 are recorded every 2nd).
+    assert header["mode"] == "regret_matching" and header["t"] == 2
     extra = payload["extra"]
     # Both players, each with rock-paper-scissors' uniform equilibrium as the target.
     assert [p["name"] for p in extra["players"]] == ["player 1", "player 2"]

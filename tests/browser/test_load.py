@@ -20,6 +20,7 @@ from tests.support.server import streamlit_server
 
 import cfrviz
 from cfrviz.solvers import ALGORITHMS
+from cfrviz.util.text import clamped_exploitability, number
 
 SESSIONS = 20
 ROUNDS = 3
@@ -49,7 +50,7 @@ class Session:
         run = cfrviz.solve(game, self.algorithm, iterations=self.iterations, updates=self.updates,
                            seed=self.seed if sampling else 0, **params)
         # Up to 1,000 iterations every iteration is a snapshot, so t is snapshot t - 1.
-        return f"{run.exploitability[run.snapshot_at(t)]:.2e}"
+        return number(clamped_exploitability(float(run.exploitability[run.snapshot_at(t)])))   # the app's formatter
 
 
 def _sessions() -> list[Session]:

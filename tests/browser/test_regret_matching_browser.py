@@ -64,7 +64,7 @@ def open_drawn(page, url: str, drawn: str) -> None:
 def test_arrow_keys_move_the_simplex_to_the_solvers_average_without_a_rerun(page, app_url: str) -> None:
     path = page_path()
     open_drawn(page, f"{app_url}/Regret_matching?{RM}", ".rm-simplex")
-    assert t_label(page) == 1_000
+    assert t_label(page) <= 2   # the page opens at the first recorded iteration (issue 30, defect 2)
     page.evaluate(WATCH_RUNS)
     page.locator(".tl-slider").first.focus()
     page.keyboard.press("Home")
