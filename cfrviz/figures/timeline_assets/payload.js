@@ -57,6 +57,8 @@
  * @property {string[]} player
  * @property {string} terminal
  * @property {string[]} actions
+ * @property {string[]} actionText the action colours in shades that reach 4.5:1 on white, for text
+ * @property {string[]} pills each player's pill colour with white text on it at 4.5:1
  */
 
 /** @typedef {(number | null)[][][]} PerSet [F, S, A] over the frames, sets and actions */

@@ -233,7 +233,7 @@ function brDrawInspector(tl, st) {
   const table = el("table", { class: "tl-table" }, here);
   const head = el("tr", {}, el("thead", {}, table));
   el("th", {}, head, "best response below");
-  set.actions.forEach((a, j) => el("th", { style: `color:${b.colors.actions[j]}` }, head, a));
+  set.actions.forEach((a, j) => el("th", { style: `color:${(b.colors.actionText ?? b.colors.actions)[j]}` }, head, a));
   const tr = el("tr", {}, el("tbody", {}, table));
   el("td", { title: "Counterfactual value of each action over the set, the best response played after it." }, tr, "cf value, whole set");
   set.actions.forEach((_, j) => el("td", {}, tr, fmt(x.actionValue[g][s][j], 4)));

@@ -95,6 +95,16 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
   }
   el("svg:text", { x: x0, y: top + plotH + 18, "text-anchor": "start", class: "rm-tick" }, svg, thousands(frames[0]));
   el("svg:text", { x: x0 + w, y: top + plotH + 18, "text-anchor": "end", class: "rm-tick" }, svg, thousands(frames[frames.length - 1]));
+  // On a log axis, the powers of ten between the ends get ticks too, where they clear the end labels.
+  if (tl.log) {
+    const first = frames[0], last = frames[frames.length - 1];
+    for (let p = 10; p < last; p *= 10) {
+      const px = x0 + tl.axis(p) * w;
+      if (p <= first || px - x0 < 40 || x0 + w - px < 50) continue;
+      el("svg:line", { x1: px, x2: px, y1: top + plotH, y2: top + plotH + 4, class: "rm-axis" }, svg);
+      el("svg:text", { x: px, y: top + plotH + 18, "text-anchor": "middle", class: "rm-tick" }, svg, thousands(p));
+    }
+  }
   el("svg:text", { x: x0 + w / 2, y: H - 4, "text-anchor": "middle", class: "rm-axis-title" }, svg,
      tl.log ? "iteration t (log scale)" : "iteration t");
   el("svg:text", { x: 0, y: 15, "text-anchor": "start", class: "rm-axis-title" }, svg, yTitle);   // the y axis, above it
@@ -148,7 +158,7 @@ function rmBuild(tl, st) {
     const strategyLines = [], regretLines = [];
     info.actions.forEach((a, j) => {
       const color = x.colors[j % x.colors.length];
-      strategyLines.push([info.current.map((p) => p[j]), color, "2 3", 1.2]);
+      strategyLines.push([info.current.map((p) => p[j]), color, "5 3", 1.6]);
       strategyLines.push([info.average.map((p) => p[j]), color, null, 2.5]);
       if (info.target) strategyLines.push([[info.target[j]], color, "7 4"]);
       regretLines.push([info.regret.map((r) => r[j]), color, null, 2]);
@@ -156,7 +166,7 @@ function rmBuild(tl, st) {
     rmCurves(tl, curves, "Strategy over the iterations", "probability of each action", strategyLines, [0, 1], curvesW);
     const keyLine = el("div", { class: "tl-note rm-legend" }, curves);
     info.actions.forEach((a, j) => rmKey(keyLine, "■", x.colors[j % x.colors.length], a));
-    rmKey(keyLine, "", null, `solid: average · dotted: current${info.target ? ` · dashed: ${x.targetName}` : ""}`);
+    rmKey(keyLine, "", null, `solid: average · short dashes: current${info.target ? ` · long dashes: ${x.targetName}` : ""}`);
     rmCurves(tl, curves, "Cumulative regret over the iterations", "cumulative regret of each action (payoff units)", regretLines, null, curvesW);
     st.cells.push((f) => {
       head.textContent = `${info.name[0].toUpperCase()}${info.name.slice(1)} after ${thousands(tl.frames[f])} iterations, ` +

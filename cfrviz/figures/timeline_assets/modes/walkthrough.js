@@ -130,7 +130,7 @@ function walkCard(tl, st) {
   const table = (head, rows, testid) => {
     const t = el("table", { class: "tl-table", "data-testid": testid }, box);
     const tr = el("tr", {}, el("thead", {}, t));
-    head.forEach((h, j) => el("th", j ? { style: `color:${tl.b.colors.actions[(j - 1) % 10]}` } : {}, tr, h));
+    head.forEach((h, j) => el("th", j ? { style: `color:${(tl.b.colors.actionText ?? tl.b.colors.actions)[(j - 1) % 10]}` } : {}, tr, h));
     const body = el("tbody", {}, t);
     for (const [label, cells, help] of rows) {
       const r = el("tr", {}, body);
