@@ -76,7 +76,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
-from tests.support.memory import RssSampler, rss_megabytes  # noqa: E402
+from tests.support.memory import RssSampler, descendants, rss_megabytes  # noqa: E402
 from tests.support.server import deployed_server, healthy, wait_for_log_line  # noqa: E402
 
 #: Home's first chart: the exploitability on the browser timeline (app.py; the cold-start test waits on it).
@@ -396,6 +396,29 @@ def log_exceptions(log_path: Path) -> dict[str, int]:
     return dict(Counter(match.group(1) for line in text.splitlines() if (match := EXCEPTION_LINE.match(line))))
 
 
+def pss_megabytes(pid: int) -> float:
+    """Pss of `pid` and every process below it, MB: a page shared by k of them (the libraries the server
+    and its solve workers both map) counted 1/k in each, so once in the sum, unlike VmRSS."""
+    total_kb = 0
+    for process in (pid, *descendants(pid)):
+        try:
+            for line in Path(f"/proc/{process}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total_kb += int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+    return total_kb / 1024
+
+
+class PssSampler(RssSampler):
+    """`RssSampler`'s schedule and phases, sampling `pss_megabytes`."""
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.samples.append((time.monotonic() - self.start_time, self.phase, pss_megabytes(self.pid)))
+            self.stop.wait(self.interval)
+
+
 def measure(options: argparse.Namespace) -> dict[str, Any]:
     """Start the server, run the class, and return every number (what --json writes)."""
     kinds, fill = heavy_pages()
@@ -431,18 +454,20 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             as (url, process):
         wait_for_log_line(log_path, "page modules loaded", process, timeout=options.timeout)
         sampler = RssSampler(process.pid, SAMPLE_INTERVAL)
+        shared_once = PssSampler(process.pid, SAMPLE_INTERVAL)
         try:
-            sampler.phase = "idle"
+            sampler.phase = shared_once.phase = "idle"
             sampler.start()
+            shared_once.start()
             time.sleep(IDLE_SECONDS)              # the idle reading is a median over this interval
             idle = statistics.median(sampler.megabytes("idle") or [rss_megabytes(process.pid)])
             result["load_average_start"] = list(os.getloadavg())
-            sampler.phase = "class"
+            sampler.phase = shared_once.phase = "class"
             print(f"{options.visitors} visitors arriving over {options.arrival:g} s at {url}", file=sys.stderr)
             with tempfile.TemporaryDirectory(prefix="cfrviz-class-") as folder:
                 executable = niced_browser(options.browser_nice, Path(folder))
                 browser_version, closed = asyncio.run(run_class(url, visits, drawn, options.timeout, executable))
-            sampler.phase = "after"
+            sampler.phase = shared_once.phase = "after"
             at_close = rss_megabytes(process.pid)
             # The measurement's own interval: memory 60 s after the last tab closed.
             time.sleep(max(0.0, closed + AFTER_CLOSE_SECONDS - time.monotonic()))
@@ -450,13 +475,16 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             result["load_average_end"] = list(os.getloadavg())
             result["server_alive"] = process.poll() is None and healthy(url)
         finally:
-            sampler.stop.set()
-            sampler.join(timeout=5)
+            for thread in (sampler, shared_once):
+                thread.stop.set()
+                thread.join(timeout=5)
     result["browser"] = (f"Chromium {browser_version} (one browser, one context per visitor"
                          + (f", at nice {options.browser_nice}" if options.browser_nice > 0 else "") + ")")
     everything = sampler.megabytes()
     result["memory_mb"] = {"idle": round(idle), "peak": round(max(everything)), "at_last_close": round(at_close),
-                           "after_60s": round(after), "after_60s_minus_idle": round(after - idle)}
+                           "after_60s": round(after), "after_60s_minus_idle": round(after - idle),
+                           "pss_idle": round(statistics.median(shared_once.megabytes("idle") or [0.0])),
+                           "pss_peak": round(max(shared_once.megabytes() or [0.0]))}
     result["server_log_exceptions"] = log_exceptions(log_path)
     result["visits"] = [asdict(v) for v in visits]
     result["heavy_kinds"] = [heavy.kind for heavy in kinds]
@@ -534,6 +562,8 @@ def table(result: dict[str, Any]) -> str:
         "|---|---:|---|",
         f"| idle (kernels, first views and page modules loaded, before the first visitor) | {memory['idle']:,} | |",
         f"| peak during the class | {memory['peak']:,} | ≤ {TARGETS['peak_mb']:,.0f}: {met(peak_ok)} |",
+        f"| the same, Pss (a page shared with the solve workers counted once): idle, peak | "
+        f"{memory.get('pss_idle', 0):,}, {memory.get('pss_peak', 0):,} | |",
         f"| when the last tab closed | {memory['at_last_close']:,} | |",
         f"| 60 s after the last tab closed | {memory['after_60s']:,} ({memory['after_60s_minus_idle']:+,} on idle) | "
         f"within {TARGETS['back_mb']:g} of idle: {met(back_ok)} |",

@@ -106,13 +106,16 @@ def _presolve_defaults(pin_also: Callable[[], None]) -> None:
     pays for them and the caches never let them go. The sidebar's default first (Home's, and
     Compare's sidebar line), then the pages' own (`pin_also`): Regret matching, the Walkthrough, Compare."""
     for settings in default_settings():     # Home's first: the sidebar's run most pages draw
-        shared_runs().get(settings, functools.partial(_pooled_solve, settings), pin=True)
+        # Solved in this process: the first views are kept here for good anyway, and no worker
+        # process is started before a visitor asks for a solve (the idle server holds none).
+        shared_runs().get(settings, functools.partial(_pooled_solve, settings, here=True), pin=True)
     pin_also()
 
 
-def _pooled_solve(settings: RunSettings) -> Run:
-    """`_solve(settings)` on a pool worker, waited for here (no progress shown)."""
-    return solve_pool().run(lambda report: _solve(settings))
+def _pooled_solve(settings: RunSettings, *, here: bool = False) -> Run:
+    """`_solve(settings)` on a pool worker, waited for here (no progress shown); `here`: in this
+    process even when there are solve worker processes."""
+    return solve_pool().run(lambda report: _solve(settings, here=here))
 
 
 # Solves big enough to show a progress bar: node visits of about half a second of vanilla CFR
@@ -222,7 +225,7 @@ def cached_solve(settings: RunSettings) -> Run:
             message.empty()     # the solve has started and ended: the wait is over
 
 
-def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
+def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None, *, here: bool = False) -> Run:
     """`cfrviz.solving.solve_settings(settings)`: the settings whole, their `GameSpec` as it is; in a
     worker process when there are workers (`use_solve_workers`), the kernels are warm and the
     settings travel. Memory running out here is one sentence too (`SolveRefused`), not the
@@ -230,7 +233,7 @@ def _solve(settings: RunSettings, progress: Callable[[float], object] | None = N
     from cfrviz import solving
 
     workers = _workers
-    if workers is not None and is_warm() and travels(settings):
+    if workers is not None and not here and is_warm() and travels(settings):
         return workers.solve(settings, progress)
     try:
         return solving.solve_settings(settings, progress=progress)

@@ -33,3 +33,32 @@ def test_coloured_and_plain_tracebacks_are_both_counted(tmp_path: Path) -> None:
         "cfrviz: no visitor left; 10 caches emptied and the heap trimmed\n")
     assert _load_class().log_exceptions(log) == {
         "MemoryError": 2, "streamlit.runtime.media_file_storage.MediaFileStorageError": 1}
+
+
+def test_pss_counts_a_page_shared_with_a_child_once() -> None:
+    # Reference: the kernel's Pss (Documentation/filesystems/proc.rst): a page mapped by k processes
+    # counts 1/k in each. A sleeping child of this process shares its libraries' pages with it, so the
+    # two processes' Pss sum stays below their VmRSS sum by at least the child's shared pages.
+    import subprocess
+
+    from tests.support.memory import rss_megabytes
+
+    module = _load_class()
+    child = subprocess.Popen([sys.executable, "-c", "import numpy, sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        import os
+
+        def shared_kb(pid: int) -> int:
+            lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+            return sum(int(line.split()[1]) for line in lines if line.startswith(("Shared_Clean:", "Shared_Dirty:")))
+
+        import time
+
+        deadline = time.monotonic() + 60
+        while shared_kb(child.pid) == 0:    # until the child has mapped its libraries
+            assert child.poll() is None and time.monotonic() < deadline
+        assert module.pss_megabytes(os.getpid()) < rss_megabytes(os.getpid())
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait()
