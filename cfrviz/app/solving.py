@@ -1,5 +1,6 @@
-"""The solve behind every page: one shared run cache and solve pool per process, the kernels'
-warm-up thread, and the first visit's views solved and pinned at server start."""
+"""The solve behind every page: one shared run cache and solve pool per process, the solve worker
+processes of a deployed server (`use_solve_workers`), the kernels' warm-up thread, and the first
+visit's views solved and pinned at server start."""
 from __future__ import annotations
 
 import contextlib
@@ -123,7 +124,8 @@ def _pooled_solve(settings: RunSettings, *, here: bool = False) -> Run:
 _PROGRESS_COST = 20_000_000
 
 
-#: Worker threads that run the solves. The kernels release the interpreter lock (`nogil`), so each
+#: Worker threads that run the solves (with solve worker processes, each thread waits for one of
+#: them, `SOLVE_WORKERS` processes too). The kernels release the interpreter lock (`nogil`), so each
 #: worker can keep one core busy while the sessions' threads still draw pages; the host has 2 cores,
 #: and a third solve at once would only slow the other two while holding another run's memory.
 SOLVE_WORKERS = 2
@@ -237,8 +239,8 @@ def _solve(settings: RunSettings, progress: Callable[[float], object] | None = N
         return workers.solve(settings, progress)
     try:
         return solving.solve_settings(settings, progress=progress)
-    except (MemoryError, RuntimeError) as error:
-        if out_of_memory(error):
+    except (MemoryError, RuntimeError) as failure:
+        if out_of_memory(failure):
             raise SolveRefused(NO_MEMORY) from None
         raise
 
