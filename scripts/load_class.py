@@ -396,26 +396,35 @@ def log_exceptions(log_path: Path) -> dict[str, int]:
     return dict(Counter(match.group(1) for line in text.splitlines() if (match := EXCEPTION_LINE.match(line))))
 
 
-def pss_megabytes(pid: int) -> float:
-    """Pss of `pid` and every process below it, MB: a page shared by k of them (the libraries the server
-    and its solve workers both map) counted 1/k in each, so once in the sum, unlike VmRSS."""
-    total_kb = 0
-    for process in (pid, *descendants(pid)):
+def own_megabytes(pid: int) -> float:
+    """VmRSS of `pid` plus the private memory (USS: Private_Clean + Private_Dirty) of every process
+    below it, MB: the libraries the server and its solve workers both map counted once, where the
+    VmRSS sum counts them in every worker (about 96 MB each). Unlike Pss it does not depend on
+    other programs on the host that map the same files."""
+    total_kb = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            total_kb += int(line.split()[1])
+    for process in descendants(pid):
         try:
             for line in Path(f"/proc/{process}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
                     total_kb += int(line.split()[1])
         except (OSError, ValueError):
             pass
     return total_kb / 1024
 
 
-class PssSampler(RssSampler):
-    """`RssSampler`'s schedule and phases, sampling `pss_megabytes`."""
+class OwnSampler(RssSampler):
+    """`RssSampler`'s schedule and phases, sampling `own_megabytes`."""
 
     def run(self) -> None:
         while not self.stop.is_set():
-            self.samples.append((time.monotonic() - self.start_time, self.phase, pss_megabytes(self.pid)))
+            try:
+                megabytes = own_megabytes(self.pid)
+            except (OSError, ValueError):
+                megabytes = 0.0         # the server has ended
+            self.samples.append((time.monotonic() - self.start_time, self.phase, megabytes))
             self.stop.wait(self.interval)
 
 
@@ -454,7 +463,7 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             as (url, process):
         wait_for_log_line(log_path, "page modules loaded", process, timeout=options.timeout)
         sampler = RssSampler(process.pid, SAMPLE_INTERVAL)
-        shared_once = PssSampler(process.pid, SAMPLE_INTERVAL)
+        shared_once = OwnSampler(process.pid, SAMPLE_INTERVAL)
         try:
             sampler.phase = shared_once.phase = "idle"
             sampler.start()
@@ -483,8 +492,8 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
     everything = sampler.megabytes()
     result["memory_mb"] = {"idle": round(idle), "peak": round(max(everything)), "at_last_close": round(at_close),
                            "after_60s": round(after), "after_60s_minus_idle": round(after - idle),
-                           "pss_idle": round(statistics.median(shared_once.megabytes("idle") or [0.0])),
-                           "pss_peak": round(max(shared_once.megabytes() or [0.0]))}
+                           "own_idle": round(statistics.median(shared_once.megabytes("idle") or [0.0])),
+                           "own_peak": round(max(shared_once.megabytes() or [0.0]))}
     result["server_log_exceptions"] = log_exceptions(log_path)
     result["visits"] = [asdict(v) for v in visits]
     result["heavy_kinds"] = [heavy.kind for heavy in kinds]
@@ -562,8 +571,8 @@ def table(result: dict[str, Any]) -> str:
         "|---|---:|---|",
         f"| idle (kernels, first views and page modules loaded, before the first visitor) | {memory['idle']:,} | |",
         f"| peak during the class | {memory['peak']:,} | ≤ {TARGETS['peak_mb']:,.0f}: {met(peak_ok)} |",
-        f"| the same, Pss (a page shared with the solve workers counted once): idle, peak | "
-        f"{memory.get('pss_idle', 0):,}, {memory.get('pss_peak', 0):,} | |",
+        f"| the same, the workers' shared libraries counted once (server VmRSS + children's private): "
+        f"idle, peak | {memory.get('own_idle', 0):,}, {memory.get('own_peak', 0):,} | |",
         f"| when the last tab closed | {memory['at_last_close']:,} | |",
         f"| 60 s after the last tab closed | {memory['after_60s']:,} ({memory['after_60s_minus_idle']:+,} on idle) | "
         f"within {TARGETS['back_mb']:g} of idle: {met(back_ok)} |",
