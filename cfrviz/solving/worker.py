@@ -92,12 +92,16 @@ def write_message(out: BinaryIO, message: dict[str, Any]) -> None:
 
 
 def write_run(out: BinaryIO, arrays: dict[str, np.ndarray], average_strategy_value: float) -> None:
-    """The `run` line, then each array's bytes as they lie in memory (C order)."""
-    kept = {name: np.ascontiguousarray(arrays[name]) for name in RUN_ARRAYS}
-    write_message(out, {"run": {"arrays": [[name, a.dtype.str, list(a.shape)] for name, a in kept.items()],
+    """The `run` line, then each array's bytes as they lie in memory (C order). Each array leaves
+    `arrays` once written: when the caller holds no other reference it is freed then, so this
+    process and the server do not both hold the whole run at once."""
+    write_message(out, {"run": {"arrays": [[name, arrays[name].dtype.str, list(arrays[name].shape)]
+                                           for name in RUN_ARRAYS],
                                 "average_strategy_value": average_strategy_value}})
-    for array in kept.values():
+    for name in RUN_ARRAYS:
+        array = np.ascontiguousarray(arrays.pop(name))
         out.write(array.reshape(-1).view(np.uint8).data)
+        del array
     out.flush()
 
 
@@ -117,8 +121,10 @@ def serve(requests: Lines, out: BinaryIO, solve: Callable[[str, Callable[[float]
             write_message(out, {"progress": float(fraction)})
         try:
             run = solve(str(request["solve"]), report)
-            write_run(out, {name: getattr(run, name) for name in RUN_ARRAYS}, float(run.average_strategy_value))
-            del run
+            arrays = {name: getattr(run, name) for name in RUN_ARRAYS}
+            value = float(run.average_strategy_value)
+            del run             # the arrays alone now, each freed once sent
+            write_run(out, arrays, value)
         except Cancelled:
             write_message(out, {"cancelled": True})
         except ValueError as refusal:
