@@ -148,6 +148,9 @@ class SolveWorkers:
             print(f"cfrviz: a solve worker was lost ({lost}); starting another", file=sys.stderr, flush=True)
             raise SolveRefused(WORKER_LOST) from None
         except MemoryError:
+            # This process had no room for the run the worker sent (its own address space is full).
+            print("cfrviz: no room in the server for a run a solve worker sent; the visitor was told",
+                  file=sys.stderr, flush=True)
             raise SolveRefused(NO_MEMORY) from None
         finally:
             if child is not None and not child.clean:
@@ -203,6 +206,8 @@ class SolveWorkers:
                 child.clean = True
                 raise _Refused(str(answer["refused"]))
             if answer.get("limit") == "memory":
+                print(f"cfrviz: a solve did not fit a worker's {self.address_space / 2**30:g} GB address space; "
+                      "the visitor was told", file=sys.stderr, flush=True)
                 raise SolveRefused(NO_MEMORY)
             raise ChildProcessError(str(answer.get("failed", answer)))
 
