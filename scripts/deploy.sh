@@ -4,7 +4,8 @@
 #   bash scripts/deploy.sh install   # the pinned app set (requirements.txt) into $PYTHON's environment
 #   bash scripts/deploy.sh warm      # compile every numba kernel into $NUMBA_CACHE_DIR ahead of visitors
 #   bash scripts/deploy.sh serve     # the app with the deployed settings on $ADDRESS:$PORT (0.0.0.0:8501),
-#                                    # its kernels loading before the first visitor
+#                                    # its kernels loading before the first visitor; visitors' solves
+#                                    # run in worker processes that load the kernels from the same cache
 #   bash scripts/deploy.sh replicas N  # N servers as `serve` does on 127.0.0.1:PORT+1..PORT+N, Debian's
 #                                    # nginx on ADDRESS:PORT (127.0.0.1:8501) in front, sticky (scripts/replicas.sh)
 # PYTHON (default python3), ADDRESS, PORT and NUMBA_CACHE_DIR may be set by the caller.

@@ -33,6 +33,7 @@ _.pinned_bytes
 _.native_ids          # run.pool.SolvePool: the workers' thread ids, whose nice value a test reads in /proc
 _.held_bytes          # run.uploads: the bytes of uploaded runs held, checked against the budget
 _.holds_turn          # run.admission.Admission: whether this thread holds a turn (the tests check turns are given back)
+_.pids                # solving.workers.SolveWorkers: the worker processes' ids, which the tests kill and read in /proc
 forget_openspiel_games  # games.openspiel: tests empty the accepted/refused game caches between cases
 
 # cfrviz/__init__.py: a module's __getattr__ is called by Python itself for a missing attribute (PEP 562);

@@ -30,12 +30,17 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check, get_script_run_ctx
 
 from cfrviz.run.admission import Admission
+from cfrviz.solving.worker import out_of_memory
 
 #: Heavy page builds at once in this server process.
 PAGE_BUILDS = 2
 #: How often, seconds, a visitor in line checks that their page is still wanted (Streamlit's own
 #: cache waits check as often), besides waking at once when their place changes.
 POLL_SECONDS = 0.1
+
+#: What a visitor reads when the server's memory ran out during their page's build.
+NO_ROOM_TO_BUILD = ("The server has no memory free for this page right now (many visitors at once); "
+                    "reload it in a minute.")
 
 #: The process's one line of heavy page builds.
 ADMISSION = Admission(PAGE_BUILDS)
@@ -86,7 +91,15 @@ def heavy_build() -> Iterator[None]:
     with ADMISSION.turn(on_wait, check, POLL_SECONDS):
         if waited and show is not None:
             show(None)          # the build starts: the line goes
-        yield
+        try:
+            yield
+        except (MemoryError, RuntimeError) as failure:
+            if not out_of_memory(failure):
+                raise
+            # The server's memory ran out during this build: the visitor reads one sentence,
+            # never the generic error page, and the page stops; the build is not cached.
+            st.error(NO_ROOM_TO_BUILD)
+            raise StopException() from None
 
 
 def connected(session_id: str) -> bool:

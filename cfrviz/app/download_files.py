@@ -16,17 +16,25 @@ next click or the session reaper's next pass (`expire_clicked_downloads`). At mo
 Streamlit's private media file manager (checked against the pinned Streamlit by
 tests/unit/app/test_download_files.py); when that is not there, the log says so once and
 downloads behave as Streamlit makes them.
+
+`run_file_bytes(run)` builds the run download's `.npz` through a temporary file: the bytes are
+allocated once, at the file's size, not grown in an in-memory buffer and copied out of it, and a
+build that finds no memory free (a class's solves and pages filling the server) is tried once more
+after a garbage collection before the click fails.
 """
 from __future__ import annotations
 
 import collections
 import functools
+import gc
 import logging
+import tempfile
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
+from cfrviz.run import Run, save_run
 from cfrviz.util import idle
 
 #: Seconds a clicked download's file stays after it was built: the browser asks for it as soon as
@@ -42,6 +50,23 @@ _lock = threading.Lock()
 _wrapped: set[int] = set()
 # Per wrapped manager: (built at, file id, bytes), oldest first.
 _held: dict[int, collections.deque[tuple[float, str, int]]] = {}
+
+
+def run_file_bytes(run: Run, save: Callable[[Run, IO[bytes]], None] = save_run) -> bytes:
+    """`run` as the bytes of its `.npz` file (`save(run, file)`, `cfrviz.run.save_run`), written to a
+    temporary file and read back in one allocation of its size; a MemoryError is tried once more."""
+    try:
+        return _file_bytes(run, save)
+    except MemoryError:
+        gc.collect()        # what the failed attempt allocated, and other visitors' garbage
+    return _file_bytes(run, save)
+
+
+def _file_bytes(run: Run, save: Callable[[Run, IO[bytes]], None]) -> bytes:
+    with tempfile.TemporaryFile(prefix="cfrviz-download-") as file:
+        save(run, file)
+        file.seek(0)
+        return file.read()
 
 
 def keep_clicked_downloads(manager: Any = None, clock: Callable[[], float] = time.monotonic) -> bool:

@@ -3,7 +3,9 @@
 `streamlit run app.py` runs no code until the first visitor arrives, so that visitor pays for
 importing numba and loading (or compiling) every kernel. This entry point imports the app's
 modules and starts `cfrviz.app`'s warm-up thread in the server process first (it loads the kernels,
-then solves the views a first visit gets and pins them in the shared run cache), then hands over
+then solves the views a first visit gets and pins them in the shared run cache), asks for solve
+worker processes (`cfrviz.app.solving.use_solve_workers`: visitors' solves, each worker under its
+own memory cap), then hands over
 to Streamlit's own command line in the same process: the page scripts, which run in this process,
 find everything loaded. Options after the command go to `streamlit run` unchanged.
 """
@@ -201,8 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     from streamlit.web import cli
 
     from cfrviz import app as ui
+    from cfrviz.app.solving import use_solve_workers
 
     ui.start_warmup(ui.pin_first_views, after_first_drawing=False)
+    # Visitors' solves in worker processes, each under its own memory cap (started on first use).
+    use_solve_workers()
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
     websocket_limits.limit_inbound_frames()   # frames from browsers: 1 MB, not server.maxMessageSize
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import io
 import os
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -10,9 +9,10 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from cfrviz.app import share_box
+from cfrviz.app.download_files import run_file_bytes
 from cfrviz.app.solving import shared_run
 from cfrviz.app.state import LIVE_UPLOADS, NODE_KEY, NOTICE_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, W, View, adopt_game
-from cfrviz.run import Run, export_strategy, save_run
+from cfrviz.run import Run, export_strategy
 from cfrviz.run.uploads import MAX_UPLOAD_MB
 
 def share(view: View) -> None:
@@ -95,9 +95,7 @@ def _same_run(run: Run) -> Run:
 
 
 def _run_bytes(source: Callable[[], Run]) -> bytes:
-    buffer = io.BytesIO()
-    save_run(source(), buffer)
-    return buffer.getvalue()
+    return run_file_bytes(source())
 
 
 def _strategy_json(source: Callable[[], Run]) -> str:

@@ -1,5 +1,6 @@
-"""The solve behind every page: one shared run cache and solve pool per process, the kernels'
-warm-up thread, and the first visit's views solved and pinned at server start."""
+"""The solve behind every page: one shared run cache and solve pool per process, the solve worker
+processes of a deployed server (`use_solve_workers`), the kernels' warm-up thread, and the first
+visit's views solved and pinned at server start."""
 from __future__ import annotations
 
 import contextlib
@@ -10,12 +11,16 @@ from typing import TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from cfrviz.app.widgets import error
 from cfrviz.run import Run, RunSettings
 from cfrviz.util import idle
 from cfrviz.run.cache import RunCache
 from cfrviz.run.pool import SolvePool
 from cfrviz.solvers._interpreted import expect_background_compile
+from cfrviz.solving.workers import NO_MEMORY, SolveRefused, SolveWorkers, travels
+from cfrviz.solving.worker import out_of_memory
 
 T = TypeVar("T")
 
@@ -102,13 +107,16 @@ def _presolve_defaults(pin_also: Callable[[], None]) -> None:
     pays for them and the caches never let them go. The sidebar's default first (Home's, and
     Compare's sidebar line), then the pages' own (`pin_also`): Regret matching, the Walkthrough, Compare."""
     for settings in default_settings():     # Home's first: the sidebar's run most pages draw
-        shared_runs().get(settings, functools.partial(_pooled_solve, settings), pin=True)
+        # Solved in this process: the first views are kept here for good anyway, and no worker
+        # process is started before a visitor asks for a solve (the idle server holds none).
+        shared_runs().get(settings, functools.partial(_pooled_solve, settings, here=True), pin=True)
     pin_also()
 
 
-def _pooled_solve(settings: RunSettings) -> Run:
-    """`_solve(settings)` on a pool worker, waited for here (no progress shown)."""
-    return solve_pool().run(lambda report: _solve(settings))
+def _pooled_solve(settings: RunSettings, *, here: bool = False) -> Run:
+    """`_solve(settings)` on a pool worker, waited for here (no progress shown); `here`: in this
+    process even when there are solve worker processes."""
+    return solve_pool().run(lambda report: _solve(settings, here=here))
 
 
 # Solves big enough to show a progress bar: node visits of about half a second of vanilla CFR
@@ -116,7 +124,8 @@ def _pooled_solve(settings: RunSettings) -> Run:
 _PROGRESS_COST = 20_000_000
 
 
-#: Worker threads that run the solves. The kernels release the interpreter lock (`nogil`), so each
+#: Worker threads that run the solves (with solve worker processes, each thread waits for one of
+#: them, `SOLVE_WORKERS` processes too). The kernels release the interpreter lock (`nogil`), so each
 #: worker can keep one core busy while the sessions' threads still draw pages; the host has 2 cores,
 #: and a third solve at once would only slow the other two while holding another run's memory.
 SOLVE_WORKERS = 2
@@ -134,9 +143,29 @@ RUN_CACHE_BYTES = 100_000_000
 RUN_CACHE_ENTRIES = 24
 CONCURRENT_SOLVES = SOLVE_WORKERS
 
+#: Address-space cap of each solve worker process (`use_solve_workers`): about 480 MB is the
+#: interpreter with NumPy and the loaded kernels, the rest one solve at the memory budget
+#: (`cfrviz.util.memory`, 200 MB of snapshots; a locked solve holds two runs) and its judging.
+WORKER_ADDRESS_SPACE = 1536 * 2**20
+
 _SHARED_LOCK = threading.Lock()
 _shared: RunCache | None = None
 _pool: SolvePool | None = None
+_workers: SolveWorkers | None = None
+
+
+def use_solve_workers(count: int = SOLVE_WORKERS, address_space: int = WORKER_ADDRESS_SPACE) -> SolveWorkers:
+    """From now on, cached solves run in `count` worker processes capped at `address_space` bytes each
+    (`cfrviz.solving.workers`), once the kernels are warm: a solve that does not fit fails in its
+    worker, which is replaced, and its visitor reads one sentence. The deployed server
+    (`cfrviz.app.serve`) calls this; without it (AppTest, `streamlit run`) solves run in this process.
+    The workers end when the last visitor has gone and start again with the next solve."""
+    global _workers
+    with _SHARED_LOCK:
+        if _workers is None:
+            _workers = SolveWorkers(count, address_space)
+            idle.on_idle("solve workers", _workers.close)
+        return _workers
 
 
 def shared_runs() -> RunCache:
@@ -185,16 +214,35 @@ def cached_solve(settings: RunSettings) -> Run:
 
     try:
         return shared_runs().get(settings, solve, on_wait)
+    except SolveRefused as refused:
+        # Memory ran out (in a worker, or here): one sentence wherever the page asked, and the
+        # page stops as after any refusal; the run is not cached, so a retry solves again.
+        if get_script_run_ctx(suppress_warning=True) is None:
+            raise
+        error(str(refused))
+        st.stop()
+        raise       # st.stop() raised already: this line is for the type checker
     finally:
         for message in waiting:
             message.empty()     # the solve has started and ended: the wait is over
 
 
-def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None) -> Run:
-    """`cfrviz.solving.solve_settings(settings)`: the settings whole, their `GameSpec` as it is."""
+def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None, *, here: bool = False) -> Run:
+    """`cfrviz.solving.solve_settings(settings)`: the settings whole, their `GameSpec` as it is; in a
+    worker process when there are workers (`use_solve_workers`), the kernels are warm and the
+    settings travel. Memory running out here is one sentence too (`SolveRefused`), not the
+    generic error page."""
     from cfrviz import solving
 
-    return solving.solve_settings(settings, progress=progress)
+    workers = _workers
+    if workers is not None and not here and is_warm() and travels(settings):
+        return workers.solve(settings, progress)
+    try:
+        return solving.solve_settings(settings, progress=progress)
+    except (MemoryError, RuntimeError) as failure:
+        if out_of_memory(failure):
+            raise SolveRefused(NO_MEMORY) from None
+        raise
 
 
 @contextlib.contextmanager

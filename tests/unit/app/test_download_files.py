@@ -94,3 +94,34 @@ def test_the_idle_release_sweeps_what_no_rerun_would(manager: MediaFileManager) 
     file_id = _click_download(manager)
     download_files.empty_media_files(manager)
     assert manager.read_file(file_id) is None
+
+
+def test_the_run_download_is_the_saved_file_and_survives_one_memory_error() -> None:
+    # Reference: `cfrviz.run.save_run` / `load_run` round trip (the file read back is the run, array for
+    # array); a save that finds no memory once is tried again, twice in a row is the error itself.
+    import io
+
+    import numpy as np
+
+    import cfrviz
+    from cfrviz.app.download_files import run_file_bytes
+    from cfrviz.run import load_run, save_run
+
+    run = cfrviz.solve("kuhn", "cfr+", iterations=40)
+    failures = [MemoryError()]
+
+    def save_after_one_failure(kept: object, file: object) -> None:
+        if failures:
+            raise failures.pop()
+        save_run(kept, file)  # type: ignore[arg-type]
+
+    for data in (run_file_bytes(run), run_file_bytes(run, save_after_one_failure)):
+        again = load_run(io.BytesIO(data))
+        assert np.array_equal(again.average_strategy, run.average_strategy)
+        assert again.settings == run.settings
+
+    def never(kept: object, file: object) -> None:
+        raise MemoryError()
+
+    with pytest.raises(MemoryError):
+        run_file_bytes(run, never)

@@ -123,3 +123,47 @@ def test_compares_solves_take_a_slot_and_run_on_the_pool(monkeypatch: pytest.Mon
                                 solver_slot=solving.one_solve_at_a_time)
     assert len(solved_on) == 3 and all(name.startswith("cfrviz-solve-") for name in solved_on)
     assert line.exploitability[-1] == cfrviz.solve("kuhn", "cfr+", iterations=25).exploitability[-1]
+
+
+@pytest.mark.parametrize("failure", [MemoryError(), RuntimeError("can't start new thread")],
+                         ids=["MemoryError", "no thread"])
+def test_memory_running_out_in_a_solve_here_is_one_sentence(failure: BaseException,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: `cfrviz.solving.workers.NO_MEMORY`, the sentence a worker's refusal gives too.
+    from cfrviz.solving.workers import NO_MEMORY, SolveRefused
+
+    def no_room(*args: Any, **kwargs: Any) -> Any:
+        raise failure
+
+    monkeypatch.setattr(cfrviz.solving, "solve_settings", no_room)
+    with pytest.raises(SolveRefused) as refused:
+        solving._solve(RunSettings(catalog.get("kuhn"), "cfr", 10, "alternating", 0))
+    assert str(refused.value) == NO_MEMORY
+
+
+def test_another_runtime_error_is_not_taken_for_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cfrviz.solving, "solve_settings", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        solving._solve(RunSettings(catalog.get("kuhn"), "cfr", 10, "alternating", 0))
+
+
+def test_with_solve_workers_a_warm_servers_solve_runs_in_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: the same solve made in this process, array for array; the worker's start is counted.
+    from cfrviz.solving.workers import SolveWorkers
+
+    workers = SolveWorkers(1, solving.WORKER_ADDRESS_SPACE)
+    monkeypatch.setattr(solving, "_workers", workers)
+    monkeypatch.setattr(solving, "_shared", RunCache(10**9, 4, solving.CONCURRENT_SOLVES))
+    monkeypatch.setattr(solving, "is_warm", lambda: True)
+    wanted = RunSettings(catalog.get("leduc"), "cfr", 120, "alternating", 0)
+    try:
+        run = solving.shared_run(wanted)
+        assert workers.started() == 1 and run.settings == wanted
+        reference = cfrviz.solving.solve_settings(wanted)
+        assert np.array_equal(run.average_strategy, reference.average_strategy)
+        assert np.array_equal(run.exploitability, reference.exploitability)
+    finally:
+        workers.close()
