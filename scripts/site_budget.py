@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import ViewportSize, sync_playwright  # noqa: E402
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_PICTURE_JS, STEP_TIMES_JS, VIEWPORT  # noqa: E402
 from tests.support.static_site import build_site, static_server  # noqa: E402
 
 SITE_TARGET_MB = 60.0
@@ -39,25 +39,6 @@ HOME_TARGET_MB = 1.5
 FIRST_PICTURE_TARGET_MS = 1000.0
 STEP_TARGET_MS = 30.0
 TIMEOUT_MS = 60_000
-
-FIRST_PICTURE = """() => {
-  const mark = performance.getEntriesByName('cfrviz-first-picture')[0];
-  return mark ? mark.startTime : null;
-}"""
-
-STEPS = """async (count) => {
-  const slider = document.querySelector('.tl-slider');
-  slider.focus();
-  const times = [];
-  for (let k = 0; k < count; k++) {
-    const start = performance.now();
-    slider.dispatchEvent(new KeyboardEvent('keydown', { key: k % 2 ? 'ArrowRight' : 'ArrowLeft', bubbles: true }));
-    await new Promise((done) => requestAnimationFrame(() => done()));
-    times.push(performance.now() - start);
-  }
-  return times;
-}"""
-
 
 def _offline(page: Any, base: str) -> list[str]:
     blocked: list[str] = []
@@ -85,7 +66,7 @@ def measure(folder: Path, opens: int) -> list[tuple[str, str, str]]:
         loaded: list[str] = []
         page.on("requestfinished", lambda request: loaded.append(request.url))
         page.goto(f"{base}/index.html", timeout=TIMEOUT_MS)
-        page.wait_for_function(FIRST_PICTURE, timeout=TIMEOUT_MS)
+        page.wait_for_function(FIRST_PICTURE_JS, timeout=TIMEOUT_MS)
         files = [folder / url[len(base) + 1:].split("?")[0] for url in loaded if url.startswith(base)]
         raw = sum(f.stat().st_size for f in files)
         zipped = sum(len(gzip.compress(f.read_bytes(), 6)) for f in files)
@@ -100,10 +81,10 @@ def measure(folder: Path, opens: int) -> list[tuple[str, str, str]]:
                 fresh = context.new_page()
                 blocked += _offline(fresh, base)
                 fresh.goto(f"{base}/{path}", timeout=TIMEOUT_MS)
-                fresh.wait_for_function(FIRST_PICTURE, timeout=TIMEOUT_MS)
-                times.append(float(fresh.evaluate(FIRST_PICTURE)))
+                fresh.wait_for_function(FIRST_PICTURE_JS, timeout=TIMEOUT_MS)
+                times.append(float(fresh.evaluate(FIRST_PICTURE_JS)))
                 if name == "Game tree" and len(times) == opens:
-                    steps = [float(t) for t in fresh.evaluate(STEPS, 40)]
+                    steps = [float(t) for t in fresh.evaluate(STEP_TIMES_JS, 40)]
                     step_row = ("a step on the Game tree (key to next frame)",
                                 f"{statistics.median(steps):.1f} ms median, {max(steps):.1f} ms slowest",
                                 f"<= {STEP_TARGET_MS:.0f} ms")

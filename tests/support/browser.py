@@ -112,3 +112,26 @@ def wait_tree(page: Any, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
     """Wait until the timeline has drawn its tree and the script run is over."""
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=timeout_ms)
     page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+
+
+#: The timeline's own first-picture mark (the animation frame after it is first drawn), in ms from
+#: navigation start, or null before it: the HTML file's and the static site's budget scripts read it.
+FIRST_PICTURE_JS = """() => {
+  const mark = performance.getEntriesByName('cfrviz-first-picture')[0];
+  return mark ? mark.startTime : null;
+}"""
+
+#: `count` arrow keys on the timeline's slider, alternating, each timed until the next animation frame
+#: (what a step costs the person pressing the key), in ms.
+STEP_TIMES_JS = """async (count) => {
+  const slider = document.querySelector('.tl-slider');
+  slider.focus();
+  const times = [];
+  for (let k = 0; k < count; k++) {
+    const start = performance.now();
+    slider.dispatchEvent(new KeyboardEvent('keydown', { key: k % 2 ? 'ArrowRight' : 'ArrowLeft', bubbles: true }));
+    await new Promise((done) => requestAnimationFrame(() => done()));
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
