@@ -128,7 +128,8 @@ export default { render };
 
 class Timeline(anywidget.AnyWidget):
     """`run`'s browser timeline in a notebook cell, in `view` (one of `HTML_VIEWS`: tree, evolution,
-    charts, convergence, exploitability, best_response, walkthrough), opened at iteration `t`
+    charts, convergence, exploitability, best_response, walkthrough, regret_matching: a matrix
+    game's run), opened at iteration `t`
     (default the last; the walkthrough's default is iteration 1) and node `node`.
 
     Traits synced both ways with the drawing: `t` (the iteration shown; in the walkthrough, the
@@ -158,6 +159,8 @@ class Timeline(anywidget.AnyWidget):
         self._run = run
         self._view = view
         self._walk = HTML_VIEWS[view] == TimelineMode.WALKTHROUGH
+        # Regret matching steps through its own path of the run's matrix game (its own frames).
+        self._own_path = HTML_VIEWS[view] == TimelineMode.REGRET_MATCHING
         self._frames: tuple[int, ...] = ()
         self._drawn: frozenset[int] | None = None
         self._anchor: int | None = None       # the node whose part is drawn (None: the default part)
@@ -194,6 +197,8 @@ class Timeline(anywidget.AnyWidget):
         payload = json.loads(body)
         if self._walk:
             self._frames = tuple(range(1, len(payload["extra"]["steps"]["kind"]) + 1))
+        elif self._own_path:
+            self._frames = tuple(int(f) for f in payload["extra"]["frames"])
         else:
             self._frames = tuple(int(f) for f in payload["frames"])
         self._drawn = frozenset(int(n) for n in payload["nodes"]["id"])
@@ -226,6 +231,11 @@ class Timeline(anywidget.AnyWidget):
             last = self._run.settings.iterations
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
                 raise traitlets.TraitError(f"t={value} is not an iteration of this run (1 to {last}).")
+            return int(value)
+        if self._own_path:
+            last = self._run.settings.iterations
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
+                raise traitlets.TraitError(f"t={value} is not an iteration of this regret-matching path (1 to {last}).")
             return int(value)
         t = checked_iteration(value, self._run.iterations)
         if t is None:
