@@ -25,7 +25,7 @@ from cfrviz.figures.timeline import (EDGE_WIDTHS, TimelineMode, build_payload, c
 from cfrviz.figures.timeline_code import timeline_script, timeline_source
 from cfrviz.run import Run
 from cfrviz.tree import parts as tree_parts
-from cfrviz.util.vocabulary import Player, player_number
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_number
 
 #: The views `save_html` writes: those built from the run alone, by the page they come from.
 HTML_VIEWS: dict[str, TimelineMode] = {
@@ -37,6 +37,7 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "best_response": TimelineMode.BEST_RESPONSE,  # Best response (the exploiter: player 1)
     "walkthrough": TimelineMode.WALKTHROUGH,      # Walkthrough of iteration t, from the solver's state
     "regret_matching": TimelineMode.REGRET_MATCHING,  # Regret matching on the run's matrix game
+    "play": TimelineMode.PLAY,                    # Play against the strategy at t (games drawn whole)
 }
 _LOG_VIEWS = ("convergence", "exploitability", "regret_matching")
 
@@ -81,6 +82,7 @@ function show(header) {
                   parentElement: element, setStateValue: heard, setTriggerValue: heard });
 }
 fromFragment();
+if (view.mode === "play") playInPage();
 show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
 window.addEventListener("hashchange", () => {
@@ -90,6 +92,100 @@ window.addEventListener("hashchange", () => {
   show(view);
 });
 window.cfrvizReported = reported;
+
+// Play, with no server: the page deals and the bot acts, from the payload alone. Chance draws with
+// the payload's chance probabilities and the bot with the average strategy of the iteration t shown,
+// both from crypto.getRandomValues; the hand reaches the play mode as the header's state, which
+// shows each decision's EV loss from the payload's numbers (its "extra").
+function playInPage() {
+  const data = JSON.parse(body), n = data.nodes, e = data.edges;
+  const local = new Map(n.id.map((id, k) => [id, k]));
+  const out = new Map();
+  e.parent.forEach((p, j) => { if (!out.has(p)) out.set(p, []); out.get(p).push(j); });
+  const uniform = () => { const u = new Uint32Array(1); crypto.getRandomValues(u); return u[0] / 4294967296; };
+  const pick = (edges, weights) => {
+    const total = weights.reduce((a, w) => a + (w > 0 ? w : 0), 0);
+    let u = uniform() * total;
+    for (let j = 0; j < edges.length; j++) { u -= weights[j] > 0 ? weights[j] : 0; if (u < 0) return edges[j]; }
+    return edges[edges.length - 1];
+  };
+  const frameAt = () => {
+    let f = 0;
+    data.frames.forEach((t, k) => { if (t <= (view.t ?? data.frames[data.frames.length - 1])) f = k; });
+    return f;
+  };
+  const box = document.createElement("section");
+  box.className = "cfrviz-play";
+  box.dataset.testid = "file-play";
+  element.before(box);
+  let hand = null, played = 0;
+  // A file saved from the app's Play page starts with no hand: its hands are played here.
+  view.state = { seat: 0, pending: null, decisions: [], path: null };
+  const actor = (id) => n.actor[local.get(id)];
+  function advance() {
+    for (;;) {
+      const who = actor(hand.node);
+      if (who === 3 || who === hand.seat) return;
+      const edges = out.get(hand.node);
+      const set = n.set[local.get(hand.node)];
+      const weights = who === 2 ? edges.map((j) => e.chance[j]) : edges.map((j) => data.average[frameAt()][set][e.action[j]]);
+      hand.node = e.child[pick(edges, weights)];
+      hand.path.push(hand.node);
+    }
+  }
+  function publish() {
+    const k = local.get(hand.node), over = n.actor[k] === 3;
+    view.state = { seat: hand.seat, pending: over ? null : data.sets[n.set[k]].key,
+                   decisions: hand.decisions, path: over ? hand.path : null };
+    draw();
+    show(view);
+  }
+  function deal() {
+    hand = { seat: played % 2, node: n.id[0], path: [n.id[0]], decisions: [] };
+    played += 1;
+    advance();
+    publish();
+  }
+  function take(j) {
+    const set = n.set[local.get(hand.node)];
+    hand.decisions = [...hand.decisions, [data.sets[set].key, e.action[j]]];
+    hand.node = e.child[j];
+    hand.path.push(hand.node);
+    advance();
+    publish();
+  }
+  function button(text, testid, onClick) {
+    const b = document.createElement("button");
+    b.textContent = text;
+    b.dataset.testid = testid;
+    b.addEventListener("click", onClick);
+    box.appendChild(b);
+    return b;
+  }
+  function draw() {
+    box.replaceChildren();
+    const line = document.createElement("p");
+    box.appendChild(line);
+    if (!hand) {
+      line.textContent = "You play against a bot that plays the average strategy at the iteration t on the timeline; the cards are dealt here, at random.";
+      button("Deal a hand", "file-play-deal", deal);
+      return;
+    }
+    const k = local.get(hand.node);
+    line.textContent = `Hand ${played} · you are player ${hand.seat + 1}. `;
+    if (n.actor[k] === 3) {
+      line.append(`The hand is over: player 1's payoff is ${n.payoff[k]}.`);
+      button("Deal the next hand", "file-play-deal", deal);
+      return;
+    }
+    const set = data.sets[n.set[k]];
+    line.append(`Your move at ${set.key}: `);
+    for (const j of out.get(hand.node)) {
+      button(set.actions[e.action[j]], "file-play-action", () => take(j)).dataset.action = set.actions[e.action[j]];
+    }
+  }
+  draw();
+}
 """
 
 _PAGE_STYLE = """
@@ -98,6 +194,8 @@ body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
 .cfrviz-about { margin: 0 0 10px; }
 .cfrviz-about h1 { font-size: 1.3rem; margin: 0 0 2px; }
 .cfrviz-about p { margin: 0; font-size: 0.85rem; color: #555; }
+.cfrviz-play { margin: 0 0 10px; }
+.cfrviz-play button { margin: 0 6px 0 0; padding: 4px 12px; font: inherit; }
 """
 
 
@@ -199,6 +297,9 @@ def timeline_view(run: Run, view: str = "tree", t: int | None = None, node: int 
         return _walkthrough_view(run, 1 if t is None else t)
     if mode == TimelineMode.REGRET_MATCHING:
         return _regret_matching_view(run, t)
+    if mode == TimelineMode.PLAY and not is_drawn_whole(tree):
+        raise ValueError(f"Play in a file deals from the whole tree, and {tree.game.title} is too big to draw "
+                         "whole; play it in the app.")
     if t is None:
         t = int(run.iterations[-1])
     if checked_iteration(t, run.iterations) is None:
@@ -220,12 +321,18 @@ def timeline_view(run: Run, view: str = "tree", t: int | None = None, node: int 
         drawn = [int(tree.nodes_of(i)[0]) for i in range(tree.num_infosets)]
     elif mode in (TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY):
         drawn = []
+    elif mode == TimelineMode.PLAY:
+        arrangements = (0, 1) if tree_parts.card_view(tree) else (0,)
     shown = int(run.snapshot_at(t))
     include = None if shown in set(frame_snapshots(run.iterations).tolist()) else shown
     if mode == TimelineMode.BEST_RESPONSE:
         extra = best_response_frames(tree, run, frames_with(run, t), None if drawn is None else tuple(drawn),
                                      game_value(tree, run.settings.spec))
         state = {"exploiter": player_number(Player.FIRST)}
+    if mode == TimelineMode.PLAY:
+        from cfrviz.figures.play import play_extra
+        extra = play_extra(tree, run, None, DECISION_PLAYERS, include)
+        state = {"seat": int(Player.FIRST), "pending": None, "decisions": [], "path": None}
     payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
                                                     extra=extra))
     header: dict[str, Any] = {"id": payload_id, "t": t, "node": node, "kind": EDGE_WIDTHS[0], "mode": str(mode),
@@ -292,7 +399,7 @@ _RM_POINTS = 5_000
 
 #: The timeline modes whose payload holds all the file needs (the others ask the server as they go).
 FILE_MODES = (TimelineMode.TREE, TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY, TimelineMode.SETS,
-              TimelineMode.BEST_RESPONSE, TimelineMode.WALKTHROUGH, TimelineMode.REGRET_MATCHING)
+              TimelineMode.BEST_RESPONSE, TimelineMode.WALKTHROUGH, TimelineMode.REGRET_MATCHING, TimelineMode.PLAY)
 
 
 def page_bytes(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], title: str) -> bytes:

@@ -230,7 +230,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
                **callbacks)
     first_drawing_sent()      # the compiling warm-up waited for this (cfrviz.app.solving)
     about = settings_of(run) if run is not None else file_about
-    if about is not None and mode in FILE_MODES:
+    # Play in a file deals from the whole tree: a game drawn in parts (`nodes`) plays in the app only.
+    if about is not None and mode in FILE_MODES and not (mode == TimelineMode.PLAY and nodes is not None):
         # The view on screen as one HTML file; a callable, so the page is built only when clicked.
         page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id"}}
         file_about = {**about, **(file_about or {})}
