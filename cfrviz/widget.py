@@ -25,7 +25,7 @@ except ImportError as missing:   # the one clear sentence, not a traceback about
     raise ImportError("cfrviz.widget needs anywidget: pip install 'cfrviz[notebook]'.") from missing
 
 from cfrviz.figures.drawn import is_drawn_whole
-from cfrviz.figures.html_page import HTML_VIEWS, timeline_view
+from cfrviz.figures.html_page import HTML_VIEWS, PLAY_HOST, PLAY_STYLE, timeline_view
 from cfrviz.figures.timeline import EDGE_WIDTHS, TimelineMode, checked_iteration, checked_node
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run
@@ -116,6 +116,12 @@ function render({ model, el }) {
   }
   const traits = ["_payload", "_header", "t", "node", "kind", "step"];
   const listeners = traits.map((trait) => { const on = () => changed(trait); model.on(`change:${trait}`, on); return [trait, on]; });
+  if ((model.get("_header") || {}).mode === "play") {
+    // Play: the hands are dealt and played here (PLAY_HOST), into the header's state.
+    const decoder = new TextDecoder();
+    playHost(() => decoder.decode(bytesOf(model.get("_payload"))), box, () => model.get(names().t),
+             (state) => { model.set("_header", { ...(model.get("_header") || {}), state }); model.save_changes(); });
+  }
   const stop = mount(header());
   return () => {
     for (const [trait, on] of listeners) model.off(`change:${trait}`, on);
@@ -139,8 +145,8 @@ class Timeline(anywidget.AnyWidget):
     A value the run does not have is refused with a sentence (traitlets.TraitError).
     """
 
-    _esm = timeline_script() + _ADAPTER
-    _css = timeline_source(".css")
+    _esm = timeline_script() + PLAY_HOST + _ADAPTER
+    _css = timeline_source(".css") + PLAY_STYLE
 
     t = traitlets.Int(None, allow_none=True).tag(sync=True)
     node = traitlets.Int(None, allow_none=True).tag(sync=True)

@@ -82,7 +82,11 @@ function show(header) {
                   parentElement: element, setStateValue: heard, setTriggerValue: heard });
 }
 fromFragment();
-if (view.mode === "play") playInPage();
+// A file saved from the app's Play page starts with no hand: its hands are played here.
+if (view.mode === "play") {
+  view.state = { seat: 0, pending: null, decisions: [], path: null };
+  playHost(() => body, element, () => view.t, (state) => { view.state = state; show(view); });
+}
 show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
 window.addEventListener("hashchange", () => {
@@ -93,15 +97,27 @@ window.addEventListener("hashchange", () => {
 });
 window.cfrvizReported = reported;
 
-// Play, with no server: the page deals and the bot acts, from the payload alone. Chance draws with
-// the payload's chance probabilities and the bot with the average strategy of the iteration t shown,
-// both from crypto.getRandomValues; the hand reaches the play mode as the header's state, which
-// shows each decision's EV loss from the payload's numbers (its "extra").
-function playInPage() {
-  const data = JSON.parse(body), n = data.nodes, e = data.edges;
-  const local = new Map(n.id.map((id, k) => [id, k]));
-  const out = new Map();
-  e.parent.forEach((p, j) => { if (!out.has(p)) out.set(p, []); out.get(p).push(j); });
+"""
+
+#: Play with no server (the HTML file's and the notebook widget's host): `playHost(readBody, element,
+#: readT, publish)` puts the deal and action buttons before `element`; the page deals and the bot acts
+#: from the payload alone. Chance draws with the payload's chance probabilities and the bot with the
+#: average strategy of the iteration t shown (`readT()`), both from crypto.getRandomValues; the hand
+#: goes to `publish(state)` as the play mode's header state, and the mode shows each decision's EV
+#: loss from the payload's numbers (its "extra"). Needs the whole tree in the payload.
+PLAY_HOST = """
+function playHost(readBody, element, readT, publish) {
+  let text = null, data = null, local = null, out = null;
+  const read = () => {
+    const now = readBody();
+    if (now !== text) {
+      text = now; data = JSON.parse(now);
+      local = new Map(data.nodes.id.map((id, k) => [id, k]));
+      out = new Map();
+      data.edges.parent.forEach((p, j) => { if (!out.has(p)) out.set(p, []); out.get(p).push(j); });
+    }
+    return data;
+  };
   const uniform = () => { const u = new Uint32Array(1); crypto.getRandomValues(u); return u[0] / 4294967296; };
   const pick = (edges, weights) => {
     const total = weights.reduce((a, w) => a + (w > 0 ? w : 0), 0);
@@ -110,8 +126,9 @@ function playInPage() {
     return edges[edges.length - 1];
   };
   const frameAt = () => {
+    const t = readT() ?? data.frames[data.frames.length - 1];
     let f = 0;
-    data.frames.forEach((t, k) => { if (t <= (view.t ?? data.frames[data.frames.length - 1])) f = k; });
+    data.frames.forEach((frame, k) => { if (frame <= t) f = k; });
     return f;
   };
   const box = document.createElement("section");
@@ -119,40 +136,39 @@ function playInPage() {
   box.dataset.testid = "file-play";
   element.before(box);
   let hand = null, played = 0;
-  // A file saved from the app's Play page starts with no hand: its hands are played here.
-  view.state = { seat: 0, pending: null, decisions: [], path: null };
-  const actor = (id) => n.actor[local.get(id)];
+  const at = (id) => local.get(id);
   function advance() {
+    const n = read().nodes, e = data.edges;
     for (;;) {
-      const who = actor(hand.node);
+      const who = n.actor[at(hand.node)];
       if (who === 3 || who === hand.seat) return;
-      const edges = out.get(hand.node);
-      const set = n.set[local.get(hand.node)];
-      const weights = who === 2 ? edges.map((j) => e.chance[j]) : edges.map((j) => data.average[frameAt()][set][e.action[j]]);
+      const edges = out.get(hand.node), set = n.set[at(hand.node)];
+      const weights = who === 2 ? edges.map((j) => e.chance[j])
+        : edges.map((j) => data.average[frameAt()][set][e.action[j]]);
       hand.node = e.child[pick(edges, weights)];
       hand.path.push(hand.node);
     }
   }
-  function publish() {
-    const k = local.get(hand.node), over = n.actor[k] === 3;
-    view.state = { seat: hand.seat, pending: over ? null : data.sets[n.set[k]].key,
-                   decisions: hand.decisions, path: over ? hand.path : null };
+  function changed() {
+    const n = read().nodes, k = at(hand.node), over = n.actor[k] === 3;
     draw();
-    show(view);
+    publish({ seat: hand.seat, pending: over ? null : data.sets[n.set[k]].key, decisions: hand.decisions,
+              path: over ? [...hand.path] : null });
   }
   function deal() {
-    hand = { seat: played % 2, node: n.id[0], path: [n.id[0]], decisions: [] };
+    read();
+    hand = { seat: played % 2, node: data.nodes.id[0], path: [data.nodes.id[0]], decisions: [] };
     played += 1;
     advance();
-    publish();
+    changed();
   }
   function take(j) {
-    const set = n.set[local.get(hand.node)];
-    hand.decisions = [...hand.decisions, [data.sets[set].key, e.action[j]]];
+    const e = read().edges;
+    hand.decisions = [...hand.decisions, [data.sets[data.nodes.set[at(hand.node)]].key, e.action[j]]];
     hand.node = e.child[j];
     hand.path.push(hand.node);
     advance();
-    publish();
+    changed();
   }
   function button(text, testid, onClick) {
     const b = document.createElement("button");
@@ -171,7 +187,7 @@ function playInPage() {
       button("Deal a hand", "file-play-deal", deal);
       return;
     }
-    const k = local.get(hand.node);
+    const n = read().nodes, k = at(hand.node);
     line.textContent = `Hand ${played} · you are player ${hand.seat + 1}. `;
     if (n.actor[k] === 3) {
       line.append(`The hand is over: player 1's payoff is ${n.payoff[k]}.`);
@@ -181,12 +197,14 @@ function playInPage() {
     const set = data.sets[n.set[k]];
     line.append(`Your move at ${set.key}: `);
     for (const j of out.get(hand.node)) {
-      button(set.actions[e.action[j]], "file-play-action", () => take(j)).dataset.action = set.actions[e.action[j]];
+      const name = set.actions[data.edges.action[j]];
+      button(name, "file-play-action", () => take(j)).dataset.action = name;
     }
   }
   draw();
 }
 """
+
 
 _PAGE_STYLE = """
 body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
@@ -194,6 +212,9 @@ body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
 .cfrviz-about { margin: 0 0 10px; }
 .cfrviz-about h1 { font-size: 1.3rem; margin: 0 0 2px; }
 .cfrviz-about p { margin: 0; font-size: 0.85rem; color: #555; }
+"""
+#: The play buttons' style (the file's and the widget's).
+PLAY_STYLE = """
 .cfrviz-play { margin: 0 0 10px; }
 .cfrviz-play button { margin: 0 6px 0 0; padding: 4px 12px; font: inherit; }
 """
@@ -240,7 +261,8 @@ def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], 
     comment = "\n".join(f"  {_comment_text(k)}: {_comment_text(v)}" for k, v in recorded.items())
     # The visible line: the view written first (the page's words, not the mode's), then what is not in
     # the title already; settings the game has none of are left out.
-    first = {"view": about.get("page", shown["mode"]), "t": shown["t"], "node": shown["node"]}
+    first = {"view": about.get("page", shown["mode"]), "t": shown["t"],
+             **({} if header.get("node") is None else {"node": shown["node"]})}
     rest = {k: v for k, v in recorded.items()
             if k not in ("game", "game name", "page", "view", "t", "node") and not (k == "game settings" and v == "none")}
     visible = " · ".join(f"{k} {v}" for k, v in {**first, **rest}.items())
@@ -257,7 +279,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <meta http-equiv="Content-Security-Policy" content="{_POLICY}">
 <meta name="generator" content="cfrviz {html.escape(made)}">
 <title>{html.escape(title)} · cfrviz</title>
-<style>{_PAGE_STYLE}</style>
+<style>{_PAGE_STYLE}{PLAY_STYLE}</style>
 <style>{timeline_source(".css")}</style>
 </head>
 <body>
@@ -268,6 +290,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <script type="application/json" id="cfrviz-payload">{_script_json(body.decode("utf-8"))}</script>
 <script type="module">
 {script}
+{PLAY_HOST}
 {_ADAPTER}
 </script>
 </body>
