@@ -246,3 +246,24 @@ def test_a_locked_runs_tree_file_shows_the_padlocks_offline(page, tmp_path: Path
     assert sorted(locked) == sorted(int(h) for h in run.tree.nodes_of(run.tree.infoset_index("J")))
     assert "locks J=0,1" in page.get_by_test_id("cfrviz-settings").inner_text()
     assert asked == []
+
+
+@pytest.mark.parametrize(("path", "drawn", "view"), [
+    ("Walkthrough?walk_game=kuhn&walk_t=3", ".tl-walk .tl-tree svg", "walkthrough of iteration 3"),
+    ("Regret_matching?rm_iters=300", ".rm-simplex", "regret matching"),
+    ("Play?game=kuhn&algo=cfr&iters=200", ".tl-tree svg", "play")])
+def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, app_url: str, tmp_path: Path,
+                                                                         path: str, drawn: str, view: str) -> None:
+    # Reference: the view the page draws (its own settings, as its link names them).
+    # A page's first open solves or traces under a shared machine's load: six render budgets, as the
+    # Walkthrough's own browser tests allow.
+    open_app(page, f"{app_url}/{path}", timeout_ms=6 * RENDER_TIMEOUT_MS)
+    page.locator(drawn).first.wait_for(state="visible", timeout=6 * RENDER_TIMEOUT_MS)
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Interactive page (.html)").first.click()
+    saved = tmp_path / "view.html"
+    info.value.save_as(saved)
+    offline = page.context.new_page()
+    asked = _open_offline(offline, saved, drawn)
+    assert offline.get_by_test_id("cfrviz-settings").inner_text().startswith(f"view {view} · ")
+    assert asked == []
