@@ -261,7 +261,8 @@ def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], 
     comment = "\n".join(f"  {_comment_text(k)}: {_comment_text(v)}" for k, v in recorded.items())
     # The visible line: the view written first (the page's words, not the mode's), then what is not in
     # the title already; settings the game has none of are left out.
-    first = {"view": about.get("page", shown["mode"]), "t": shown["t"],
+    # The walkthrough's slider steps through one iteration's trace: its t is a step.
+    first = {"view": about.get("page", shown["mode"]), ("step" if shown["mode"] == "walkthrough" else "t"): shown["t"],
              **({} if header.get("node") is None else {"node": shown["node"]})}
     rest = {k: v for k, v in recorded.items()
             if k not in ("game", "game name", "page", "view", "t", "node") and not (k == "game settings" and v == "none")}

@@ -201,4 +201,4 @@ def test_the_apps_file_of_a_page_without_a_run_records_the_pages_settings(kuhn_r
     body, header, _ = timeline_view(kuhn_run, "walkthrough", t=3)
     text = html.unescape(page_bytes(body, header, {"page": "walkthrough of iteration 3", "algorithm": "cfr"},
                                     "Kuhn poker").decode("utf-8"))
-    assert "view walkthrough of iteration 3 · t 1 · " in text and "\n  algorithm: cfr\n" in text
+    assert "view walkthrough of iteration 3 · step 1 · " in text and "\n  algorithm: cfr\n" in text
