@@ -25,7 +25,8 @@ except ImportError as missing:   # the one clear sentence, not a traceback about
     raise ImportError("cfrviz.widget needs anywidget: pip install 'cfrviz[notebook]'.") from missing
 
 from cfrviz.figures.drawn import is_drawn_whole
-from cfrviz.figures.html_page import HTML_VIEWS, PLAY_HOST, PLAY_STYLE, timeline_view
+from cfrviz.figures.html_page import HTML_VIEWS, timeline_view
+from cfrviz.figures.html_play import PLAY_HOST, PLAY_STYLE
 from cfrviz.figures.timeline import EDGE_WIDTHS, TimelineMode, checked_iteration, checked_node
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run

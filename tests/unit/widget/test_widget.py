@@ -174,7 +174,7 @@ def test_the_regret_matching_widget_steps_through_its_own_path() -> None:
 def test_the_play_widget_carries_the_hand_host(kuhn_run) -> None:
     # Reference: the HTML file's play host (PLAY_HOST), which deals in the page; the header's state
     # starts with no hand.
-    from cfrviz.figures.html_page import PLAY_HOST
+    from cfrviz.figures.html_play import PLAY_HOST
     widget = Timeline(kuhn_run, view="play")
     assert PLAY_HOST in widget._esm and "playHost(" in widget._esm.split(PLAY_HOST)[1]
     assert widget._header["state"] == {"seat": 0, "pending": None, "decisions": [], "path": None}
