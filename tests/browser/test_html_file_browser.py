@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.support.browser import RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
 from tests.support.cli import run_cli
 
 import cfrviz
@@ -259,7 +259,8 @@ def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, a
     # Walkthrough's own browser tests allow.
     open_app(page, f"{app_url}/{path}", timeout_ms=6 * RENDER_TIMEOUT_MS)
     page.locator(drawn).first.wait_for(state="visible", timeout=6 * RENDER_TIMEOUT_MS)
-    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+    page.wait_for_selector(APP_IDLE, timeout=6 * RENDER_TIMEOUT_MS)   # a click during a rerun is lost
+    with page.expect_download(timeout=6 * RENDER_TIMEOUT_MS) as info:
         page.get_by_role("button", name="Interactive page (.html)").first.click()
     saved = tmp_path / "view.html"
     info.value.save_as(saved)
