@@ -26,6 +26,7 @@ except ImportError as missing:   # the one clear sentence, not a traceback about
 
 from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.figures.html_page import HTML_VIEWS, timeline_view
+from cfrviz.figures.html_play import PLAY_HOST, PLAY_STYLE
 from cfrviz.figures.timeline import EDGE_WIDTHS, TimelineMode, checked_iteration, checked_node
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run
@@ -116,6 +117,12 @@ function render({ model, el }) {
   }
   const traits = ["_payload", "_header", "t", "node", "kind", "step"];
   const listeners = traits.map((trait) => { const on = () => changed(trait); model.on(`change:${trait}`, on); return [trait, on]; });
+  if ((model.get("_header") || {}).mode === "play") {
+    // Play: the hands are dealt and played here (PLAY_HOST), into the header's state.
+    const decoder = new TextDecoder();
+    playHost(() => decoder.decode(bytesOf(model.get("_payload"))), box, () => model.get(names().t),
+             (state) => { model.set("_header", { ...(model.get("_header") || {}), state }); model.save_changes(); });
+  }
   const stop = mount(header());
   return () => {
     for (const [trait, on] of listeners) model.off(`change:${trait}`, on);
@@ -128,7 +135,8 @@ export default { render };
 
 class Timeline(anywidget.AnyWidget):
     """`run`'s browser timeline in a notebook cell, in `view` (one of `HTML_VIEWS`: tree, evolution,
-    charts, convergence, exploitability, best_response, walkthrough), opened at iteration `t`
+    charts, convergence, exploitability, best_response, walkthrough, regret_matching: a matrix
+    game's run), opened at iteration `t`
     (default the last; the walkthrough's default is iteration 1) and node `node`.
 
     Traits synced both ways with the drawing: `t` (the iteration shown; in the walkthrough, the
@@ -138,8 +146,8 @@ class Timeline(anywidget.AnyWidget):
     A value the run does not have is refused with a sentence (traitlets.TraitError).
     """
 
-    _esm = timeline_script() + _ADAPTER
-    _css = timeline_source(".css")
+    _esm = timeline_script() + PLAY_HOST + _ADAPTER
+    _css = timeline_source(".css") + PLAY_STYLE
 
     t = traitlets.Int(None, allow_none=True).tag(sync=True)
     node = traitlets.Int(None, allow_none=True).tag(sync=True)
@@ -158,6 +166,8 @@ class Timeline(anywidget.AnyWidget):
         self._run = run
         self._view = view
         self._walk = HTML_VIEWS[view] == TimelineMode.WALKTHROUGH
+        # Regret matching steps through its own path of the run's matrix game (its own frames).
+        self._own_path = HTML_VIEWS[view] == TimelineMode.REGRET_MATCHING
         self._frames: tuple[int, ...] = ()
         self._drawn: frozenset[int] | None = None
         self._anchor: int | None = None       # the node whose part is drawn (None: the default part)
@@ -194,6 +204,8 @@ class Timeline(anywidget.AnyWidget):
         payload = json.loads(body)
         if self._walk:
             self._frames = tuple(range(1, len(payload["extra"]["steps"]["kind"]) + 1))
+        elif self._own_path:
+            self._frames = tuple(int(f) for f in payload["extra"]["frames"])
         else:
             self._frames = tuple(int(f) for f in payload["frames"])
         self._drawn = frozenset(int(n) for n in payload["nodes"]["id"])
@@ -226,6 +238,11 @@ class Timeline(anywidget.AnyWidget):
             last = self._run.settings.iterations
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
                 raise traitlets.TraitError(f"t={value} is not an iteration of this run (1 to {last}).")
+            return int(value)
+        if self._own_path:
+            last = self._run.settings.iterations
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
+                raise traitlets.TraitError(f"t={value} is not an iteration of this regret-matching path (1 to {last}).")
             return int(value)
         t = checked_iteration(value, self._run.iterations)
         if t is None:

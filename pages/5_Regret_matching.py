@@ -137,6 +137,8 @@ def on_t(reported: object) -> None:
 game = MatrixGame(tuple(map(tuple, payoffs.tolist())), tuple(row_names), tuple(column_names), title=preset.title)
 timeline.mount(replace(view, tree=build_tree(game), run=None, t=int(path.iterations[shown_index]), node=None),
                nodes=[], mode=TimelineMode.REGRET_MATCHING, key="rm_timeline", log=True, events={"t": on_t},
+               file_about={"page": "regret matching", "opponent": "self-play" if opponent is None else "fixed",
+                           "updates from": update, "iterations": f"{iterations}", "seed": f"{seed}"},
                extra=timeline.Extra(key=(path_key, include), build=lambda: regret_matching_payload(
                    path, row_names, column_names, targets, target_name, fixed_opponent=opponent is not None,
                    include=include)))

@@ -104,6 +104,9 @@ with ui.heavy_page():
     walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
     timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
                    extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
-                   events={"walk_step": on_step})
+                   events={"walk_step": on_step},
+                   file_about={"page": f"walkthrough of iteration {t}", "game name": str(game.name),
+                               "algorithm": str(algorithm), "updates": str(updates), "seed": f"{seed}",
+                               "deal": trace.deal or "every deal"})
 st.caption(f"{count:,} steps" + (f" · deal {trace.deal}" if trace.deal else "") + f" · iteration {t}. " + texts.WALKTHROUGH_KEYS)
 practice_box.ask(practice.Practice.WALKTHROUGH, lambda: practice.walkthrough_regret(trace, step - 1), (inputs, step))

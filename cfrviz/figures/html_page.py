@@ -19,13 +19,14 @@ from typing import Any
 from cfrviz.analysis.reference import game_value
 from cfrviz.figures.best_response_frames import best_response_frames, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.figures.html_play import PLAY_HOST, PLAY_STYLE
 from cfrviz.util.version import VERSION
 from cfrviz.figures.timeline import (EDGE_WIDTHS, TimelineMode, build_payload, checked_iteration, checked_node,
                                      encode_payload, frame_snapshots)
 from cfrviz.figures.timeline_code import timeline_script, timeline_source
 from cfrviz.run import Run
 from cfrviz.tree import parts as tree_parts
-from cfrviz.util.vocabulary import Player, player_number
+from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_number
 
 #: The views `save_html` writes: those built from the run alone, by the page they come from.
 HTML_VIEWS: dict[str, TimelineMode] = {
@@ -36,8 +37,10 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "exploitability": TimelineMode.EXPLOITABILITY,   # Home
     "best_response": TimelineMode.BEST_RESPONSE,  # Best response (the exploiter: player 1)
     "walkthrough": TimelineMode.WALKTHROUGH,      # Walkthrough of iteration t, from the solver's state
+    "regret_matching": TimelineMode.REGRET_MATCHING,  # Regret matching on the run's matrix game
+    "play": TimelineMode.PLAY,                    # Play against the strategy at t (games drawn whole)
 }
-_LOG_VIEWS = ("convergence", "exploitability")
+_LOG_VIEWS = ("convergence", "exploitability", "regret_matching")
 
 # Nothing is fetched: this policy blocks every request the file could make (images and videos the
 # page draws itself are data: and blob: URLs).
@@ -80,6 +83,11 @@ function show(header) {
                   parentElement: element, setStateValue: heard, setTriggerValue: heard });
 }
 fromFragment();
+// A file saved from the app's Play page starts with no hand: its hands are played here.
+if (view.mode === "play") {
+  view.state = { seat: 0, pending: null, decisions: [], path: null };
+  playHost(() => body, element, () => view.t, (state) => { view.state = state; show(view); });
+}
 show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
 window.addEventListener("hashchange", () => {
@@ -139,9 +147,14 @@ def page_text(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], 
     recorded = {"cfrviz": made, **about, "view": shown["mode"], "t": shown["t"], "node": shown["node"],
                 "edge widths": str(header.get("kind"))}
     comment = "\n".join(f"  {_comment_text(k)}: {_comment_text(v)}" for k, v in recorded.items())
-    # The visible line: what is not in the title already, and no "view" that repeats the page.
-    visible = " · ".join(f"{k} {v}" for k, v in recorded.items() if k not in ("game", "game name")
-                         and not (k == "view" and v == about.get("page")))
+    # The visible line: the view written first (the page's words, not the mode's), then what is not in
+    # the title already; settings the game has none of are left out.
+    # The walkthrough's slider steps through one iteration's trace: its t is a step.
+    first = {"view": about.get("page", shown["mode"]), ("step" if shown["mode"] == "walkthrough" else "t"): shown["t"],
+             **({} if header.get("node") is None else {"node": shown["node"]})}
+    rest = {k: v for k, v in recorded.items()
+            if k not in ("game", "game name", "page", "view", "t", "node") and not (k == "game settings" and v == "none")}
+    visible = " · ".join(f"{k} {v}" for k, v in {**first, **rest}.items())
     return f"""<!DOCTYPE html>
 <!--
 cfrviz interactive timeline: one file, script, style and data inline, nothing fetched.
@@ -155,7 +168,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <meta http-equiv="Content-Security-Policy" content="{_POLICY}">
 <meta name="generator" content="cfrviz {html.escape(made)}">
 <title>{html.escape(title)} · cfrviz</title>
-<style>{_PAGE_STYLE}</style>
+<style>{_PAGE_STYLE}{PLAY_STYLE}</style>
 <style>{timeline_source(".css")}</style>
 </head>
 <body>
@@ -166,6 +179,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <script type="application/json" id="cfrviz-payload">{_script_json(body.decode("utf-8"))}</script>
 <script type="module">
 {script}
+{PLAY_HOST}
 {_ADAPTER}
 </script>
 </body>
@@ -193,6 +207,11 @@ def timeline_view(run: Run, view: str = "tree", t: int | None = None, node: int 
     tree, mode = run.tree, HTML_VIEWS[view]
     if mode == TimelineMode.WALKTHROUGH:
         return _walkthrough_view(run, 1 if t is None else t)
+    if mode == TimelineMode.REGRET_MATCHING:
+        return _regret_matching_view(run, t)
+    if mode == TimelineMode.PLAY and not is_drawn_whole(tree):
+        raise ValueError(f"Play in a file deals from the whole tree, and {tree.game.title} is too big to draw "
+                         "whole; play it in the app.")
     if t is None:
         t = int(run.iterations[-1])
     if checked_iteration(t, run.iterations) is None:
@@ -214,12 +233,18 @@ def timeline_view(run: Run, view: str = "tree", t: int | None = None, node: int 
         drawn = [int(tree.nodes_of(i)[0]) for i in range(tree.num_infosets)]
     elif mode in (TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY):
         drawn = []
+    elif mode == TimelineMode.PLAY:
+        arrangements = (0, 1) if tree_parts.card_view(tree) else (0,)
     shown = int(run.snapshot_at(t))
     include = None if shown in set(frame_snapshots(run.iterations).tolist()) else shown
     if mode == TimelineMode.BEST_RESPONSE:
         extra = best_response_frames(tree, run, frames_with(run, t), None if drawn is None else tuple(drawn),
                                      game_value(tree, run.settings.spec))
         state = {"exploiter": player_number(Player.FIRST)}
+    if mode == TimelineMode.PLAY:
+        from cfrviz.figures.play import play_extra
+        extra = play_extra(tree, run, None, DECISION_PLAYERS, include)
+        state = {"seat": int(Player.FIRST), "pending": None, "decisions": [], "path": None}
     payload_id, body = encode_payload(build_payload(tree, run, drawn, arrangements=arrangements, include=include,
                                                     extra=extra))
     header: dict[str, Any] = {"id": payload_id, "t": t, "node": node, "kind": EDGE_WIDTHS[0], "mode": str(mode),
@@ -250,16 +275,50 @@ def _walkthrough_view(run: Run, t: int) -> tuple[bytes, dict[str, Any], str]:
     return body, header, f"walkthrough of iteration {t}"
 
 
+def _regret_matching_view(run: Run, t: int | None) -> tuple[bytes, dict[str, Any], str]:
+    """Regret matching on the run's matrix game, self-play, for the run's iterations, updates and seed:
+    sampled actions for a regret-matching run (as its solver samples, so the path is the run's own),
+    expected values otherwise; the targets are the exact equilibrium. ValueError for a game that is
+    not a matrix game, or a t outside 1 to the run's iterations."""
+    from cfrviz.analysis import matrix_equilibrium
+    from cfrviz.figures.regret_matching import index_of_iteration, linked_point, regret_matching_payload
+    from cfrviz.solvers.matrix import matrix_payoffs, regret_matching_path
+    from cfrviz.util.vocabulary import Algorithm
+
+    s, tree = run.settings, run.tree
+    payoffs = matrix_payoffs(tree)
+    every = max(1, s.iterations // _RM_POINTS)
+    path = regret_matching_path(payoffs, s.iterations, sampled=s.algorithm == Algorithm.REGRET_MATCHING,
+                                seed=s.seed, updates=s.updates, every=every)
+    last = int(path.iterations[-1])
+    if t is None:
+        t = last
+    if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= last:
+        raise ValueError(f"t={t} is not an iteration of this regret-matching path (1 to {last}).")
+    shown = int(path.iterations[index_of_iteration(path.iterations, t)])
+    names = [list(tree.infosets[int(tree.infoset[n])].actions) for n in (0, int(tree.first_child[0]))]
+    row_eq, column_eq, _ = matrix_equilibrium(payoffs)
+    extra = regret_matching_payload(path, names[0], names[1], [row_eq, column_eq], "equilibrium",
+                                    fixed_opponent=False, include=linked_point(path.iterations, t))
+    payload_id, body = encode_payload(build_payload(tree, None, [], extra=extra))
+    header: dict[str, Any] = {"id": payload_id, "t": shown, "node": None, "kind": EDGE_WIDTHS[0],
+                              "mode": str(TimelineMode.REGRET_MATCHING), "focus": [], "log": True}
+    return body, header, "regret matching"
+
+
+# Recorded points of the file's regret-matching path (the Regret matching page keeps as many).
+_RM_POINTS = 5_000
+
 #: The timeline modes whose payload holds all the file needs (the others ask the server as they go).
 FILE_MODES = (TimelineMode.TREE, TimelineMode.CHARTS, TimelineMode.EXPLOITABILITY, TimelineMode.SETS,
-              TimelineMode.BEST_RESPONSE)
+              TimelineMode.BEST_RESPONSE, TimelineMode.WALKTHROUGH, TimelineMode.REGRET_MATCHING, TimelineMode.PLAY)
 
 
-def page_bytes(run: Run, body: bytes, header: Mapping[str, Any]) -> bytes:
+def page_bytes(body: bytes, header: Mapping[str, Any], about: Mapping[str, str], title: str) -> bytes:
     """The HTML file of a payload already built for the app (`body` and `header` as the component is
-    mounted with them), so the file shows exactly the view on screen."""
-    about = {**settings_of(run), "page": str(header.get("mode"))}
-    return page_text(body, header, about, run.tree.game.title).encode("utf-8")
+    mounted with them), so the file shows exactly the view on screen; `about` as `page_text` (a
+    run's `settings_of`, or a page's own settings, with "page": the view's name) and the page's title."""
+    return page_text(body, header, {"page": str(header.get("mode")), **about}, title).encode("utf-8")
 
 
 def save_html(run: Run, path: str | Path, view: str = "tree", t: int | None = None, node: int | None = None,

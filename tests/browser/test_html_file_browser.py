@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.support.browser import RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
 from tests.support.cli import run_cli
 
 import cfrviz
@@ -169,4 +169,102 @@ def test_a_walkthrough_file_steps_through_the_trace_offline(page, tmp_path: Path
     assert label() == (4, steps)
     page.keyboard.press("ArrowLeft")
     assert label() == (3, steps)
+    assert asked == []
+
+
+def _open_offline(page, path: Path, selector: str) -> list[str]:
+    asked = _offline(page)
+    page.goto(path.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    page.locator(selector).first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    return asked
+
+
+def test_a_regret_matching_file_shows_the_runs_average_at_t_and_steps_offline(page, tmp_path: Path) -> None:
+    # Reference: the regret-matching run itself (cfrviz.solve "rm" on rock-paper-scissors): the file
+    # replays its path (same kernel and seed), so player 1's average at t is the run's, to the
+    # payload's 4 decimals.
+    run = cfrviz.solve("rps", "rm", iterations=300, seed=3)
+    out = save_html(run, tmp_path / "rm.html", view="regret_matching", t=40)
+    asked = _open_offline(page, out, ".rm-simplex")
+
+    def shown_average() -> list[float]:
+        dot = page.locator('.rm-simplex[data-player="0"] .rm-average-dot').first
+        return [float(v) for v in dot.get_attribute("data-strategy").split(",")]
+
+    def expected(t: int) -> list[float]:
+        return run.average_strategy[int(run.snapshot_at(t))][int(run.tree.infoset[0])].tolist()
+
+    assert t_label(page) == 40
+    assert shown_average() == pytest.approx(expected(40), abs=0.5e-4 + 1e-9)
+    page.locator(".rm-simplex").first.click(position={"x": 3, "y": 3})
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == 42
+    assert shown_average() == pytest.approx(expected(42), abs=0.5e-4 + 1e-9)
+    assert asked == []
+
+
+def test_a_play_file_deals_and_shows_each_decisions_ev_loss_at_t_offline(page, tmp_path: Path) -> None:
+    # Reference: cfrviz.teaching.play.set_values under the run's average strategy at t (the App's
+    # Play page's numbers): a decision's EV loss is v(I) - v(I, a), to the payload's 4 decimals.
+    from cfrviz.teaching.play import set_values
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    tree = run.tree
+    out = save_html(run, tmp_path / "play.html", view="play", t=100)
+    asked = _open_offline(page, out, ".tl-tree svg")
+    page.get_by_test_id("file-play-deal").click()
+    # Hand 1 seats the human as player 1, who acts first after the deal.
+    page.get_by_test_id("file-play-action").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.locator('[data-testid="file-play-action"][data-action="bet"]').click()
+    loss = page.get_by_test_id("play-loss").first
+    loss.wait_for(timeout=RENDER_TIMEOUT_MS)
+    key = page.locator(".tl-play-title b").first.inner_text()
+    assert key in ("J", "Q", "K")
+
+    def expected(t: int) -> float:
+        numbers = set_values(tree, run.average_strategy[int(run.snapshot_at(t))])
+        return float(numbers.loss[tree.infoset_index(key), 1])        # action 1: bet
+
+    assert t_label(page) == 100
+    assert float(loss.get_attribute("data-loss")) == pytest.approx(expected(100), abs=1e-4 + 1e-9)
+    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == 101
+    assert float(loss.get_attribute("data-loss")) == pytest.approx(expected(101), abs=1e-4 + 1e-9)
+    assert asked == []
+
+
+def test_a_locked_runs_tree_file_shows_the_padlocks_offline(page, tmp_path: Path) -> None:
+    # Reference: the lock's set, "J" (the deals JQ and JK), as the Game tree page marks it
+    # (tests/browser/test_locks_browser.py).
+    from cfrviz.tree.locks import Locks
+    run = cfrviz.solve("kuhn", "cfr", iterations=50, locks=Locks.parse("J=0,1"))
+    out = save_html(run, tmp_path / "locked.html")
+    asked = _open_offline(page, out, ".tl-tree svg")
+    locked = page.locator(".tl").first.evaluate("""(root) => [...root.querySelectorAll('.tl-tree .tl-node')]
+      .filter((g) => g.querySelector('.tl-lock')).map((g) => Number(g.dataset.node))""")
+    assert sorted(locked) == sorted(int(h) for h in run.tree.nodes_of(run.tree.infoset_index("J")))
+    assert "locks J=0,1" in page.get_by_test_id("cfrviz-settings").inner_text()
+    assert asked == []
+
+
+@pytest.mark.parametrize(("path", "drawn", "view"), [
+    ("Walkthrough?walk_game=kuhn&walk_t=3", ".tl-walk .tl-tree svg", "walkthrough of iteration 3"),
+    ("Regret_matching?rm_iters=300", ".rm-simplex", "regret matching"),
+    ("Play?game=kuhn&algo=cfr&iters=200", ".tl-tree svg", "play")])
+def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, app_url: str, tmp_path: Path,
+                                                                         path: str, drawn: str, view: str) -> None:
+    # Reference: the view the page draws (its own settings, as its link names them).
+    # A page's first open solves or traces under a shared machine's load: six render budgets, as the
+    # Walkthrough's own browser tests allow.
+    open_app(page, f"{app_url}/{path}", timeout_ms=6 * RENDER_TIMEOUT_MS)
+    page.locator(drawn).first.wait_for(state="visible", timeout=6 * RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=6 * RENDER_TIMEOUT_MS)   # a click during a rerun is lost
+    with page.expect_download(timeout=6 * RENDER_TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Interactive page (.html)").first.click()
+    saved = tmp_path / "view.html"
+    info.value.save_as(saved)
+    offline = page.context.new_page()
+    asked = _open_offline(offline, saved, drawn)
+    assert offline.get_by_test_id("cfrviz-settings").inner_text().startswith(f"view {view} · ")
     assert asked == []

@@ -35,7 +35,7 @@ from cfrviz.figures.timeline import (
     frame_snapshots,
     next_header,
 )
-from cfrviz.figures.html_page import FILE_MODES, page_bytes
+from cfrviz.figures.html_page import FILE_MODES, page_bytes, settings_of
 from cfrviz.figures.timeline_code import timeline_source
 from cfrviz.tree import GameTree
 
@@ -166,7 +166,8 @@ class Extra:
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = TimelineMode.TREE, key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
           kind_key: str | None = None, extra: Extra | None = None,
-          events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None) -> str:
+          events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None,
+          file_about: Mapping[str, str] | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
     curves for the information sets named in `focus`). `log` starts the slider on a log scale.
@@ -182,6 +183,10 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     the iteration the visitor stopped at. `state` (small, JSON-ready) goes in every header, for
     what a mode shows that changes between reruns without changing the payload (e.g. the hand
     being played).
+
+    "Interactive page (.html)" (the view on screen as one file) is offered for the modes the file can
+    hold (`FILE_MODES`): its header records the run's settings, or `file_about` for a page without a
+    run (its own settings, and "page": the view's name); a key there also overrides the run's.
     """
     from cfrviz import app as ui
 
@@ -224,10 +229,14 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     _component(key=key, data=component_data(payload_id, body, {k: v for k, v in header.items() if k != "id"}),
                **callbacks)
     first_drawing_sent()      # the compiling warm-up waited for this (cfrviz.app.solving)
-    if run is not None and mode in FILE_MODES:
+    about = settings_of(run) if run is not None else file_about
+    # Play in a file deals from the whole tree: a game drawn in parts (`nodes`) plays in the app only.
+    if about is not None and mode in FILE_MODES and not (mode == TimelineMode.PLAY and nodes is not None):
         # The view on screen as one HTML file; a callable, so the page is built only when clicked.
         page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id"}}
-        st.download_button("Interactive page (.html)", data=functools.partial(page_bytes, run, body, page_header),
+        file_about = {**about, **(file_about or {})}
+        st.download_button("Interactive page (.html)",
+                           data=functools.partial(page_bytes, body, page_header, file_about, view.tree.game.title),
                            file_name=f"cfrviz-{_slug(view.tree.game.title)}-{mode}-t{header.get('t')}.html",
                            mime="text/html", key=f"{key}_html",
                            help="This timeline as one file that opens in any browser, offline: scrub, play, "
