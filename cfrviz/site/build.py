@@ -24,7 +24,7 @@ from cfrviz.catalog import GameSpec
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.link_params import link_params
-from cfrviz.site import data, pages
+from cfrviz.site import comparison, data, pages
 from cfrviz.site.markup import blocks, legend_html
 from cfrviz.site.menu import Menu, Walk
 from cfrviz.solvers import ALGORITHMS
@@ -152,7 +152,7 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
                                      "last": 1, "summary": _walk_label(walk),
                                      "files": [{"path": path, "id": payload_id, "label": "iteration"}]})
 
-    built = {p.path for p in pages.BUILT if views[p.path]}
+    built = {p.path for p in pages.BUILT if views[p.path]} | ({pages.COMPARE.path} if menu.compares else set())
     # Home's locked example opens the built run with its locks (at the menu's iterations), else the app's.
     example = texts.LOCK_EXAMPLE_PARAMS
     locked = [link_params(s) for s in menu.runs if s.locks and s.spec.link == example["game"]
@@ -166,6 +166,13 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
                                     "walk_step" if walk_page else "t", nav_params=not walk_page)
         relative = "index.html" if not page.path else f"{page.path}/index.html"
         out.write(relative, pages.page_html(page, config, built, app, lock_link))
+    if menu.compares:
+        sections = []
+        for k, wanted in enumerate(menu.compares, start=1):
+            say(f"[compare {k}/{len(menu.compares)}] {', '.join(wanted.algorithms)} on {', '.join(wanted.games)}")
+            sections.append(comparison.section_html(comparison.solve(wanted)))
+        main = comparison.intro_html(menu.compares) + "\n" + "\n".join(sections)
+        out.write(f"{pages.COMPARE.path}/index.html", pages.compare_html(built, app, main))
     return Built(folder, out.files, out.bytes)
 
 
