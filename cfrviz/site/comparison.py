@@ -77,7 +77,7 @@ def table_html(summary: pd.DataFrame) -> str:
         cells = "".join(f'<td data-column="{column}" data-value="{html.escape(repr(record[column]))}">'
                         f"{html.escape(shown(record[column]))}</td>" for column, _, shown in _SHOWN)
         rows.append(f'<tr data-game="{html.escape(str(record["game"]))}">{cells}</tr>')
-    return (f'<div class="cfrviz-table-scroll"><table class="cfrviz-table" data-testid="compare-table"><thead><tr>{head}'
+    return (f'<div class="cfrviz-scroll"><table class="cfrviz-table" data-testid="compare-table"><thead><tr>{head}'
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
@@ -95,8 +95,8 @@ def section_html(solved: Solved) -> str:
         title = catalog.lookup_hosted(str(game)).title
         parts.append(f'<figure class="cfrviz-compare-figure" data-testid="compare-figure" data-game="{html.escape(str(game))}" '
                      f'aria-label="{html.escape(title)}: exploitability against iterations, nodes touched and seconds">'
-                     f"{picture}<figcaption class=\"cfrviz-caption\">{inline(_caption(comparison.seeds))}</figcaption>"
-                     "</figure>")
+                     f'<div class="cfrviz-scroll">{picture}</div>'
+                     f"<figcaption class=\"cfrviz-caption\">{inline(_caption(comparison.seeds))}</figcaption></figure>")
     parts.append(table_html(summary))
     parts.append("</section>")
     return "\n".join(parts)
