@@ -81,11 +81,12 @@ def _panel(figure: Any, top: float) -> tuple[list[str], float]:
     for k in range(int(x0), int(x1) + 1):
         x = sx(float(k))
         out.append(f'<line x1="{x:.1f}" y1="{top + TOP}" x2="{x:.1f}" y2="{top + TOP + plot}" stroke="#eeeeee"/>')
-        out.append(f'<text x="{x:.1f}" y="{top + TOP + plot + 18}" text-anchor="middle" font-size="12">{_power(k)}</text>')
+        # 20 px under the axis: the exponent's raised box then stays clear of the lowest y tick's label.
+        out.append(f'<text x="{x:.1f}" y="{top + TOP + plot + 20}" text-anchor="middle" font-size="12">{_power(k)}</text>')
     for k in range(int(y0), int(y1) + 1):
         y = sy(float(k))
         out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + width}" y2="{y:.1f}" stroke="#eeeeee"/>')
-        out.append(f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" font-size="12">{_power(k)}</text>')
+        out.append(f'<text x="{LEFT - 12}" y="{y + 4:.1f}" text-anchor="end" font-size="12">{_power(k)}</text>')
     out.append(f'<text x="{LEFT + width / 2}" y="{top + TOP + plot + 40}" text-anchor="middle" font-size="12">'
                f'{escape(_title(figure.layout.xaxis.title))}</text>')
     middle = top + TOP + plot / 2
