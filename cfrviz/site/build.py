@@ -21,6 +21,8 @@ from typing import Any
 
 from cfrviz import solving
 from cfrviz.catalog import GameSpec
+from cfrviz.figures.convergence import equilibrium_figure, equilibrium_reference
+from cfrviz.figures.svg import grid_svg
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.link_params import link_params
@@ -185,6 +187,22 @@ def _games(games: dict[str, Any], spec: GameSpec, run: Run | None) -> None:
                              "legend": legend_html(legend) if legend else ""}
 
 
+def _equilibrium(out: _Writer, folder: str, run: Run) -> dict[str, str] | None:
+    """Convergence's average strategy against the known equilibria (Kuhn's α-family band), drawn as an
+    SVG file at the run's last iteration: a static picture cannot follow t, and its caption says so."""
+    if equilibrium_reference(run) is None:
+        return None
+    last = int(run.iterations[-1])
+    figure = equilibrium_figure(run, last)
+    path = f"{folder}/equilibrium.svg"
+    out.write(path, grid_svg(figure))
+    alpha = figure.layout.meta.get("alpha")
+    caption = f"Drawn at the run's last iteration, {last:,} (this picture does not follow t)."
+    if alpha is not None:
+        caption += " " + texts.CONVERGENCE_ALPHA.format(t=last, alpha=alpha)
+    return {"path": path, "caption": caption}
+
+
 def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: RunSettings, run: Run,
                unlocked: Run | None) -> None:
     """One data file per view of `run`, and its entry on every page that shows it."""
@@ -199,7 +217,7 @@ def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: R
     charts: dict[str, Any] = {"path": f"{folder}/charts.js", "label": "charts"}
     charts["id"] = out.payload(charts["path"], data.charts_payload(run))
     views[""].append({**base, "files": [charts]})
-    views["Convergence"].append({**base, "files": [charts]})
+    views["Convergence"].append({**base, "files": [charts], "equilibrium": _equilibrium(out, folder, run)})
 
     nodes, focus = data.evolution_sets(run.tree)
     sets: dict[str, Any] = {"path": f"{folder}/sets.js", "label": "information sets", "focus": focus}

@@ -115,6 +115,17 @@ def _quoted(params: Mapping[str, str]) -> dict[str, str]:
     return {k: quote(v, safe="") for k, v in params.items()}
 
 
+#: Convergence's picture of the average strategy against the known equilibria (an SVG file per run,
+#: drawn at build time at the run's last iteration); site.js shows the chosen run's, or hides it.
+_EQUILIBRIUM = ('<h2>Average strategy against the equilibrium</h2>'
+                '<figure id="cfrviz-equilibrium" class="cfrviz-equilibrium" data-testid="cfrviz-equilibrium" hidden>'
+                '<div class="cfrviz-scroll"><img alt="The average strategy of every information set over the '
+                'iterations, against the equilibria" width="760"></div>'
+                '<figcaption class="cfrviz-caption"></figcaption></figure>'
+                '<p class="cfrviz-caption" id="cfrviz-no-equilibrium" hidden>No closed-form equilibrium is known for '
+                "this game; the exploitability above shows how close the average strategy is.</p>")
+
+
 def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_url: str,
               lock_link: Mapping[str, str] | None) -> str:
     """The HTML of `page`: `config` is what site.js reads (the runs, their data files, the games' rules);
@@ -135,7 +146,7 @@ def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_ur
 <p class="cfrviz-caption" id="cfrviz-summary" data-testid="cfrviz-summary"></p>
 <div id="cfrviz-timeline" class="cfrviz-timeline"></div>
 <p class="cfrviz-caption">{inline(how)}</p>
-<p class="cfrviz-caption" id="cfrviz-legend"></p>"""
+<p class="cfrviz-caption" id="cfrviz-legend"></p>""" + (_EQUILIBRIUM if page is CONVERGENCE else "")
     scripts = f"""<script type="application/json" id="cfrviz-site">{script_json(config)}</script>
 <script src="{root}assets/timeline.js"></script>
 <script src="{root}assets/site.js"></script>"""

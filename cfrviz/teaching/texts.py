@@ -77,3 +77,7 @@ COMPARE_INTRO = ("Several solvers on **{game}**, each judged by the exploitabili
                  "on the same budget.")
 #: What the Compare charts' colours and dashes say.
 COMPARE_LEGEND = "Colour: the algorithm. Dash: the update scheme (solid alternating, dashed simultaneous)."
+#: Under the Convergence page's average strategy against Kuhn's equilibria, at iteration t.
+CONVERGENCE_ALPHA = ("At iteration {t:,} the average strategy is closest to the equilibrium with α = {alpha:.3f} (dashed "
+                     "orange): player 1 bets J with α, bets K with 3α and calls with Q at α + 1/3. Player 2's equilibrium "
+                     "strategy is unique (green lines).")

@@ -129,6 +129,13 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             node = _click_a_decision_node(page)
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=RENDER_TIMEOUT_MS)
+        if target == "Convergence":
+            # Kuhn's α-family picture, drawn at build time, loaded (an image the browser decoded).
+            figure = page.get_by_test_id("cfrviz-equilibrium")
+            figure.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_function("() => document.querySelector('#cfrviz-equilibrium img').naturalWidth > 0",
+                                   timeout=RENDER_TIMEOUT_MS)
+            assert "does not follow t" in figure.inner_text()
         if target == "Best_response":
             # Player 2 as the exploiter: the app's br_player=2 in the link.
             page.locator('.tl input[type="radio"][value="1"]').first.check()
