@@ -134,6 +134,24 @@ def _axis_suffix(name: str | None, letter: str) -> str:
     return (name or letter)[1:]
 
 
+def _thinned(px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a line that can show on screen: in each half-pixel column, its first and last point
+    and its lowest and highest, in order (the line's envelope stays; a log x axis packs thousands of late
+    iterations into a few columns)."""
+    if px.size <= 4:
+        return px, py
+    column = np.floor(px * 2).astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
+    ends = np.r_[starts[1:], px.size]
+    keep = {int(k) for k in starts} | {int(k) - 1 for k in ends}
+    for a, b in zip(starts, ends):
+        if b - a > 2:
+            part = py[a:b]
+            keep.update((int(a + np.argmin(part)), int(a + np.argmax(part))))
+    index = np.array(sorted(keep))
+    return px[index], py[index]
+
+
 def grid_svg(figure: Any, notes: Sequence[str] = ()) -> str:
     """One SVG of a plotly figure of subplots: scatter traces ("lines", `fill="toself"` areas) in their
     axes' domains, x log (decades) or linear, y over the axis's range, subplot titles, a legend below."""
@@ -189,6 +207,8 @@ def grid_svg(figure: Any, notes: Sequence[str] = ()) -> str:
             xs, ys = np.log10(xs[keep]), ys[keep]
         px = x0 + (xs - a) / (b - a) * (x1 - x0)
         py = y1 - (ys - c) / (d - c) * (y1 - y0)
+        if trace.fill != "toself":
+            px, py = _thinned(px, py)
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(px, py))
         if trace.fill == "toself":
             color, alpha = _color(trace.fillcolor)

@@ -43,3 +43,21 @@ def test_convergence_offers_the_picture_for_kuhn_and_says_none_for_leduc(tmp_pat
     assert "player 1 bets J with α" in kuhn["equilibrium"]["caption"]
     assert (tmp_path / "site" / kuhn["equilibrium"]["path"]).read_text(encoding="utf-8").count("<polygon") == 3
     assert 'id="cfrviz-equilibrium"' in page
+
+
+def test_thinning_keeps_each_columns_first_last_lowest_and_highest_point() -> None:
+    # Reference, by hand: 1,000 points zig-zagging between 0 and 1 packed into x from 0 to 2 px, i.e.
+    # four half-pixel columns; each column keeps its first, last, lowest and highest point, in order.
+    from cfrviz.figures.svg import _thinned
+    import numpy as np
+
+    px = np.linspace(0.0, 1.999, 1000)
+    py = np.where(np.arange(1000) % 2 == 0, 0.0, 1.0)
+    py[500] = -3.0
+    tx, ty = _thinned(px, py)
+    assert tx.size <= 16 and tx[0] == px[0] and tx[-1] == px[-1]
+    assert list(tx) == sorted(tx)
+    assert ty.min() == -3.0 and set(np.floor(tx * 2)) == {0.0, 1.0, 2.0, 3.0}
+    # Point 500 (x = 0.9995, column 1) is that column's lowest; every other column's lowest is 0, highest 1.
+    assert [(ty[np.floor(tx * 2) == k].min(), ty[np.floor(tx * 2) == k].max()) for k in range(4)] == [
+        (0.0, 1.0), (-3.0, 1.0), (0.0, 1.0), (0.0, 1.0)]
