@@ -58,6 +58,6 @@ def test_thinning_keeps_each_columns_first_last_lowest_and_highest_point() -> No
     assert tx.size <= 16 and tx[0] == px[0] and tx[-1] == px[-1]
     assert list(tx) == sorted(tx)
     assert ty.min() == -3.0 and set(np.floor(tx * 2)) == {0.0, 1.0, 2.0, 3.0}
-    # Point 500 (x = 0.9995, column 1) is that column's lowest; every other column's lowest is 0, highest 1.
+    # Point 500 (x = 500 × 1.999 / 999 = 1.0005, column 2) is that column's lowest; every other column's lowest is 0, highest 1.
     assert [(ty[np.floor(tx * 2) == k].min(), ty[np.floor(tx * 2) == k].max()) for k in range(4)] == [
-        (0.0, 1.0), (-3.0, 1.0), (0.0, 1.0), (0.0, 1.0)]
+        (0.0, 1.0), (0.0, 1.0), (-3.0, 1.0), (0.0, 1.0)]
