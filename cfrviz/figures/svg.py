@@ -109,7 +109,7 @@ def _panel(figure: Any, top: float) -> tuple[list[str], float]:
             color, alpha = _color(line.color)
             opacity = alpha * (1.0 if trace.opacity is None else float(trace.opacity))
             dash = _DASH.get(line.dash or "solid", "")
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(sx(lx), sy(ly)))
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(*_thinned(sx(lx), sy(ly))))
             out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-opacity="{opacity:g}" '
                        f'stroke-width="{line.width or 2:g}"' + (f' stroke-dasharray="{dash}"' if dash else "")
                        + f'><title>{escape(str(trace.name or ""))}</title></polyline>')
