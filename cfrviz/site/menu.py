@@ -104,7 +104,8 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
     the app's cap, chance, external and outcome sampling with seed 0; Leduc with CFR, CFR+, DCFR+ and
     PCFR+, alternating; the locked Kuhn example of Home's path; the Walkthrough's first three iterations
     of chance sampling for every Kuhn deal (the worked example, Q against K, first), of vanilla CFR and
-    CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB)."""
+    CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB);
+    Compare: Kuhn's CFR, CFR+, DCFR, PCFR+, external and outcome sampling (five seeds)."""
     kuhn_cap = catalog.lookup("kuhn").app_iteration_cap
     leduc_cap = catalog.lookup("leduc").app_iteration_cap
     # CFR+ alternating first: the view a first visit of Home gets.
