@@ -52,9 +52,7 @@ else:
     st.plotly_chart(figure, key="convergence_equilibrium")
     alpha = figure.layout.meta.get("alpha")
     if alpha is not None:
-        st.caption(f"At iteration {view.t:,} the average strategy is closest to the equilibrium with "
-                   f"α = {alpha:.3f} (dashed orange): player 1 bets J with α, bets K with 3α and calls with "
-                   "Q at α + 1/3. Player 2's equilibrium strategy is unique (green lines).")
+        st.caption(texts.CONVERGENCE_ALPHA.format(t=view.t, alpha=alpha))
 
 left, right = st.columns(2)
 with left:

@@ -23,6 +23,7 @@ from cfrviz.solving.compare import (
 from cfrviz.figures.compare import comparison_figure
 from cfrviz.figures.convergence import STRATEGY_CHOICES
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.teaching import texts
 from cfrviz.util.vocabulary import StrategyKind
 
 view = ui.setup_page(
@@ -54,10 +55,7 @@ def keep(*keys: str) -> None:
 
 
 st.markdown(
-    f"Several solvers on **{md(view.tree.game.title)}**, each judged by the exploitability of its average "
-    "strategy, or of its current strategy (the last iterate). Sampling methods do far less work per "
-    "iteration, so they get their own iteration count and run with several fixed seeds; the *nodes "
-    "touched* chart puts everyone on the same budget. On this shared server one comparison may cost at most "
+    texts.COMPARE_INTRO.format(game=md(view.tree.game.title)) + " On this shared server one comparison may cost at most "
     f"{MAX_NODE_VISITS / 1e6:,.0f} million node visits and {MAX_SEEDS} seeds a method; `cfrviz compare` and "
     "`cfrviz.compare` on your own machine have no such budget.")
 
@@ -152,7 +150,7 @@ for tab, axis in ((tab_iterations, "iterations"), (tab_nodes, "nodes"), (tab_sec
     with tab:
         st.plotly_chart(comparison_figure(lines, axis, strategy), width="stretch", key=f"cmp_chart_{axis}")
 band = f", with a band: the {band_words(seed_count)}" if seed_count > 1 else ""
-st.caption(f"Colour: the algorithm. Dash: the update scheme (solid alternating, dashed simultaneous). Sampling "
+st.caption(f"{texts.COMPARE_LEGEND} Sampling "
            f"methods: the median of seeds 0–{seed_count - 1}{band}. Seconds: "
            f"the median of {repeats} timed solves after a warm-up solve, so compiling is not counted; the machine "
            "may be shared, so small differences are noise.")

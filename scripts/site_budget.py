@@ -5,7 +5,8 @@
     python scripts/site_budget.py --menu small --opens 3
 
 Rows (issue 29's targets):
-- the whole site's bytes on disk (<= 60 MB);
+- the whole site's bytes on disk (<= 60 MB), with the Compare page and Convergence's equilibrium
+  pictures (SVG drawn at build time) on rows of their own;
 - Home's transfer: every response Chromium received opening Home from `python -m http.server`
   (which sends files as they are), and the same files gzip-compressed, as GitHub Pages and most static
   hosts send them (<= 1.5 MB);
@@ -58,6 +59,15 @@ def measure(folder: Path, opens: int) -> list[tuple[str, str, str]]:
     """The table's rows: (what, measured, target)."""
     total = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
     rows = [("whole site on disk", f"{total / 1e6:.1f} MB", f"<= {SITE_TARGET_MB:.0f} MB")]
+    # The parts drawn at build time as SVG (inside the whole site's budget): Compare's page, whose
+    # figures are inline, and Convergence's pictures against the equilibria, one file per run.
+    compare = folder / "Compare" / "index.html"
+    if compare.is_file():
+        rows.append(("Compare page (figures inline)", f"{compare.stat().st_size / 1e6:.2f} MB", "in the site's budget"))
+    pictures = list(folder.glob("data/*/equilibrium.svg"))
+    if pictures:
+        rows.append((f"Convergence's equilibrium pictures ({len(pictures)} SVG files)",
+                     f"{sum(f.stat().st_size for f in pictures) / 1e6:.2f} MB", "in the site's budget"))
     with static_server(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         size = ViewportSize(width=VIEWPORT["width"], height=VIEWPORT["height"])

@@ -21,10 +21,12 @@ from typing import Any
 
 from cfrviz import solving
 from cfrviz.catalog import GameSpec
+from cfrviz.figures.convergence import equilibrium_figure, equilibrium_reference
+from cfrviz.figures.svg import grid_svg
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.link_params import link_params
-from cfrviz.site import data, pages
+from cfrviz.site import comparison, data, pages
 from cfrviz.site.markup import blocks, legend_html
 from cfrviz.site.menu import Menu, Walk
 from cfrviz.solvers import ALGORITHMS
@@ -152,7 +154,7 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
                                      "last": 1, "summary": _walk_label(walk),
                                      "files": [{"path": path, "id": payload_id, "label": "iteration"}]})
 
-    built = {p.path for p in pages.BUILT if views[p.path]}
+    built = {p.path for p in pages.BUILT if views[p.path]} | ({pages.COMPARE.path} if menu.compares else set())
     # Home's locked example opens the built run with its locks (at the menu's iterations), else the app's.
     example = texts.LOCK_EXAMPLE_PARAMS
     locked = [link_params(s) for s in menu.runs if s.locks and s.spec.link == example["game"]
@@ -166,6 +168,13 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
                                     "walk_step" if walk_page else "t", nav_params=not walk_page)
         relative = "index.html" if not page.path else f"{page.path}/index.html"
         out.write(relative, pages.page_html(page, config, built, app, lock_link))
+    if menu.compares:
+        sections = []
+        for k, wanted in enumerate(menu.compares, start=1):
+            say(f"[compare {k}/{len(menu.compares)}] {', '.join(wanted.algorithms)} on {', '.join(wanted.games)}")
+            sections.append(comparison.section_html(comparison.solve(wanted)))
+        main = comparison.intro_html(menu.compares) + "\n" + "\n".join(sections)
+        out.write(f"{pages.COMPARE.path}/index.html", pages.compare_html(built, app, main))
     return Built(folder, out.files, out.bytes)
 
 
@@ -176,6 +185,22 @@ def _games(games: dict[str, Any], spec: GameSpec, run: Run | None) -> None:
     legend = getattr(game, "action_legend", {})
     games[str(spec.link)] = {"title": spec.title, "rules": blocks(getattr(game, "rules", "")),
                              "legend": legend_html(legend) if legend else ""}
+
+
+def _equilibrium(out: _Writer, folder: str, run: Run) -> dict[str, str] | None:
+    """Convergence's average strategy against the known equilibria (Kuhn's α-family band), drawn as an
+    SVG file at the run's last iteration: a static picture cannot follow t, and its caption says so."""
+    if equilibrium_reference(run) is None:
+        return None
+    last = int(run.iterations[-1])
+    figure = equilibrium_figure(run, last)
+    path = f"{folder}/equilibrium.svg"
+    out.write(path, grid_svg(figure))
+    alpha = figure.layout.meta.get("alpha")
+    caption = f"Drawn at the run's last iteration, {last:,} (this picture does not follow t)."
+    if alpha is not None:
+        caption += " " + texts.CONVERGENCE_ALPHA.format(t=last, alpha=alpha)
+    return {"path": path, "caption": caption}
 
 
 def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: RunSettings, run: Run,
@@ -192,7 +217,7 @@ def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: R
     charts: dict[str, Any] = {"path": f"{folder}/charts.js", "label": "charts"}
     charts["id"] = out.payload(charts["path"], data.charts_payload(run))
     views[""].append({**base, "files": [charts]})
-    views["Convergence"].append({**base, "files": [charts]})
+    views["Convergence"].append({**base, "files": [charts], "equilibrium": _equilibrium(out, folder, run)})
 
     nodes, focus = data.evolution_sets(run.tree)
     sets: dict[str, Any] = {"path": f"{folder}/sets.js", "label": "information sets", "focus": focus}

@@ -1,6 +1,6 @@
-"""The little markdown the shared texts use (paragraphs, `- ` lists, **bold**, `code`), as HTML.
+"""The little markdown the shared texts use (paragraphs, `- ` lists, **bold**, *italic*, `code`), as HTML.
 
-Every text is escaped first, so a game's labels or a rule can never become markup; only the four
+Every text is escaped first, so a game's labels or a rule can never become markup; only the five
 forms above are turned into tags afterwards.
 """
 from __future__ import annotations
@@ -9,13 +9,14 @@ import html
 import re
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"(?<![*\w])\*([^*\s][^*]*?)\*(?![*\w])")
 _CODE = re.compile(r"`([^`]+)`")
 
 
 def inline(text: str) -> str:
-    """One line of markdown as escaped HTML with <strong> and <code>."""
+    """One line of markdown as escaped HTML with <strong>, <em> and <code>."""
     escaped = html.escape(text, quote=True)
-    return _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<strong>\1</strong>", escaped))
+    return _CODE.sub(r"<code>\1</code>", _ITALIC.sub(r"<em>\1</em>", _BOLD.sub(r"<strong>\1</strong>", escaped)))
 
 
 def blocks(text: str) -> str:

@@ -4,6 +4,8 @@ file (or the default), and checked entry by entry.
 A run entry is written with the app's own link parameters (`game`, `algo`, `iters`, `updates`,
 `seed`, `lock`), so an entry reads like the link that shows it. A walkthrough entry uses the
 Walkthrough page's (`walk_game`, `walk_algo`, `walk_updates`, `walk_t`, `walk_deal`, `walk_seed`).
+A comparison entry (`[[compare]]` in TOML) uses `cfrviz.compare`'s arguments (`games`, `algorithms`,
+`iterations`, `sampling_iterations`, `updates`, `seeds`), and the Compare page draws its table.
 A bad entry is refused with one sentence naming it; nothing is solved before the whole menu is checked.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ from cfrviz import catalog
 from cfrviz.catalog import GameSpec
 from cfrviz.run import RunSettings
 from cfrviz.run.link_params import link_params
+from cfrviz.solving.compare import compare_plan
 from cfrviz.solvers import ALGORITHMS, update_schemes
 from cfrviz.teaching.walkthrough import WALKTHROUGH_ALGORITHMS, deal_options
 from cfrviz.tree.locks import Locks
@@ -33,6 +36,9 @@ MAX_ENTRIES = 200
 
 _RUN_KEYS = ("game", "algo", "iters", "updates", "seed", "lock")
 _WALK_KEYS = ("walk_game", "walk_algo", "walk_updates", "walk_t", "walk_deal", "walk_seed")
+_COMPARE_KEYS = ("games", "algorithms", "iterations", "sampling_iterations", "updates", "seeds")
+#: Most seeds a sampling method runs with in one comparison (the build stays minutes, not hours).
+MAX_COMPARE_SEEDS = 30
 
 
 @dataclass(frozen=True)
@@ -59,12 +65,31 @@ class Walk:
 
 
 @dataclass(frozen=True)
+class Comparison:
+    """One comparison, as `cfrviz.compare` takes it: `games` (link names) × `algorithms` × `updates`,
+    full-traversal methods run `iterations`, sampling methods `sampling_iterations` with seeds 0 … seeds-1."""
+
+    games: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    iterations: int
+    sampling_iterations: int
+    updates: tuple[str, ...]
+    seeds: int
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of `cfrviz.compare` for this comparison."""
+        return {"games": list(self.games), "algorithms": list(self.algorithms), "iterations": self.iterations,
+                "updates": list(self.updates), "seeds": self.seeds, "sampling_iterations": self.sampling_iterations}
+
+
+@dataclass(frozen=True)
 class Menu:
     """What one build computes: `runs` (their settings, in the menu's order; the first is Home's and
-    every page's default) and `walks` (the Walkthrough's iterations)."""
+    every page's default), `walks` (the Walkthrough's iterations) and `compares` (the Compare page's)."""
 
     runs: tuple[RunSettings, ...]
     walks: tuple[Walk, ...]
+    compares: tuple[Comparison, ...] = ()
 
 
 def _deterministic(game: str) -> list[dict[str, Any]]:
@@ -79,7 +104,8 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
     the app's cap, chance, external and outcome sampling with seed 0; Leduc with CFR, CFR+, DCFR+ and
     PCFR+, alternating; the locked Kuhn example of Home's path; the Walkthrough's first three iterations
     of chance sampling for every Kuhn deal (the worked example, Q against K, first), of vanilla CFR and
-    CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB)."""
+    CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB);
+    Compare: Kuhn's CFR, CFR+, DCFR, PCFR+, external and outcome sampling (five seeds)."""
     kuhn_cap = catalog.lookup("kuhn").app_iteration_cap
     leduc_cap = catalog.lookup("leduc").app_iteration_cap
     # CFR+ alternating first: the view a first visit of Home gets.
@@ -102,7 +128,11 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
     walks += [{"walk_game": "leduc", "walk_algo": "chance", "walk_updates": "simultaneous", "walk_t": 1, "walk_deal": deal,
                "walk_seed": 0} for deal in ("JQ", "QK", "KK")]
     walks.append({"walk_game": "leduc", "walk_algo": "cfr", "walk_updates": "simultaneous", "walk_t": 1})
-    return {"runs": runs, "walkthroughs": walks}
+    # Compare: Kuhn's deterministic methods at 10,000 iterations, the sampling ones at 100,000 with
+    # five seeds (a band), as the app's page starts (about a minute to build, a few hundred kB of SVG).
+    compares = [{"games": ["kuhn"], "algorithms": ["cfr", "cfr+", "dcfr", "pcfr+", "external", "outcome"],
+                 "iterations": 10_000, "sampling_iterations": 100_000, "seeds": 5}]
+    return {"runs": runs, "walkthroughs": walks, "compare": compares}
 
 
 def small_entries() -> dict[str, list[dict[str, Any]]]:
@@ -112,7 +142,9 @@ def small_entries() -> dict[str, list[dict[str, Any]]]:
                      {"game": "leduc", "algo": "cfr+", "iters": 50, "updates": "alternating"},
                      {"game": "kuhn", "algo": "cfr+", "iters": 300, "updates": "alternating", "lock": "J=1,0"}],
             "walkthroughs": [{"walk_game": "kuhn", "walk_algo": "chance", "walk_updates": "simultaneous",
-                              "walk_t": 1, "walk_deal": "QK", "walk_seed": 0}]}
+                              "walk_t": 1, "walk_deal": "QK", "walk_seed": 0}],
+            "compare": [{"games": ["kuhn"], "algorithms": ["cfr+", "outcome"], "iterations": 200,
+                         "sampling_iterations": 2_000, "seeds": 3}]}
 
 
 def read_menu_file(path: Path) -> Menu:
@@ -135,20 +167,24 @@ def read_menu_file(path: Path) -> Menu:
 
 
 def checked_menu(raw: object) -> Menu:
-    """The menu an object read from JSON or TOML names: {"runs": [...], "walkthroughs": [...]}.
+    """The menu an object read from JSON or TOML names: {"runs": [...], "walkthroughs": [...], "compare": [...]}.
     ValueError names the first bad entry and what is wrong with it."""
     if not isinstance(raw, Mapping):
-        raise ValueError("The menu must be an object with a list of runs (and optionally walkthroughs).")
-    unknown = sorted(set(raw) - {"runs", "walkthroughs"})
+        raise ValueError("The menu must be an object with a list of runs (and optionally walkthroughs and compare).")
+    unknown = sorted(set(raw) - {"runs", "walkthroughs", "compare"})
     if unknown:
-        raise ValueError(f"The menu has an unknown section {quoted(unknown[0])}; it has runs and walkthroughs.")
-    runs, walks = raw.get("runs"), raw.get("walkthroughs", [])
+        raise ValueError(f"The menu has an unknown section {quoted(unknown[0])}; it has runs, walkthroughs and "
+                         "compare.")
+    runs, walks, compares = raw.get("runs"), raw.get("walkthroughs", []), raw.get("compare", [])
     if not isinstance(runs, Sequence) or isinstance(runs, str) or not runs:
         raise ValueError("The menu's runs must be a list of at least one run.")
     if not isinstance(walks, Sequence) or isinstance(walks, str):
         raise ValueError("The menu's walkthroughs must be a list.")
-    if len(runs) + len(walks) > MAX_ENTRIES:
-        raise ValueError(f"The menu asks for {len(runs) + len(walks)} entries; at most {MAX_ENTRIES} are built.")
+    if not isinstance(compares, Sequence) or isinstance(compares, str):
+        raise ValueError("The menu's compare must be a list of comparisons.")
+    if len(runs) + len(walks) + len(compares) > MAX_ENTRIES:
+        raise ValueError(f"The menu asks for {len(runs) + len(walks) + len(compares)} entries; at most "
+                         f"{MAX_ENTRIES} are built.")
     settings = tuple(_entry(k, entry, "run", _RUN_KEYS, _run) for k, entry in enumerate(runs, start=1))
     if len(set(settings)) != len(settings):
         twice = next(s for s in settings if settings.count(s) > 1)
@@ -156,7 +192,10 @@ def checked_menu(raw: object) -> Menu:
     walked = tuple(_entry(k, entry, "walkthrough", _WALK_KEYS, _walk) for k, entry in enumerate(walks, start=1))
     if len(set(walked)) != len(walked):
         raise ValueError("The menu lists a walkthrough twice.")
-    return Menu(settings, walked)
+    compared = tuple(_entry(k, entry, "comparison", _COMPARE_KEYS, _comparison) for k, entry in enumerate(compares, start=1))
+    if len(set(compared)) != len(compared):
+        raise ValueError("The menu lists a comparison twice.")
+    return Menu(settings, walked, compared)
 
 
 def _entry(k: int, entry: object, kind: str, keys: tuple[str, ...], read: Any) -> Any:
@@ -243,6 +282,38 @@ def _walk(entry: Mapping[str, object]) -> Walk:
     elif "walk_deal" in entry or "walk_seed" in entry:
         raise ValueError(f"{ALGORITHMS[algorithm].title} walks every deal; walk_deal and walk_seed are for chance sampling.")
     return Walk(game, algorithm, UpdateScheme(updates), t, deal, seed)
+
+
+def _names(entry: Mapping[str, object], key: str, default: list[str] | None = None) -> tuple[str, ...]:
+    value = entry.get(key, default)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, Sequence) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"{key} must be a list of names, not {quoted(value)}.")
+    names = tuple(str(v).strip().lower() for v in value)
+    if len(set(names)) != len(names):
+        raise ValueError(f"{key} lists a name twice.")
+    return names
+
+
+def _comparison(entry: Mapping[str, object]) -> Comparison:
+    if "games" not in entry or "algorithms" not in entry or "iterations" not in entry:
+        raise ValueError("a comparison names its games, algorithms and iterations.")
+    names = _names(entry, "games")
+    specs = [catalog.lookup_hosted(name) for name in names]
+    for spec in specs:
+        if spec.link is None:
+            raise ValueError(f"{spec.title} cannot be named in a link, so the site could not link to it.")
+    # At most the smallest game's cap: every line could then be solved in the full app too.
+    cap = min(spec.app_iteration_cap for spec in specs)
+    iterations = _number(entry, "iterations", 1, cap)
+    sampling_iterations = _number(entry, "sampling_iterations", 1, cap, iterations)
+    seeds = _number(entry, "seeds", 1, MAX_COMPARE_SEEDS, 1)
+    comparison = Comparison(tuple(str(spec.link) for spec in specs), _names(entry, "algorithms"), iterations,
+                            sampling_iterations, _names(entry, "updates", ["alternating"]), seeds)
+    # cfrviz.compare's own checks (a matrix game, an unknown algorithm or scheme), each one sentence.
+    compare_plan(**comparison.arguments())
+    return comparison
 
 
 def default_menu() -> Menu:

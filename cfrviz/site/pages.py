@@ -37,8 +37,10 @@ CONVERGENCE = PageSpec("Convergence", "Convergence", "charts", log=True)
 BEST_RESPONSE = PageSpec("Best_response", "Best response", "best_response")
 WALKTHROUGH = PageSpec("Walkthrough", "Walkthrough", "walkthrough")
 BUILT = (HOME, WALKTHROUGH, GAME_TREE, CONVERGENCE, BEST_RESPONSE, EVOLUTION)
+#: Compare: figures and a table written at build time (no timeline), built when the menu has comparisons.
+COMPARE = PageSpec("Compare", "Compare", "compare")
 #: The app's pages whose views the one-file timeline has no data for yet: the site links to the app.
-APP_ONLY = {"Regret_matching": "Regret matching", "Play": "Play", "Compare": "Compare"}
+APP_ONLY = {"Regret_matching": "Regret matching", "Play": "Play"}
 #: The navigation, in the learner's order (`texts.LEARNING_PATH`), then the pages off the path.
 NAVIGATION = ("", *[path for path, _, _ in texts.LEARNING_PATH], "Evolution", "Compare")
 
@@ -76,7 +78,7 @@ def _href(page_path: str, root: str) -> str:
 
 
 def _navigation(page: PageSpec, built: set[str], app_url: str) -> str:
-    labels = {p.path: p.label for p in BUILT} | APP_ONLY
+    labels = {p.path: p.label for p in (*BUILT, COMPARE)} | APP_ONLY
     items = []
     for path in NAVIGATION:
         label = html.escape(labels[path])
@@ -113,15 +115,53 @@ def _quoted(params: Mapping[str, str]) -> dict[str, str]:
     return {k: quote(v, safe="") for k, v in params.items()}
 
 
+#: Convergence's picture of the average strategy against the known equilibria (an SVG file per run,
+#: drawn at build time at the run's last iteration); site.js shows the chosen run's, or hides it.
+_EQUILIBRIUM = ('<h2>Average strategy against the equilibrium</h2>'
+                '<figure id="cfrviz-equilibrium" class="cfrviz-equilibrium" data-testid="cfrviz-equilibrium" hidden>'
+                '<div class="cfrviz-scroll"><img alt="The average strategy of every information set over the '
+                'iterations, against the equilibria" width="760"></div>'
+                '<figcaption class="cfrviz-caption"></figcaption></figure>'
+                '<p class="cfrviz-caption" id="cfrviz-no-equilibrium" hidden>No closed-form equilibrium is known for '
+                "this game; the exploitability above shows how close the average strategy is.</p>")
+
+
 def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_url: str,
               lock_link: Mapping[str, str] | None) -> str:
     """The HTML of `page`: `config` is what site.js reads (the runs, their data files, the games' rules);
     `lock_link` the link parameters of Home's locked example when the site built it."""
     root = _root(page)
-    title = "cfrviz: counterfactual regret minimization, visible" if not page.path else page.label
     intro = _INTROS.get(page.path)
     how = _HOW.get(page.path, "")
     path = _home_path(built, app_url, lock_link) if not page.path else ""
+    main = f"""{"" if intro is None else blocks(intro)}
+{path}
+<div id="cfrviz-notices" class="cfrviz-notices" role="status"></div>
+<form class="cfrviz-controls" onsubmit="return false">
+<label>Run <select id="cfrviz-run"></select></label>
+<label id="cfrviz-part-label" hidden>Part of the tree <select id="cfrviz-part"></select></label>
+<a id="cfrviz-app" class="cfrviz-app-link" href="{html.escape(app_url)}/{page.path}">Open this view in the full app ↗</a>
+</form>
+<details class="cfrviz-rules" id="cfrviz-rules"><summary>Rules</summary><div></div></details>
+<p class="cfrviz-caption" id="cfrviz-summary" data-testid="cfrviz-summary"></p>
+<div id="cfrviz-timeline" class="cfrviz-timeline"></div>
+<p class="cfrviz-caption">{inline(how)}</p>
+<p class="cfrviz-caption" id="cfrviz-legend"></p>""" + (_EQUILIBRIUM if page is CONVERGENCE else "")
+    scripts = f"""<script type="application/json" id="cfrviz-site">{script_json(config)}</script>
+<script src="{root}assets/timeline.js"></script>
+<script src="{root}assets/site.js"></script>"""
+    return _document(page, built, app_url, main, scripts)
+
+
+def compare_html(built: set[str], app_url: str, main: str) -> str:
+    """The Compare page: `main` (its comparisons' figures and tables, written at build time) in the site's
+    frame, with no script."""
+    return _document(COMPARE, built, app_url, main, "")
+
+
+def _document(page: PageSpec, built: set[str], app_url: str, main: str, scripts: str) -> str:
+    root = _root(page)
+    title = "cfrviz: counterfactual regret minimization, visible" if not page.path else page.label
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -138,25 +178,11 @@ def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_ur
 </header>
 <main class="cfrviz-main">
 <h1>{html.escape(title)}</h1>
-{"" if intro is None else blocks(intro)}
-{path}
-<div id="cfrviz-notices" class="cfrviz-notices" role="status"></div>
-<form class="cfrviz-controls" onsubmit="return false">
-<label>Run <select id="cfrviz-run"></select></label>
-<label id="cfrviz-part-label" hidden>Part of the tree <select id="cfrviz-part"></select></label>
-<a id="cfrviz-app" class="cfrviz-app-link" href="{html.escape(app_url)}/{page.path}">Open this view in the full app ↗</a>
-</form>
-<details class="cfrviz-rules" id="cfrviz-rules"><summary>Rules</summary><div></div></details>
-<p class="cfrviz-caption" id="cfrviz-summary" data-testid="cfrviz-summary"></p>
-<div id="cfrviz-timeline" class="cfrviz-timeline"></div>
-<p class="cfrviz-caption">{inline(how)}</p>
-<p class="cfrviz-caption" id="cfrviz-legend"></p>
+{main}
 </main>
 <footer class="cfrviz-foot">Built by cfrviz {html.escape(VERSION)} from runs computed when the site was built. The full
 app solves any game and settings: <a class="cfrviz-app-link" href="{html.escape(app_url)}/">{html.escape(app_url)}</a>.</footer>
-<script type="application/json" id="cfrviz-site">{script_json(config)}</script>
-<script src="{root}assets/timeline.js"></script>
-<script src="{root}assets/site.js"></script>
+{scripts}
 </body>
 </html>
 """

@@ -69,3 +69,15 @@ WALKTHROUGH_KEYS = ("Click the tree, then → and ← step, N and P jump to the 
 
 #: The unit every number of the Convergence page is in.
 CONVERGENCE_UNITS = "Every number here is in chips per hand, from player 1's side."
+
+#: The Compare page's opening (the app adds its per-click budget; `{game}` is the game's title, in markdown).
+COMPARE_INTRO = ("Several solvers on **{game}**, each judged by the exploitability of its average strategy, or of its "
+                 "current strategy (the last iterate). Sampling methods do far less work per iteration, so they get "
+                 "their own iteration count and run with several fixed seeds; the *nodes touched* chart puts everyone "
+                 "on the same budget.")
+#: What the Compare charts' colours and dashes say.
+COMPARE_LEGEND = "Colour: the algorithm. Dash: the update scheme (solid alternating, dashed simultaneous)."
+#: Under the Convergence page's average strategy against Kuhn's equilibria, at iteration t.
+CONVERGENCE_ALPHA = ("At iteration {t:,} the average strategy is closest to the equilibrium with α = {alpha:.3f} (dashed "
+                     "orange): player 1 bets J with α, bets K with 3α and calls with Q at α + 1/3. Player 2's equilibrium "
+                     "strategy is unique (green lines).")

@@ -30,7 +30,7 @@ TREE_PAGES = ("Game_tree", "Best_response")
 SIDEWAYS = """() => {
   const right = innerWidth + 0.5;
   const out = [...document.querySelectorAll('p, h1, h2, label, a, li, select, text')]
-    .filter((e) => e.textContent.trim() && !e.closest('.tl-tree, .tl-scroll'))
+    .filter((e) => e.textContent.trim() && !e.closest('.tl-tree, .tl-scroll, .cfrviz-scroll'))
     .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > right; })
     .map((e) => e.textContent.trim().slice(0, 60));
   return {pageScroll: document.documentElement.scrollWidth - innerWidth, out};
@@ -129,6 +129,13 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             node = _click_a_decision_node(page)
             page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                                    timeout=RENDER_TIMEOUT_MS)
+        if target == "Convergence":
+            # Kuhn's α-family picture, drawn at build time, loaded (an image the browser decoded).
+            figure = page.get_by_test_id("cfrviz-equilibrium")
+            figure.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_function("() => document.querySelector('#cfrviz-equilibrium img').naturalWidth > 0",
+                                   timeout=RENDER_TIMEOUT_MS)
+            assert "does not follow t" in figure.inner_text()
         if target == "Best_response":
             # Player 2 as the exploiter: the app's br_player=2 in the link.
             page.locator('.tl input[type="radio"][value="1"]').first.check()
@@ -154,8 +161,41 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
             assert other_asked == []
         finally:
             fresh.close()
+    # Compare, off the path: figures and table written at build time (no timeline), from every page's navigation.
+    page.locator('.cfrviz-nav a[data-page="Compare"]').click()
+    page.wait_for_url("**/Compare/**", timeout=RENDER_TIMEOUT_MS)
+    _compare_shown(page)
     assert asked == [], asked
     context.close()
+
+
+def _compare_shown(page) -> None:
+    """The Compare page's figure (its three panels' SVG) and its table with a row per line."""
+    page.get_by_test_id("compare-figure").first.locator("svg polyline").first.wait_for(
+        state="attached", timeout=RENDER_TIMEOUT_MS)
+    # Reference: the small menu compares CFR+ and outcome sampling (three seeds) on Kuhn: two lines.
+    assert page.get_by_test_id("compare-table").locator("tbody tr").count() == 2
+    assert "95% t-interval" in page.get_by_test_id("compare-figure").first.inner_text()
+
+
+# The Compare page's drawn texts: every SVG text of its figures, one drawing per figure.
+COMPARE_TEXTS = """() => [...document.querySelectorAll('.cfrviz-compare-figure svg')].flatMap((svg, k) =>
+  [...svg.querySelectorAll('text')].map((t) => { const r = t.getBoundingClientRect();
+    return {text: t.textContent.trim(), where: k, x: r.x, y: r.y, w: r.width, h: r.height}; }))
+  .filter((b) => b.text && b.w > 0)"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_compare_page_is_legible_at_every_size(page, site_url: str, size: dict) -> None:
+    page.set_viewport_size(size)
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Compare/index.html", timeout=RENDER_TIMEOUT_MS)
+    _compare_shown(page)
+    texts = page.evaluate(COMPARE_TEXTS)
+    assert texts and overlaps(texts) == []
+    sideways = page.evaluate(SIDEWAYS)
+    assert sideways["pageScroll"] <= 1 and sideways["out"] == [], sideways
+    assert asked == []
 
 
 def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_url: str) -> None:

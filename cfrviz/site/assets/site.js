@@ -151,6 +151,16 @@
     rules.querySelector("div").innerHTML = game.rules ?? "";   // escaped by the build (cfrviz.site.markup)
     document.getElementById("cfrviz-legend").innerHTML = game.legend ?? "";
     document.getElementById("cfrviz-summary").textContent = build.summary;
+    // Convergence: the chosen run's picture against the equilibria, drawn at build time (or why there is none).
+    const equilibrium = document.getElementById("cfrviz-equilibrium");
+    if (equilibrium) {
+      equilibrium.hidden = !build.equilibrium;
+      document.getElementById("cfrviz-no-equilibrium").hidden = !!build.equilibrium;
+      if (build.equilibrium) {
+        equilibrium.querySelector("img").src = config.root + build.equilibrium.path;
+        equilibrium.querySelector("figcaption").textContent = build.equilibrium.caption;
+      }
+    }
   }
 
   runSelect.addEventListener("change", () => {
