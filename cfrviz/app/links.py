@@ -335,7 +335,8 @@ class Presentation:
 
 def lecture_view(link: str) -> str:
     """One view of a lecture from a link to a page of this app (a full address or a path, with its
-    query): its page path and query, without presentation parameters. ValueError for anything else."""
+    query): its page path and query, without presentation parameters. ValueError for anything else.
+    Only the page's name and the query are kept, so a view always opens on the app that shows it."""
     text = link.strip()
     if "://" in text:
         scheme, _, rest = text.partition("://")
@@ -344,7 +345,7 @@ def lecture_view(link: str) -> str:
         text = "/" + rest.partition("/")[2]
     path, _, query = text.partition("?")
     query = query.partition("#")[0]
-    page = path.rstrip("/").rpartition("/")[2] if path.rstrip("/") else ""
+    page = path.rpartition("/")[2]      # "" for Home, also under a base path ("/app/")
     if page not in _PAGE_PATHS or any(c.isspace() for c in text):
         raise ValueError(f"{quoted(link.strip()[:60])} is not a link to a page of this app")
     kept = [part for part in query.split("&") if part and part.partition("=")[0] not in PRESENT_PARAMS]
