@@ -21,7 +21,7 @@ _CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
 [data-testid="stToolbar"], [data-testid="stHeader"], [data-testid="stDecoration"], [data-testid="stAppDeployButton"],
 [data-testid="stMainMenu"], .stDeployButton { display: none !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 1rem; padding-bottom: 2rem; max-width: none; }
+[data-testid="stMainBlockContainer"] { padding-top: 1rem; padding-bottom: 12rem; max-width: none; }
 :root { --tl-text: max(14px, 1.25vw); }
 html { font-size: max(16px, 1.05vw); }
 </style>"""

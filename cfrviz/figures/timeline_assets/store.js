@@ -224,9 +224,7 @@ export class Timeline {
       this.inspector.classList.toggle("tl-sheet", narrow);
       if (narrow !== this.narrow) { this.narrow = narrow; this.inspected = null; changed = true; }
       // Sticky below Streamlit's own header bar, which covers the top of the page.
-      // In presentation mode (no header) below the timeline's own bar, which stays at the top.
-      const top = this.zoom > 1 ? this.root.querySelector(".tl-bar")?.offsetHeight ?? 0
-        : document.querySelector('[data-testid="stHeader"]')?.getBoundingClientRect().bottom ?? 0;
+      const top = document.querySelector('[data-testid="stHeader"]')?.getBoundingClientRect().bottom ?? 0;
       this.root.style.setProperty("--tl-top", `${Math.max(0, Math.round(top)) + 8}px`);
     }
     const w = Math.floor(this.spec.inspector ? this.treeBox.clientWidth : this.main.clientWidth);
@@ -240,7 +238,7 @@ export class Timeline {
   // Presentation mode: the host sets --tl-text, a length that grows with the screen (24 px at 1,920 px
   // wide). The whole timeline zooms so that its 14 px text is drawn that size, and lays out for the width
   // it then has (`measure` stays in the timeline's own 14 px units), so nothing overlaps; the bar stays
-  // at the top of the screen and the tree and inspector fit below it (--tl-avail). True when it changed.
+  // at the foot of the screen and the tree and inspector fit above it (--tl-avail). True when it changed.
   fitText() {
     if (!this.probe) {
       this.probe = el("span", { "aria-hidden": "true", style: "position:absolute;visibility:hidden;font-size:var(--tl-text,14px)" }, document.body);
@@ -249,6 +247,7 @@ export class Timeline {
     const zoom = Math.max(1, px / 14);
     this.root.classList.toggle("tl-present", zoom > 1);
     this.root.style.setProperty("--tl-avail", `${Math.floor(window.innerHeight / zoom)}px`);
+    this.root.style.setProperty("--tl-bar-h", `${Math.ceil(this.root.querySelector(".tl-bar")?.offsetHeight ?? 80)}px`);
     if (Math.abs(zoom - this.zoom) < 1e-3) return false;
     this.zoom = zoom;
     this.root.style.zoom = zoom > 1 ? String(zoom) : "";
