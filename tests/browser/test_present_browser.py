@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from tests.support.browser import RENDER_TIMEOUT_MS, no_exception, open_app, share_query, url_query, wait_for_app
@@ -34,7 +34,8 @@ LOOK = """() => {
                  t.getBoundingClientRect().width > 0)
     .map((t) => ({ text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * zoom, box: box(t) }));
   const shown = (sel) => [...document.querySelectorAll(sel)].some((e) => e.getBoundingClientRect().width > 0);
-  return { texts, bar: box(tl.querySelector('.tl-bar')), zoom, view: [innerWidth, innerHeight],
+  const tree = tl.querySelector('.tl-tree');
+  return { texts, bar: box(tl.querySelector('.tl-bar')), tree: tree && box(tree), zoom, view: [innerWidth, innerHeight],
            sidebar: shown('[data-testid="stSidebar"]'), toolbar: shown('[data-testid="stToolbar"]'),
            header: shown('[data-testid="stHeader"]'), deploy: shown('[data-testid="stAppDeployButton"]') };
 }"""
@@ -69,6 +70,8 @@ def check_projector(seen: dict, least_px: float, where: str) -> None:
     left, top, right, bottom = seen["bar"]
     width, height = seen["view"]
     assert 0 <= top and bottom <= height and right <= width + 1, (where, seen["bar"], seen["view"])
+    if seen["tree"]:     # the tree's box fits the screen above the bar (a taller tree scrolls inside it)
+        assert 0 <= seen["tree"][1] and seen["tree"][3] <= top + 1, (where, seen["tree"], seen["bar"])
 
 
 @pytest.mark.parametrize("page_name", ["Game_tree", "Convergence"])
@@ -122,7 +125,7 @@ def test_the_lecture_made_in_the_sidebar_steps_with_page_down_and_page_up(page, 
     page.keyboard.press("Control+Enter")        # Streamlit's text area submits on Ctrl+Enter
     wait_for_app(page, "Open this link to present these 3 views")
     assert page.get_by_text("is not a link to a page of this app").first.is_visible()
-    made = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').last.inner_text().strip()
+    made = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]', has_text="lecture=").first.inner_text().strip()
     query = dict(parse_qsl(urlsplit(made).query))
     assert urlsplit(made).path == "/Game_tree" and query["present"] == "1" and query["slide"] == "1"
     assert query["t"] == "5"

@@ -248,10 +248,15 @@ export class Timeline {
     this.root.classList.toggle("tl-present", zoom > 1);
     this.root.style.setProperty("--tl-avail", `${Math.floor(window.innerHeight / zoom)}px`);
     this.root.style.setProperty("--tl-bar-h", `${Math.ceil(this.root.querySelector(".tl-bar")?.offsetHeight ?? 80)}px`);
-    if (Math.abs(zoom - this.zoom) < 1e-3) return false;
-    this.zoom = zoom;
-    this.root.style.zoom = zoom > 1 ? String(zoom) : "";
-    return true;
+    const changed = Math.abs(zoom - this.zoom) >= 1e-3;
+    if (changed) { this.zoom = zoom; this.root.style.zoom = zoom > 1 ? String(zoom) : ""; }
+    if (zoom > 1 && this.treeBox) {
+      // The tree's box ends above the bar on the first screen, whatever the page shows above the timeline.
+      const scrolled = document.querySelector('[data-testid="stMain"]')?.scrollTop ?? 0;
+      const top = (this.treeBox.getBoundingClientRect().top + scrolled) / zoom;
+      this.root.style.setProperty("--tl-tree-top", `${Math.max(0, Math.round(top))}px`);
+    }
+    return changed;
   }
 
   /** @param {string} text @param {boolean} [bold] the width of `text` at the timeline's 14 px */
