@@ -19,7 +19,7 @@ from cfrviz.util.whole_numbers import MAX_SEED as MAX_SEED, parse_whole_number a
 from cfrviz.util.text import quoted
 from cfrviz.tree import GameTree
 from cfrviz.tree.locks import Locks
-from cfrviz.app.registry import PAGE_SETTINGS, Page, PageSetting, page_entry
+from cfrviz.app.registry import PAGE_SETTINGS, PAGES, Page, PageSetting, page_entry
 
 #: What a link without `updates` (and the default view) has always shown: kept so old links keep their meaning.
 LINK_DEFAULT_UPDATES = UpdateScheme.SIMULTANEOUS
@@ -323,3 +323,112 @@ def sets_of_link(text: str, keys: Sequence[str], most: int) -> list[str] | None:
         raise ValueError(f"The chosen information sets {quoted(text)} are not up to {most} of this game's "
                          f"{len(keys):,} sets (0 to {len(keys) - 1:,})")
     return list(dict.fromkeys(keys[k] for k in indices))
+
+
+# ---------------------------------------------------------------------------------------------
+# Presentation mode: `present=1`, and a lecture (`lecture`: the views a teacher steps through, in order;
+# `slide`: which one is shown, from 1).
+
+#: Longest `lecture` value read; a longer one is refused whole, never cut.
+MAX_LECTURE_CHARS = 6_000
+#: Most views in one lecture.
+MAX_LECTURE_VIEWS = 40
+#: The query parameters of presentation mode (a lecture's views carry none of their own).
+PRESENT_PARAMS = ("present", "lecture", "slide")
+# The path of each page in a link ("" for Home, "Game_tree" for pages/1_Game_tree.py), as Streamlit serves it.
+_PAGE_PATHS = frozenset(("",) + tuple(entry.script.removeprefix("pages/").split("_", 1)[1].removesuffix(".py")
+                                      for entry in PAGES if entry.script.startswith("pages/")))
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """Presentation mode: on or off, and the lecture's views, each a page path and its query
+    ("Game_tree?game=kuhn&t=5"), relative to the app's address; `slide` indexes `lecture` (0 when empty)."""
+
+    present: bool = False
+    lecture: tuple[str, ...] = ()
+    slide: int = 0
+
+    def params(self) -> dict[str, str]:
+        """The link parameters of this mode (none when it is off)."""
+        if not self.present:
+            return {}
+        out = {"present": "1"}
+        if self.lecture:
+            out["lecture"] = " ".join(self.lecture)
+            out["slide"] = str(self.slide + 1)
+        return out
+
+
+def lecture_view(link: str) -> str:
+    """One view of a lecture from a link to a page of this app (a full address or a path, with its
+    query): its page path and query, without presentation parameters. ValueError for anything else.
+    Only the page's name and the query are kept, so a view always opens on the app that shows it."""
+    text = link.strip()
+    if "://" in text:
+        scheme, _, rest = text.partition("://")
+        if scheme.lower() not in ("http", "https"):
+            raise ValueError(f"{quoted(text[:60])} is not a web address")
+        text = "/" + rest.partition("/")[2]
+    path, _, query = text.partition("?")
+    query = query.partition("#")[0]
+    page = path.rpartition("/")[2]      # "" for Home, also under a base path ("/app/")
+    if page not in _PAGE_PATHS or any(c.isspace() for c in text):
+        raise ValueError(f"{quoted(link.strip()[:60])} is not a link to a page of this app")
+    kept = [part for part in query.split("&") if part and part.partition("=")[0] not in PRESENT_PARAMS]
+    return page + ("?" + "&".join(kept) if kept else "")
+
+
+def parse_lecture(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The views of a lecture pasted as links (separated by spaces or new lines), and one sentence per
+    link left out (or one for the whole list when it is too long). Never raises."""
+    if len(text) > MAX_LECTURE_CHARS:
+        return (), (f"The lecture's links are longer than {MAX_LECTURE_CHARS:,} characters; no lecture is kept.",)
+    views: list[str] = []
+    notices: list[str] = []
+    for link in text.split():
+        try:
+            views.append(lecture_view(link))
+        except ValueError as problem:
+            notices.append(f"{problem}; it is left out of the lecture.")
+        except Exception:  # a hostile value is still only a bad value
+            notices.append("A lecture link could not be read; it is left out of the lecture.")
+    if len(views) > MAX_LECTURE_VIEWS:
+        notices.append(f"A lecture holds at most {MAX_LECTURE_VIEWS} views; the first {MAX_LECTURE_VIEWS} are kept.")
+        views = views[:MAX_LECTURE_VIEWS]
+    return tuple(views), tuple(notices)
+
+
+def parse_presentation(params: Mapping[str, object]) -> tuple[Presentation, tuple[str, ...]]:
+    """Presentation mode as a link asks for it, and one sentence per value that fell back. Never raises."""
+    try:
+        return _parse_presentation(params)
+    except Exception:  # "never raises": a defect here is a notice, not a traceback
+        return Presentation(), ("The link's presentation settings could not be read; showing the normal view.",)
+
+
+def _parse_presentation(params: Mapping[str, object]) -> tuple[Presentation, tuple[str, ...]]:
+    notices: list[str] = []
+    present = False
+    if "present" in params:
+        value = _first(params["present"]).strip().lower()
+        if value in ("1", "true", "yes", "on"):
+            present = True
+        elif value not in ("0", "false", "no", "off", ""):
+            notices.append(f"present must be 1 (presentation mode) or 0, not {quoted(value)}; showing the normal view.")
+    lecture: tuple[str, ...] = ()
+    if "lecture" in params:
+        lecture, found = parse_lecture(_first(params["lecture"], MAX_LECTURE_CHARS + 1))
+        notices.extend(found)
+    slide = 0
+    if lecture and "slide" in params:
+        raw = _first(params["slide"])
+        try:
+            slide = parse_whole_number(raw) - 1
+            if not 0 <= slide < len(lecture):
+                raise ValueError
+        except ValueError:
+            slide = 0
+            notices.append(f"The slide must be a whole number from 1 to {len(lecture)}, not {quoted(raw)}; "
+                           "showing the lecture's first view.")
+    return Presentation(present, lecture if present else (), slide if present else 0), tuple(notices)

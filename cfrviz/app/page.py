@@ -9,6 +9,7 @@ import streamlit as st
 from cfrviz.app.registry import PAGES as REGISTERED_PAGES, Page
 from cfrviz.app.links import page_params_of
 from cfrviz.app.settings import link_params
+from cfrviz.app.present import presentation_mode
 from cfrviz.app.share import share
 from cfrviz.app.sidebar import follows_sidebar, own_settings_note, sidebar
 from cfrviz.app.download_files import keep_clicked_downloads
@@ -69,6 +70,7 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
     for text in st.session_state.get(NOTICE_KEY, ()):
         notice(text)
     st.session_state[NOTICE_KEY] = ()
+    presentation_mode()     # for a projector (present=1): its style, keys and button
     st.title(title)
     if own_settings:
         st.info(own_settings, icon=":material/tune:")

@@ -8,7 +8,7 @@ import streamlit as st
 from cfrviz.app import share_box
 from cfrviz.app.registry import Page
 from cfrviz.app.links import Choice, page_params_of, page_setting, query_params_of
-from cfrviz.app.state import PAGE_SETTINGS_KEY, UPLOAD_KEY, WRITTEN_KEY
+from cfrviz.app.state import PAGE_SETTINGS_KEY, UPLOAD_KEY, WRITTEN_KEY, state_presentation
 
 
 def page_value(name: str) -> Any:
@@ -67,10 +67,12 @@ def _on_page_setting(name: str, key: str) -> None:
 
 
 def link_params(choice: Choice, t: int | None, node: int | None, page: Page | None) -> dict[str, str]:
-    """The query parameters of a view: the sidebar's solve, t, the node and `page`'s own settings."""
+    """The query parameters of a view: the sidebar's solve, t, the node, `page`'s own settings and
+    presentation mode (so it survives page switches and is in the Share link)."""
     params = query_params_of(choice, t, node)
     values = st.session_state.get(PAGE_SETTINGS_KEY, {})
     if page is not None:
         params.update(page_params_of(page, values))
     params.update(page_params_of(Page.HOME, values))   # the practice progress travels on every page
+    params.update(state_presentation().params())
     return params

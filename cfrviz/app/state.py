@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from cfrviz.app.registry import Page
-from cfrviz.app.links import DEFAULT_CHOICE, Choice, parse_page_settings, parse_query_params, supported_updates
+from cfrviz.app.links import DEFAULT_CHOICE, Choice, Presentation, parse_page_settings, parse_presentation, parse_query_params, \
+    supported_updates
 from cfrviz.catalog import GameSpec
 from cfrviz.run import Run, RunSettings
 from cfrviz.run.uploads import MAX_LIVE_UPLOAD_BYTES, LiveUploads, read_game_upload
@@ -24,6 +25,7 @@ UPLOAD_NAME_KEY = "cfrviz_upload_name"
 WRITTEN_KEY = "cfrviz_written_params"   # the query parameters this session last wrote into the URL
 PAGE_SETTINGS_KEY = "cfrviz_page_settings"
 NOTICE_KEY = "cfrviz_notices"       # sentences the next run shows once
+PRESENT_KEY = "cfrviz_present"      # presentation mode and its lecture (a `Presentation`)
 W = "cfrviz_w_"                     # prefix of the sidebar widgets' keys
 
 #: Every uploaded run this process holds, over all sessions, within MAX_LIVE_UPLOAD_BYTES. A run
@@ -52,6 +54,12 @@ class View:
     page: Page | None = None
 
 
+def state_presentation() -> Presentation:
+    """Presentation mode in this session (off before a link or the button turned it on)."""
+    presentation: Presentation = st.session_state.get(PRESENT_KEY, Presentation())
+    return presentation
+
+
 def state_choice() -> Choice:
     """The sidebar's solve in this session (the defaults before anything was chosen)."""
     choice: Choice = st.session_state.get(CHOICE_KEY, DEFAULT_CHOICE)
@@ -67,10 +75,12 @@ def adopt_query_params() -> None:
         return
     link = parse_query_params(current)
     page_values, page_notices = parse_page_settings(current)
+    presentation, present_notices = parse_presentation(current)
+    st.session_state[PRESENT_KEY] = presentation
     st.session_state[CHOICE_KEY] = link.choice
     st.session_state[T_KEY] = link.t
     st.session_state[NODE_KEY] = link.node
-    st.session_state[NOTICE_KEY] = link.notices + page_notices
+    st.session_state[NOTICE_KEY] = link.notices + page_notices + present_notices
     st.session_state[PAGE_SETTINGS_KEY] = {**st.session_state.get(PAGE_SETTINGS_KEY, {}), **page_values}
     if current:
         st.session_state.pop(UPLOAD_KEY, None)

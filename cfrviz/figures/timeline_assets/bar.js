@@ -76,6 +76,7 @@ export function buildBar(tl) {
   exportBox.appendChild(document.createTextNode("Download "));
   button("SVG", "Download SVG", () => downloadSVG(tl), exportBox);
   button("PNG", "Download PNG", () => downloadPNG(tl), exportBox);
+  button("PNG 16:9", "Download a 16:9 slide PNG (1,920 × 1,080 at 2×)", () => downloadPNG(tl, true), exportBox);
   button("Animation…", "Download animation", () => toggleAnimationPanel(tl, bar), exportBox);
   bar.animPanel = el("div", { class: "tl-anim", hidden: "" }, tl.root);
   setupSlider(tl, bar);
@@ -98,11 +99,15 @@ function toggleAnimationPanel(tl, bar) {
   panel.appendChild(document.createTextNode("WebM of the view from iteration "));
   const from = field("from", first);
   const to = field("to", tl.frames[tl.f] > first ? tl.frames[tl.f] : last);
+  const sizeLabel = el("label", {}, panel, "size ");
+  const size = el("select", { "aria-label": "Animation size" }, sizeLabel);
+  el("option", { value: "view" }, size, "as on screen");
+  el("option", { value: "1080p" }, size, "1080p slide (1,920 × 1,080)");
   const go = el("button", { type: "button", class: "tl-record" }, panel, "Record and download");
   bar.animStatus = el("span", { class: "tl-note", "data-testid": "timeline-animation-status" }, panel);
   go.addEventListener("click", () => {
     const a = tl.nearest(Number(from.value)), z = tl.nearest(Number(to.value));
-    downloadAnimation(tl, Math.min(a, z), Math.max(a, z), go);
+    downloadAnimation(tl, Math.min(a, z), Math.max(a, z), go, size.value === "1080p");
   });
 }
 

@@ -127,8 +127,28 @@ function copyText(node, into, ox, oy) {
 
 // The figure of the current view: a title line, the drawing (the tree, or the charts), the
 // inspector beside the tree when a node is shown, and the legend under them.
+// Presentation mode zooms the timeline (store.js fitText): screen boxes would then be zoomed and the SVGs'
+// own units not, so the figure is measured unzoomed (put back before the browser paints or lays out again).
 /** @param {any} tl a Timeline (store.js) @returns {{ svg: any, width: number, height: number }} */
 export function figure(tl) {
+  const zoom = tl.root.style.zoom;
+  if (!zoom) return drawnFigure(tl);
+  tl.root.style.zoom = "";
+  try { return drawnFigure(tl); } finally { tl.root.style.zoom = zoom; }
+}
+
+// The page's other figures (plotly charts, as the Convergence page draws beside its timeline), as
+// they sit on the page: each chart's layered SVGs, for a figure of the whole page.
+/** @returns {{ layers: Element[], left: number, top: number, width: number, height: number }[]} */
+function pageCharts() {
+  return [...document.querySelectorAll(".js-plotly-plot")].map((chart) => {
+    const r = chart.getBoundingClientRect();
+    return { layers: [...chart.querySelectorAll("svg.main-svg")], left: r.left, top: r.top, width: r.width, height: r.height };
+  }).filter((c) => c.layers.length && c.width && c.height);
+}
+
+/** @param {any} tl @returns {{ svg: any, width: number, height: number }} */
+function drawnFigure(tl) {
   const rootStyle = getComputedStyle(tl.root);
   const paper = paperOf(tl.root);
   const ink = rootStyle.color;
@@ -155,6 +175,19 @@ export function figure(tl) {
     place(tl.legend, pad, height + 12);
   } else {
     place(tl.main, pad, top);
+    // Every figure of the page: the charts beside the timeline, below its own, arranged as on the page.
+    const charts = pageCharts();
+    if (charts.length) {
+      const x0 = Math.min(...charts.map((c) => c.left)), y0 = Math.min(...charts.map((c) => c.top)), below = height + gap;
+      for (const c of charts) {
+        for (const layer of c.layers) {
+          const r = layer.getBoundingClientRect();
+          copySVG(layer, body, pad + r.left - x0, below + r.top - y0);
+        }
+        width = Math.max(width, pad + c.left - x0 + c.width);
+        height = Math.max(height, below + c.top - y0 + c.height);
+      }
+    }
   }
   const W = Math.ceil(width + pad), H = Math.ceil(height + pad);
   svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -162,9 +195,25 @@ export function figure(tl) {
   return { svg, width: W, height: H };
 }
 
-/** @param {any} tl @param {string} ext */
-export const fileName = (tl, ext) => `cfrviz-${tl.b.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}` +
-  `-t${tl.frames[tl.f] ?? 0}.${ext}`;
+/** @param {any} tl @param {string} ext @param {string} [suffix] after the frame ("-1080p" for a slide) */
+export const fileName = (tl, ext, suffix = "") => `cfrviz-${tl.b.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}` +
+  `-${tl.spec.unit ?? "t"}${tl.frames[tl.f] ?? 0}${suffix}.${ext}`;
+
+// A slide: 1,920 × 1,080 CSS px (16:9), drawn at 2× for a PNG.
+export const SLIDE = { width: 1920, height: 1080 };
+
+/** The figure fitted into a slide (scaled to fit, centred, on the figure's paper).
+ * @param {{ svg: any, width: number, height: number }} fig @param {string} paper
+ * @returns {{ svg: any, width: number, height: number }} */
+export function onSlide(fig, paper) {
+  const s = Math.min(SLIDE.width / fig.width, SLIDE.height / fig.height);
+  const svg = el("svg:svg", { version: "1.1", width: SLIDE.width, height: SLIDE.height, viewBox: `0 0 ${SLIDE.width} ${SLIDE.height}` });
+  el("svg:rect", { x: 0, y: 0, width: SLIDE.width, height: SLIDE.height, style: `fill:${paper}` }, svg);
+  const dx = (SLIDE.width - fig.width * s) / 2, dy = (SLIDE.height - fig.height * s) / 2;
+  const g = el("svg:g", { transform: `translate(${dx.toFixed(1)},${dy.toFixed(1)}) scale(${s.toFixed(4)})` }, svg);
+  for (const child of [...fig.svg.children]) g.appendChild(child);
+  return { svg, width: SLIDE.width, height: SLIDE.height };
+}
 
 /** @param {Blob} blob @param {string} name */
 export function save(blob, name) {

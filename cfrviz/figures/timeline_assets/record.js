@@ -1,6 +1,7 @@
 // The view painted on a canvas: a PNG of it, and a WebM of it stepping through the frames.
 import { thousands } from "./util.js";
-import { figure, fileName, save } from "./figure.js";
+import { figure, fileName, onSlide, save } from "./figure.js";
+import { paperOf } from "./util.js";
 
 
 // Paint a figure (made by `figure`, so only the shapes it holds) on a canvas context.
@@ -15,6 +16,8 @@ function paint(ctx, node) {
   const attr = (a) => parseFloat(node.getAttribute(a)) || 0;
   const move = (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
   if (move) ctx.translate(Number(move[1]), Number(move[2]));
+  const grow = (node.getAttribute("transform") || "").match(/scale\(([-\d.]+)\)/);    // a slide's fit (figure.js onSlide)
+  if (grow) ctx.scale(Number(grow[1]), Number(grow[1]));
   ctx.globalAlpha *= num("opacity", 1);
   const fill = css("fill") || node.getAttribute("fill") || (tag === "text" ? "#000" : "none");
   const stroke = css("stroke") || node.getAttribute("stroke") || "none";
@@ -78,18 +81,21 @@ function paintFigure(canvas, fig, scale) {
   paint(ctx, fig.svg);
 }
 
-/** @param {any} tl a Timeline (store.js) */
-export function downloadPNG(tl) {
-  const fig = figure(tl);
+/** The view as a PNG at 2×: the figure's own size, or a 16:9 slide (1,920 × 1,080, so 3,840 × 2,160 pixels).
+ * @param {any} tl a Timeline (store.js) @param {boolean} [slide] */
+export function downloadPNG(tl, slide = false) {
+  const fig = slide ? onSlide(figure(tl), paperOf(tl.root)) : figure(tl);
   const canvas = canvasOf(fig, 2);   // 2x pixel ratio: sharp on slides and retina screens
   paintFigure(canvas, fig, 2);
-  canvas.toBlob((blob) => save(blob, fileName(tl, "png")), "image/png");
+  canvas.toBlob((blob) => save(blob, fileName(tl, "png", slide ? "-1080p" : "")), "image/png");
 }
 
 // A WebM of the view stepping through frames first..last: each frame is painted on a canvas and
 // handed to MediaRecorder. At least 24 video frames: short ranges hold each frame longer.
-/** @param {any} tl @param {number} first @param {number} last @param {any} button */
-export async function downloadAnimation(tl, first, last, button) {
+/** @param {any} tl @param {number} first @param {number} last @param {any} button @param {boolean} [slide] */
+export async function downloadAnimation(tl, first, last, button, slide = false) {
+  // A 1080p slide (the figure fitted into 1,920 × 1,080) or the figure's own size.
+  const shot = () => slide ? onSlide(figure(tl), paperOf(tl.root)) : figure(tl);
   if (tl.recording) return;
   const status = tl.bar.animStatus;
   if (typeof MediaRecorder === "undefined" || !HTMLCanvasElement.prototype.captureStream) {
@@ -105,7 +111,7 @@ export async function downloadAnimation(tl, first, last, button) {
   tl.pause(false);
   const keep = tl.f;
   tl.f = picked[0]; tl.draw();
-  const fig0 = figure(tl);
+  const fig0 = shot();
   const canvas = canvasOf(fig0, 1);
   paintFigure(canvas, fig0, 1);
   const type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
@@ -122,7 +128,7 @@ export async function downloadAnimation(tl, first, last, button) {
   try {
     for (const f of picked) {
       tl.f = f; tl.draw();
-      const fig = figure(tl);
+      const fig = shot();
       for (let h = 0; h < hold; h++) {
         paintFigure(canvas, { ...fig, width: fig0.width, height: fig0.height }, 1);
         track.requestFrame();
@@ -142,6 +148,6 @@ export async function downloadAnimation(tl, first, last, button) {
   status.textContent = `${made} frames, iterations ${thousands(tl.frames[first])} to ${thousands(tl.frames[last])}.`;
   status.dataset.frames = String(made);
   const name = `cfrviz-${tl.b.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}` +
-    `-t${tl.frames[first]}-${tl.frames[last]}.webm`;
+    `-${tl.spec.unit ?? "t"}${tl.frames[first]}-${tl.frames[last]}${slide ? "-1080p" : ""}.webm`;
   save(new Blob(chunks, { type: "video/webm" }), name);
 }

@@ -19,6 +19,7 @@
  *   (default "Iteration t = … of …")
  * @property {(tl: any, st: any, value: any) => void} [state] the header's `state` (`mount(..., state=...)`
  *   in Python), before each redraw
+ * @property {string} [unit] the frame's word in file names (default "t", an iteration; the Walkthrough's "step")
  * @property {string} [report] the state name the frame is sent back under on a pause (default "t")
  * @property {(tl: any, st: any, kind: string, f: number) => any} [strategy] what edge widths show at frame f
  *   (default the payload's `kind` strategy)

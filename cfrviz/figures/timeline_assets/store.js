@@ -95,6 +95,8 @@ export class Timeline {
     this.resize = new ResizeObserver(() => this.layoutChanged());
     this.resize.observe(root);
     this.width = 0;
+    this.zoom = 1;       // presentation mode's zoom (fitText)
+    /** @type {any} */ this.probe = null;
   }
 
   // Stop playing and listening, so a new Timeline can take over the same root element.
@@ -103,6 +105,7 @@ export class Timeline {
     this.resize.disconnect();
     clearTimeout(this.sendTimer);
     this.root.removeEventListener("keydown", this.keyHandler, true);
+    this.probe?.remove();
     this.recording = false;
   }
 
@@ -214,7 +217,7 @@ export class Timeline {
 
   // ---------------------------------------------------------------- geometry
   layoutChanged() {
-    let changed = false;
+    let changed = this.fitText();
     if (this.spec.inspector) {
       const narrow = this.root.clientWidth < NARROW;
       this.main.classList.toggle("tl-narrow", narrow);
@@ -230,6 +233,30 @@ export class Timeline {
     this.spec.build(this, this.modeState);
     this.sparksChanged();
     this.draw();
+  }
+
+  // Presentation mode: the host sets --tl-text, a length that grows with the screen (24 px at 1,920 px
+  // wide). The whole timeline zooms so that its 14 px text is drawn that size, and lays out for the width
+  // it then has (`measure` stays in the timeline's own 14 px units), so nothing overlaps; the bar stays
+  // at the foot of the screen and the tree and inspector fit above it (--tl-avail). True when it changed.
+  fitText() {
+    if (!this.probe) {
+      this.probe = el("span", { "aria-hidden": "true", style: "position:absolute;visibility:hidden;font-size:var(--tl-text,14px)" }, document.body);
+    }
+    const px = parseFloat(getComputedStyle(this.probe).fontSize) || 14;
+    const zoom = Math.max(1, px / 14);
+    this.root.classList.toggle("tl-present", zoom > 1);
+    this.root.style.setProperty("--tl-avail", `${Math.floor(window.innerHeight / zoom)}px`);
+    this.root.style.setProperty("--tl-bar-h", `${Math.ceil(this.root.querySelector(".tl-bar")?.offsetHeight ?? 80)}px`);
+    const changed = Math.abs(zoom - this.zoom) >= 1e-3;
+    if (changed) { this.zoom = zoom; this.root.style.zoom = zoom > 1 ? String(zoom) : ""; }
+    if (zoom > 1 && this.treeBox) {
+      // The tree's box ends above the bar on the first screen, whatever the page shows above the timeline.
+      const scrolled = document.querySelector('[data-testid="stMain"]')?.scrollTop ?? 0;
+      const top = (this.treeBox.getBoundingClientRect().top + scrolled) / zoom;
+      this.root.style.setProperty("--tl-tree-top", `${Math.max(0, Math.round(top))}px`);
+    }
+    return changed;
   }
 
   /** @param {string} text @param {boolean} [bold] the width of `text` at the timeline's 14 px */

@@ -245,6 +245,7 @@ registerMode("walkthrough", {
   inspector: true,
   kind: null,
   report: "walk_step",
+  unit: "step",
   frames: (body) => body.extra.steps.kind.map((/** @type {string} */ _, /** @type {number} */ i) => i + 1),
   label: (tl, st) => {
     if (!st.base) return "";
