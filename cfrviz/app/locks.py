@@ -52,17 +52,29 @@ def with_lock(locks: Locks, key: str, probabilities: tuple[float, ...]) -> Locks
     return Locks.of({**locks.as_dict(), key: list(probabilities)})
 
 
+#: Session key: the node whose set the tree's lock key (L) asked to lock; its editor opens.
+LOCK_ASKED_KEY = "cfrviz_lock_asked"
+
+
+def lockable_node(value: object, tree: GameTree) -> int | None:
+    """The node the timeline's lock key sent (`value`, from the browser), when it is a node of `tree`
+    at which a player acts; else None."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < tree.num_nodes:
+        return None
+    return value if int(tree.infoset[value]) >= 0 else None
+
+
 def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Callable[[Locks], None],
-                disabled: bool = False) -> None:
+                disabled: bool = False, asked: bool = False) -> None:
     """"Lock this set" for the information set of the selected `node`: one button per pure action, or a
     slider per action (weights, normalized to probabilities) and a button; "Unlock" when it is locked.
-    Nothing for a chance node, a terminal node or no selection."""
+    Nothing for a chance node, a terminal node or no selection. `asked`: open (the tree's lock key)."""
     if node is None or not 0 <= node < tree.num_nodes or int(tree.infoset[node]) < 0:
         return
     record = tree.infosets[int(tree.infoset[node])]
     key = record.key
     shown, names = escape_markdown(key), [escape_markdown(n) for n in record.actions]   # labels render markdown
-    with st.expander(f"🔒 Lock this set: {shown}", expanded=key in locks):
+    with st.expander(f"🔒 Lock this set: {shown}", expanded=key in locks or asked):
         st.caption("Fix this information set's strategy and re-solve: the solver treats it as a chance node. "
                    "See who adapts, and what it costs, below the tree.")
         if key in locks:
