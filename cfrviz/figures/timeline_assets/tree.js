@@ -117,6 +117,8 @@ export function buildTree(tl) {
   tl.linksOf = b.groups.map(() => []);
   for (const [a, c] of b.links) tl.linksOf[tl.groupOf[a]].push([a, c]);
 
+  // The page's background: behind the edge labels, and what a pill's key is read against.
+  const paper = rgba(paperOf(tl.root)) || [255, 255, 255, 1];
   // Tree edges: the payload's `edges` (the graph's), one line each.
   tl.edges = [];
   tl.edgeLabels = [];
@@ -135,10 +137,17 @@ export function buildTree(tl) {
     if (tl.measure(full) <= room) mode = 2; else if (tl.measure(letter) <= room) mode = 1;
     if (chance && mode) mode = 1;
     if (!mode) continue;
-    // Clear of the thickest edge (10.5 px) and on the side away from it: below the child when the
-    // edge comes down into it, else above; the halo (timeline.css) keeps any crossing line off it.
-    const below = y(p) < y(k);
-    const text = el("svg:text", { x: x(k) - half[k] - 6, y: below ? y(k) + 17 : y(k) - 8, "text-anchor": "end",
+    // On its own edge, just left of the child: a label above or below a sloped edge met the edge
+    // itself, a neighbour's pill or the next row's label. Its wide halo (timeline.css) cuts the
+    // edge (up to 10.5 px thick) and any line crossing there, and siblings' labels, a row apart
+    // near the child, never meet.
+    const x1 = x(p) + half[p], x2 = x(k) - half[k] - 6;
+    const mid = x2 - tl.measure(full) / 2;
+    const yAt = y(p) + (y(k) - y(p)) * Math.max(0, Math.min(1, (mid - x1) / Math.max(1, x(k) - half[k] - x1)));
+    const w = tl.measure(full) + 6;
+    el("svg:rect", { class: "tl-edge-chip", x: x2 - w + 3, y: (yAt - 9).toFixed(1), width: w, height: 18, rx: 5,
+                     fill: `rgb(${paper.slice(0, 3).join(",")})` }, gLabels);
+    const text = el("svg:text", { x: x2, y: (yAt + 5).toFixed(1), "text-anchor": "end",
                                   class: "tl-edge-label" }, gLabels, letter);
     tl.edgeLabels.push({ k, p, text, mode, letter });
   }
@@ -183,8 +192,7 @@ export function buildTree(tl) {
       tl.movedRings.push({ k, s: set[k], rect, shown: null });
     }
   }
-  // The page's background, and the shaded band's colour over it (behind a pill in a group).
-  const paper = rgba(paperOf(tl.root)) || [255, 255, 255, 1];
+  // The shaded band's colour over the page's background (behind a pill in a group).
   tl.paper = paper;
   tl.bandPaper = over([0, 158, 115], 0.10, paper);
   keyboard(tl);
