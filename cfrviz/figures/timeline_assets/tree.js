@@ -138,12 +138,11 @@ export function buildTree(tl) {
     if (chance && mode) mode = 1;
     if (!mode) continue;
     // On its own edge, just left of the child: a label above or below a sloped edge met the edge
-    // itself, a neighbour's pill or the next row's label. Its wide halo (timeline.css) cuts the
-    // edge (up to 10.5 px thick) and any line crossing there, and siblings' labels, a row apart
-    // near the child, never meet.
+    // itself, a neighbour's pill or the next row's label. Its chip of the page's background cuts
+    // the edge (up to 10.5 px thick) and any line crossing there.
     const x1 = x(p) + half[p], x2 = x(k) - half[k] - 6;
-    const mid = x2 - tl.measure(full) / 2;
-    const yAt = y(p) + (y(k) - y(p)) * Math.max(0, Math.min(1, (mid - x1) / Math.max(1, x(k) - half[k] - x1)));
+    // The edge's height at the label's right end: siblings' labels stay about a row apart.
+    const yAt = y(p) + (y(k) - y(p)) * Math.max(0, Math.min(1, (x2 - x1) / Math.max(1, x(k) - half[k] - x1)));
     const w = tl.measure(full) + 6;
     el("svg:rect", { class: "tl-edge-chip", x: x2 - w + 3, y: (yAt - 9).toFixed(1), width: w, height: 18, rx: 5,
                      fill: `rgb(${paper.slice(0, 3).join(",")})` }, gLabels);
