@@ -12,6 +12,7 @@ import math
 
 import pytest
 from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
+from tests.support.drawing import overlaps
 
 import cfrviz
 from cfrviz.analysis.inspector import frame_numbers
@@ -159,3 +160,50 @@ def test_the_tree_has_a_title_and_a_table_of_its_sets_at_t(page, app_url: str) -
     assert cells == [run.tree.infosets[s].key, "player 1", want], cells
     page.get_by_role("button", name="Show as a table").first.press("Enter")
     page.locator('[data-testid="timeline-tree-table"]').first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+
+# Each edge label's box, and the boxes of every node's shape, in page pixels (through shadow roots);
+# and, at a grid of points over each label, what is painted on top there.
+EDGE_LABELS = """() => {
+  const find = (node) => node.querySelector ? (node.querySelector('.tl-tree svg') ||
+      [...node.querySelectorAll('*')].map(e => e.shadowRoot && find(e.shadowRoot)).find(Boolean)) : null;
+  const svg = find(document), doc = svg.getRootNode();
+  const box = (e, text) => { const r = e.getBoundingClientRect(); return {text, x: r.x, y: r.y, w: r.width, h: r.height}; };
+  const labels = [...svg.querySelectorAll('text.tl-edge-label')].map(t => box(t, t.textContent));
+  const shapes = [...svg.querySelectorAll('.tl-node')].map(g => box(g.querySelector('rect:not(.tl-focus-ring), path'), 'node ' + g.dataset.node));
+  // An edge runs through a label when a point of its painted stroke lies in the label's box,
+  // unless an opaque chip drawn after the edges covers the whole box.
+  const lines = [...svg.querySelectorAll('line')].map(e => {
+    const m = e.getScreenCTM(), w = parseFloat(e.getAttribute('stroke-width') || '1') / 2;
+    const at = (n) => { const p = svg.createSVGPoint(); p.x = +e.getAttribute('x' + n); p.y = +e.getAttribute('y' + n); return p.matrixTransform(m); };
+    return { a: at(1), b: at(2), w };
+  });
+  const onTop = [];
+  [...svg.querySelectorAll('text.tl-edge-label')].forEach((t, i) => {
+    const l = labels[i], chip = t.previousElementSibling;
+    if (chip && chip.classList.contains('tl-edge-chip')) {
+      const c = chip.getBoundingClientRect();
+      if (c.x <= l.x + 1 && c.y <= l.y + 2 && c.right >= l.x + l.w - 1 && c.bottom >= l.y + l.h - 2) return;
+      onTop.push(['chip', l, c.x, c.y, c.right, c.bottom]);
+    }
+    for (const { a, b, w } of lines) for (let j = 0; j <= 60; j++) {
+      const x = a.x + (b.x - a.x) * j / 60, y = a.y + (b.y - a.y) * j / 60;
+      if (x > l.x - w && x < l.x + l.w + w && y > l.y + 2 - w && y < l.y + l.h - 2 + w) { onTop.push(l.text); return; }
+    }
+  });
+  return { labels, shapes, onTop };
+}"""
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_edge_labels_are_clear_of_pills_and_edges(page, app_url: str, game: str) -> None:
+    # Defect 9. Reference: the drawing's own geometry at 1,280×800: no label box meets a node's
+    # shape or another label, and no edge's painted stroke runs through a label's box uncovered.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_app(page, f"{app_url}/Game_tree?game={game}&algo=cfr&iters=200")
+    wait_tree(page)
+    drawn = page.evaluate(EDGE_LABELS)
+    assert drawn["labels"]
+    assert overlaps(drawn["labels"], drawn["shapes"]) == []
+    assert overlaps(drawn["labels"]) == []
+    assert drawn["onTop"] == []

@@ -143,8 +143,8 @@ export function buildTree(tl) {
     const x1 = x(p) + half[p], x2 = x(k) - half[k] - 6;
     // The edge's height at the label's right end: siblings' labels stay about a row apart.
     const yAt = y(p) + (y(k) - y(p)) * Math.max(0, Math.min(1, (x2 - x1) / Math.max(1, x(k) - half[k] - x1)));
-    const w = tl.measure(full) + 6;
-    el("svg:rect", { class: "tl-edge-chip", x: x2 - w + 3, y: (yAt - 9).toFixed(1), width: w, height: 18, rx: 5,
+    const w = tl.measure(full) + 8;
+    el("svg:rect", { class: "tl-edge-chip", x: x2 - w + 4, y: (yAt - 10).toFixed(1), width: w, height: 20, rx: 5,
                      fill: `rgb(${paper.slice(0, 3).join(",")})` }, gLabels);
     const text = el("svg:text", { x: x2, y: (yAt + 5).toFixed(1), "text-anchor": "end",
                                   class: "tl-edge-label" }, gLabels, letter);
