@@ -359,7 +359,7 @@ function buildTable(tl) {
   const box = el("div", { class: "tl-tree-table" }, tl.treeBox);
   const button = el("button", { type: "button", class: "tl-table-toggle", "aria-expanded": "false" }, box,
                     tl.tableShown ? "Hide the table" : "Show as a table");
-  const table = el("table", { class: "tl-table" + (tl.tableShown ? "" : " tl-sr-only"), "data-testid": "timeline-tree-table" }, box);
+  const table = el("table", { class: "tl-sets-table" + (tl.tableShown ? "" : " tl-sr-only"), "data-testid": "timeline-tree-table" }, box);
   button.setAttribute("aria-expanded", String(!!tl.tableShown));
   button.addEventListener("click", () => {
     tl.tableShown = !tl.tableShown;
