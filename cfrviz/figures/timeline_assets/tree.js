@@ -154,8 +154,7 @@ export function buildTree(tl) {
   tl.nodeShapes = [];
   for (let k = 0; k < N; k++) {
     const g = el("svg:g", { class: "tl-node", "data-node": b.nodes.id[k], tabindex: -1, role: "button" }, gNodes);
-    // The keyboard focus ring: shown on :focus-visible (timeline.css), round any shape.
-    el("svg:rect", { class: "tl-focus-ring", x: x(k) - half[k] - 7, y: y(k) - 17, width: 2 * half[k] + 14, height: 34, rx: 17 }, g);
+
     let shape, text = null;
     if (actor[k] <= 1) {
       shape = el("svg:rect", { x: x(k) - half[k], y: y(k) - 10, width: 2 * half[k], height: 20, rx: 10,
@@ -174,9 +173,15 @@ export function buildTree(tl) {
     const name = b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : "") + (lockOf(k) ? " · locked" : "");
     el("svg:title", {}, g, name);
     g.setAttribute("aria-label", name);
+    // A pointer click leaves the focus on the timeline (arrows then step time, as before); only
+    // the keyboard moves it between nodes.
+    g.addEventListener("mousedown", (/** @type {MouseEvent} */ e) => { e.preventDefault(); tl.root.focus({ preventScroll: true }); });
     g.addEventListener("click", () => clicked(tl, k));
     g.addEventListener("mouseenter", () => { if (!tl.hoverFrozen) { tl.hovered = k; tl.inspected = null; tl.draw(); } });
     g.addEventListener("mouseleave", () => { if (!tl.hoverFrozen) { tl.hovered = -1; tl.inspected = null; tl.draw(); } });
+    // The keyboard focus ring, right after its node (shown on the node's :focus-visible, timeline.css):
+    // outside the node's group, so the group's box, where a click lands, stays its shape's.
+    el("svg:rect", { class: "tl-focus-ring", x: x(k) - half[k] - 7, y: y(k) - 17, width: 2 * half[k] + 14, height: 34, rx: 17 }, gNodes);
     const base = rgba(actor[k] <= 1 ? b.colors.player[actor[k]] : "#fff");
     tl.nodeShapes.push({ g, shape, k, text, lock, base, opacity: -1 });
   }
