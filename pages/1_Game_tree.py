@@ -17,7 +17,7 @@ from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
-from cfrviz.app.locks import lock_editor, locked_vs_unlocked
+from cfrviz.app.locks import LOCK_ASKED_KEY, lock_editor, lockable_node, locked_vs_unlocked
 from cfrviz.app import practice_box
 from cfrviz.teaching import practice
 from cfrviz.teaching.narration import narrate_iteration
@@ -107,11 +107,20 @@ selected_set = int(tree.infoset[view.node]) if view.node is not None else -1
 # What the solver just did at iteration t, in plain words (the selected node's set, or the one that moved most).
 st.markdown(":material/record_voice_over: " + md(narrate_iteration(run, view.snapshot,
                                                                   selected_set if selected_set >= 0 else None)))
+
+
+def _lock_asked(value: object) -> None:   # the tree's L key: select the node and open its set's lock editor
+    node = lockable_node(value, tree)
+    if node is not None:
+        state[ui.NODE_KEY] = state[LOCK_ASKED_KEY] = node
+
+
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
-                       extra=comparison)
+                       extra=comparison, events={"lockSet": _lock_asked})
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges
-lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded)
+lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded,
+            asked=view.node is not None and state.get(LOCK_ASKED_KEY) == view.node)
 if locked is not None and unlocked is not None:
     locked_vs_unlocked(tree, locked, unlocked, view.choice.locks)
 st.caption(texts.TREE_HOW)

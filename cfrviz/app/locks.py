@@ -55,17 +55,30 @@ def with_lock(locks: Locks, key: str, probabilities: tuple[float, ...]) -> Locks
     return Locks.of({**locks.as_dict(), key: list(probabilities)})
 
 
+#: Session key: the node whose set the tree's lock key (L) asked to lock; its editor opens.
+LOCK_ASKED_KEY = "cfrviz_lock_asked"
+
+
+def lockable_node(value: object, tree: GameTree) -> int | None:
+    """The node the timeline's lock key sent (`value`, from the browser), when it is a node of `tree`
+    at which a player acts; else None."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < tree.num_nodes:
+        return None
+    return value if int(tree.infoset[value]) >= 0 else None
+
+
 def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Callable[[Locks], None],
-                disabled: bool = False) -> None:
+                disabled: bool = False, asked: bool = False) -> None:
     """"Lock this set" for the information set of the selected `node`: one button per pure action, or a
     slider per action (weights, normalized to probabilities) and a button; "Unlock" when it is locked.
-    Without a selected decision node, the set is picked from a list: locking needs no click first."""
+    Without a selected decision node, the set is picked from a list: locking needs no click first.
+    `asked`: open it (the tree's lock key, L)."""
     if node is not None and 0 <= node < tree.num_nodes and int(tree.infoset[node]) >= 0:
         record = tree.infosets[int(tree.infoset[node])]
         title, picked = f"🔒 Lock this set: {escape_markdown(record.key)}", True
     else:
         record, title, picked = tree.infosets[0], "🔒 Lock an information set (or click a node of the tree)", False
-    with st.expander(title, expanded=record.key in locks):
+    with st.expander(title, expanded=record.key in locks or asked):
         if not picked:
             keys = [r.key for r in tree.infosets]
             chosen = st.selectbox("Information set", range(len(keys)), key=f"{LOCK_WIDGET}set",

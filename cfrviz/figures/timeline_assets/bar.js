@@ -160,6 +160,8 @@ export function drawExploitability(tl, bar = tl.bar) {
 /** @param {any} tl @param {KeyboardEvent} e */
 function onKey(tl, e) {
   const target = /** @type {any} */ (e.target), tag = target && target.tagName;
+  // On a tree node the arrows move between nodes (tree.js); time steps with , and . there.
+  if (target?.classList?.contains("tl-node") && tl.treeKey?.(e)) return;
   // A mode's own keys (a walkthrough's N and P): not while typing, nor with a modifier.
   const own = tl.spec.keys?.[e.key.toLowerCase()];
   if (own && tag !== "INPUT" && tag !== "SELECT" && !e.ctrlKey && !e.metaKey && !e.altKey) {

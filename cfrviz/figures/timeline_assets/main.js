@@ -7,7 +7,7 @@
 import { parse } from "./payload.js";
 import { modeNamed, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";
-import { holdFocus, restoreFocus } from "./focus.js";
+import { holdFocus, restoreFocus, revealFocus } from "./focus.js";
 import { followHost } from "./theme.js";
 import "./tree.js";
 import "./charts.js";
@@ -46,6 +46,7 @@ export default function (component) {
     new Timeline(root, header, body);
   }
   holdFocus(root, key);
+  revealFocus(root);
   followHost(root);
   const tl = root.tl;
   tl.send = { setStateValue, setTriggerValue };

@@ -5,6 +5,7 @@ import { el, prob, rgba, over, contrast, paperOf } from "./util.js";
 import { LOCK_ROOM, padlock, comparison, movedAt, movedColor } from "./locks.js";
 import { select, drawInspector } from "./inspector.js";
 import { registerMode } from "./registry.js";
+import { reveal } from "./focus.js";
 
 const PITCH = 24;          // px between leaf rows: a 14 px label and its neighbour never touch
 
@@ -81,7 +82,8 @@ export function buildTree(tl) {
   tl.pos = { x, y, half };
 
   tl.treeBox.replaceChildren();
-  const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": `${b.title} game tree` }, tl.treeBox);
+  const svg = el("svg:svg", { width: W, height: H, role: "group", "aria-label": `${b.title} game tree` }, tl.treeBox);
+  el("svg:title", {}, svg, `${b.title} game tree: ${N} nodes drawn. ${KEY_HINT}`);
   tl.svg = svg;
   const gGroups = el("svg:g", {}, svg), gEdges = el("svg:g", {}, svg), gMoved = el("svg:g", {}, svg);
   const gLinks = el("svg:g", {}, svg);
@@ -115,6 +117,8 @@ export function buildTree(tl) {
   tl.linksOf = b.groups.map(() => []);
   for (const [a, c] of b.links) tl.linksOf[tl.groupOf[a]].push([a, c]);
 
+  // The page's background: behind the edge labels, and what a pill's key is read against.
+  const paper = rgba(paperOf(tl.root)) || [255, 255, 255, 1];
   // Tree edges: the payload's `edges` (the graph's), one line each.
   tl.edges = [];
   tl.edgeLabels = [];
@@ -133,14 +137,24 @@ export function buildTree(tl) {
     if (tl.measure(full) <= room) mode = 2; else if (tl.measure(letter) <= room) mode = 1;
     if (chance && mode) mode = 1;
     if (!mode) continue;
-    const text = el("svg:text", { x: x(k) - half[k] - 6, y: y(k) - 6, "text-anchor": "end",
+    // On its own edge, just left of the child: a label above or below a sloped edge met the edge
+    // itself, a neighbour's pill or the next row's label. Its chip of the page's background cuts
+    // the edge (up to 10.5 px thick) and any line crossing there.
+    const x1 = x(p) + half[p], x2 = x(k) - half[k] - 6;
+    // The edge's height at the label's right end: siblings' labels stay about a row apart.
+    const yAt = y(p) + (y(k) - y(p)) * Math.max(0, Math.min(1, (x2 - x1) / Math.max(1, x(k) - half[k] - x1)));
+    const w = tl.measure(full) + 8;
+    el("svg:rect", { class: "tl-edge-chip", x: x2 - w + 4, y: (yAt - 10).toFixed(1), width: w, height: 20, rx: 5,
+                     fill: `rgb(${paper.slice(0, 3).join(",")})` }, gLabels);
+    const text = el("svg:text", { x: x2, y: (yAt + 5).toFixed(1), "text-anchor": "end",
                                   class: "tl-edge-label" }, gLabels, letter);
     tl.edgeLabels.push({ k, p, text, mode, letter });
   }
 
   tl.nodeShapes = [];
   for (let k = 0; k < N; k++) {
-    const g = el("svg:g", { class: "tl-node", "data-node": b.nodes.id[k] }, gNodes);
+    const g = el("svg:g", { class: "tl-node", "data-node": b.nodes.id[k], tabindex: -1, role: "button" }, gNodes);
+
     let shape, text = null;
     if (actor[k] <= 1) {
       shape = el("svg:rect", { x: x(k) - half[k], y: y(k) - 10, width: 2 * half[k], height: 20, rx: 10,
@@ -156,11 +170,18 @@ export function buildTree(tl) {
     }
     // Drawn after the key, so the element before a key stays its pill (what the key is read against).
     const lock = lockOf(k) ? padlock(g, tl.keysShown ? x(k) - half[k] + 11 : x(k), y(k)) : null;
-    el("svg:title", {}, g, b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : "") +
-       (lockOf(k) ? " · locked" : ""));
+    const name = b.nodes.label[k] + (set[k] >= 0 ? ` · information set ${keyOf(k)}` : "") + (lockOf(k) ? " · locked" : "");
+    el("svg:title", {}, g, name);
+    g.setAttribute("aria-label", name);
+    // A pointer click leaves the focus on the timeline (arrows then step time, as before); only
+    // the keyboard moves it between nodes.
+    g.addEventListener("mousedown", (/** @type {MouseEvent} */ e) => { e.preventDefault(); tl.root.focus({ preventScroll: true }); });
     g.addEventListener("click", () => clicked(tl, k));
     g.addEventListener("mouseenter", () => { if (!tl.hoverFrozen) { tl.hovered = k; tl.inspected = null; tl.draw(); } });
     g.addEventListener("mouseleave", () => { if (!tl.hoverFrozen) { tl.hovered = -1; tl.inspected = null; tl.draw(); } });
+    // The keyboard focus ring, right after its node (shown on the node's :focus-visible, timeline.css):
+    // outside the node's group, so the group's box, where a click lands, stays its shape's.
+    el("svg:rect", { class: "tl-focus-ring", x: x(k) - half[k] - 7, y: y(k) - 17, width: 2 * half[k] + 14, height: 34, rx: 17 }, gNodes);
     const base = rgba(actor[k] <= 1 ? b.colors.player[actor[k]] : "#fff");
     tl.nodeShapes.push({ g, shape, k, text, lock, base, opacity: -1 });
   }
@@ -175,10 +196,11 @@ export function buildTree(tl) {
       tl.movedRings.push({ k, s: set[k], rect, shown: null });
     }
   }
-  // The page's background, and the shaded band's colour over it (behind a pill in a group).
-  const paper = rgba(paperOf(tl.root)) || [255, 255, 255, 1];
+  // The shaded band's colour over the page's background (behind a pill in a group).
   tl.paper = paper;
   tl.bandPaper = over([0, 158, 115], 0.10, paper);
+  keyboard(tl);
+  buildTable(tl);
 }
 
 /**
@@ -246,7 +268,135 @@ export function drawTree(tl) {
     r.rect.setAttribute("stroke-width", shown === null ? 0 : (3 + 0.03 * look).toFixed(2));
   }
   drawSelection(tl);
+  fillTable(tl, strategy);
   if (tl.spec.card) tl.spec.card(tl, tl.modeState); else drawInspector(tl);
+}
+
+// ------------------------------------------------------------------ keyboard
+/** What the tree's keys do, said in the tree's title, its hint line and the report. */
+export const KEY_HINT = "Tab reaches the tree; ← parent, → first child, ↑ ↓ the node above or below in its column, " +
+  "Enter or Space select, L lock this set, , and . step time (the bar's ← → step time too).";
+
+// One tab stop on the tree (roving tabindex): the focused node, else the selection, else the root.
+/** @param {any} tl */
+function keyboard(tl) {
+  /** @type {Payload} */
+  const b = tl.b;
+  const N = b.nodes.id.length, lay = b.layouts[tl.layout], parent = b.nodes.parent;
+  /** @type {number[][]} */
+  const children = Array.from({ length: N }, () => []);
+  /** @type {Map<number, number[]>} */
+  const columns = new Map();
+  for (let k = 0; k < N; k++) {
+    const p = parent[k];
+    if (p >= 0) children[p].push(k);
+    const c = lay.column[k];
+    if (!columns.has(c)) columns.set(c, []);
+    /** @type {number[]} */ (columns.get(c)).push(k);
+  }
+  for (const list of [...children, ...columns.values()]) list.sort((a, c) => lay.row[a] - lay.row[c]);
+  tl.treeMoves = { children, columns };
+  const start = tl.focusNode >= 0 && tl.focusNode < N ? tl.focusNode
+    : tl.selected >= 0 ? tl.selected : Math.max(0, parent.findIndex((p) => p < 0));
+  tl.focusNode = start;
+  for (const s of tl.nodeShapes) s.g.setAttribute("tabindex", s.k === start ? 0 : -1);
+  tl.treeKey = (/** @type {KeyboardEvent} */ e) => treeKey(tl, e);
+  tl.hint = el("div", { class: "tl-note tl-tree-hint", "data-testid": "timeline-tree-keys" }, tl.treeBox);
+  tl.hint.textContent = "Keys on the tree: " + KEY_HINT.replace("Tab reaches the tree; ", "");
+}
+
+/** Move the tree's tab stop to node k and focus it. @param {any} tl @param {number} k */
+function focusNode(tl, k) {
+  const old = tl.nodeShapes[tl.focusNode], now = tl.nodeShapes[k];
+  if (!now) return;
+  if (old) old.g.setAttribute("tabindex", -1);
+  now.g.setAttribute("tabindex", 0);
+  tl.focusNode = k;
+  now.g.focus({ preventScroll: true });
+  reveal(now.g);
+}
+
+/**
+ * A key pressed on a tree node (the bar's key handler asks first): true when the tree took it.
+ * @param {any} tl @param {KeyboardEvent} e
+ */
+function treeKey(tl, e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  const k = tl.focusNode, { children, columns } = tl.treeMoves;
+  const parent = tl.b.nodes.parent[k];
+  const column = columns.get(tl.b.layouts[tl.layout].column[k]), at = column.indexOf(k);
+  /** @type {Record<string, () => void>} */
+  const keys = {
+    ArrowLeft: () => { if (parent >= 0) focusNode(tl, parent); },
+    ArrowRight: () => { if (children[k].length) focusNode(tl, children[k][Math.floor((children[k].length - 1) / 2)]); },
+    ArrowUp: () => { if (at > 0) focusNode(tl, column[at - 1]); },
+    ArrowDown: () => { if (at + 1 < column.length) focusNode(tl, column[at + 1]); },
+    Enter: () => clicked(tl, k),
+    " ": () => clicked(tl, k),
+    l: () => askLock(tl, k),
+    L: () => askLock(tl, k),
+    ",": () => tl.go(tl.f - 1, true),
+    ".": () => tl.go(tl.f + 1, true),
+  };
+  const act = keys[e.key];
+  if (!act) return false;
+  act();
+  e.preventDefault();
+  e.stopPropagation();
+  return true;
+}
+
+// "Lock this set" for node k's set: select it here and ask the host to open its lock editor.
+/** @param {any} tl @param {number} k */
+function askLock(tl, k) {
+  if (tl.b.nodes.set[k] < 0) return;
+  if (tl.selected !== k) { tl.selected = k; tl.inspected = null; tl.draw(); }
+  tl.send?.setTriggerValue("lockSet", tl.b.nodes.id[k]);
+}
+
+// ------------------------------------------------------------------ text alternative
+// The drawn decision nodes as a table (node, information set, player, strategy at t): visually
+// hidden for screen readers, shown by its button.
+/** @param {any} tl */
+function buildTable(tl) {
+  /** @type {Payload} */
+  const b = tl.b;
+  const box = el("div", { class: "tl-tree-table" }, tl.treeBox);
+  const button = el("button", { type: "button", class: "tl-table-toggle", "aria-expanded": "false" }, box,
+                    tl.tableShown ? "Hide the table" : "Show as a table");
+  const table = el("table", { class: "tl-sets-table" + (tl.tableShown ? "" : " tl-sr-only"), "data-testid": "timeline-tree-table" }, box);
+  button.setAttribute("aria-expanded", String(!!tl.tableShown));
+  button.addEventListener("click", () => {
+    tl.tableShown = !tl.tableShown;
+    table.classList.toggle("tl-sr-only", !tl.tableShown);
+    button.textContent = tl.tableShown ? "Hide the table" : "Show as a table";
+    button.setAttribute("aria-expanded", String(tl.tableShown));
+  });
+  el("caption", {}, table, `${b.title}: the drawn nodes where a player acts, and the strategy at t`);
+  const head = el("tr", {}, el("thead", {}, table));
+  for (const h of ["Node", "Information set", "Player", "Strategy at t"]) el("th", { scope: "col" }, head, h);
+  const body = el("tbody", {}, table);
+  tl.tableCells = [];
+  for (let k = 0; k < b.nodes.id.length; k++) {
+    const s = b.nodes.set[k];
+    if (s < 0 || b.nodes.actor[k] > 1) continue;
+    const row = el("tr", { "data-node": b.nodes.id[k] }, body);
+    el("th", { scope: "row" }, row, b.nodes.label[k]);
+    el("td", {}, row, b.sets[s].key);
+    el("td", {}, row, b.players[b.nodes.actor[k]]);
+    tl.tableCells.push({ s, cell: el("td", {}, row, ""), shown: "" });
+  }
+}
+
+/** @param {any} tl @param {any} strategy [S][A] at t, or null */
+function fillTable(tl, strategy) {
+  /** @type {Payload} */
+  const b = tl.b;
+  for (const c of tl.tableCells || []) {
+    const names = b.sets[c.s].actions;
+    const text = strategy ? names.map((n, a) => `${n} ${strategy[c.s][a] === null ? "–" : prob(strategy[c.s][a])}`).join(", ") : "";
+    if (text !== c.shown) { c.shown = text; c.cell.textContent = text; }
+  }
 }
 
 /** @param {any} tl */
