@@ -132,7 +132,7 @@ function buildInspector(tl, k) {
   const table = el("table", { class: "tl-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
   el("th", {}, head, "at t");
-  info.letters.forEach((a, j) => { const th = el("th", { style: `color:${b.colors.actions[j]}` }, head, info.actions[j]); th.title = a; });
+  info.letters.forEach((a, j) => { const th = el("th", { style: `color:${(b.colors.actionText ?? b.colors.actions)[j]}` }, head, info.actions[j]); th.title = a; });
   const tbody = el("tbody", {}, table);
   const compared = comparison(tl)?.setIndex[s] >= 0;
   /** @type {[string, string, number, string][]} */
