@@ -105,11 +105,14 @@ export function buildTable(tl) {
   const box = el("div", { class: "tl-tree-table" }, tl.treeBox);
   const button = el("button", { type: "button", class: "tl-table-toggle", "aria-expanded": "false" }, box,
                     tl.tableShown ? "Hide the table" : "Show as a table");
-  const table = el("table", { class: "tl-sets-table" + (tl.tableShown ? "" : " tl-sr-only"), "data-testid": "timeline-tree-table" }, box);
+  // Hidden by its wrapper: a table keeps its content's width whatever width it is given, so hidden
+  // itself it would still widen the page (a phone scrolled sideways by 35 px).
+  const wrap = el("div", { class: tl.tableShown ? "" : "tl-sr-only" }, box);
+  const table = el("table", { class: "tl-sets-table", "data-testid": "timeline-tree-table" }, wrap);
   button.setAttribute("aria-expanded", String(!!tl.tableShown));
   button.addEventListener("click", () => {
     tl.tableShown = !tl.tableShown;
-    table.classList.toggle("tl-sr-only", !tl.tableShown);
+    wrap.classList.toggle("tl-sr-only", !tl.tableShown);
     button.textContent = tl.tableShown ? "Hide the table" : "Show as a table";
     button.setAttribute("aria-expanded", String(tl.tableShown));
   });
