@@ -185,11 +185,9 @@
 
   // Play: the page deals and the bot plays, with the HTML file's own hand host (assets/play.js); the
   // hand reaches the play mode as the header state the app's server would send.
+  // Its deal button appears once the first data file has loaded.
   let playText = null;
   let playState = { seat: 0, pending: null, decisions: [], path: null };
-  if (config.mode === "play") {
-    window.playHost(() => playText, element, () => t ?? build.last, (state) => { playState = state; show(); });
-  }
 
   let first = true;
   async function show() {
@@ -204,7 +202,13 @@
     const header = { id: file.id, t: t ?? build.last, node: node ?? null, kind, mode: config.mode,
                      focus: file.focus ?? [], log: config.log };
     if (config.mode === "best_response") header.state = { exploiter };
-    if (config.mode === "play") { playText = text; header.state = playState; }
+    if (config.mode === "play") {
+      if (playText === null) {
+        window.playHost(() => playText, element, () => t ?? build.last, (state) => { playState = state; show(); });
+      }
+      playText = text;
+      header.state = playState;
+    }
     window.mountTimeline({ key: "timeline", data: encoder.encode(JSON.stringify(header) + "\n" + text),
                            parentElement: element, setStateValue: heard, setTriggerValue: heard });
     if (first) {
