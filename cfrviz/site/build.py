@@ -6,6 +6,7 @@ The folder afterwards:
                                             the same view on the site and in the app)
     assets/timeline.js, timeline.css        the timeline (`timeline_code`), loaded by every page
     assets/site.js, site.css                the site's host adapter and frame
+    assets/play.js                          Play's hand host, the HTML file's own (`html_play.PLAY_HOST`)
     data/<run>/<view>.js                    payloads, as `cfrviz.site.data` writes them
 Classic scripts only (no module, no fetch), so pages open from disk as well as from any static host.
 """
