@@ -6,6 +6,7 @@ The folder afterwards:
                                             the same view on the site and in the app)
     assets/timeline.js, timeline.css        the timeline (`timeline_code`), loaded by every page
     assets/site.js, site.css                the site's host adapter and frame
+    assets/play.js                          Play's hand host, the HTML file's own (`html_play.PLAY_HOST`)
     data/<run>/<view>.js                    payloads, as `cfrviz.site.data` writes them
 Classic scripts only (no module, no fetch), so pages open from disk as well as from any static host.
 """
@@ -22,6 +23,8 @@ from typing import Any
 from cfrviz import solving
 from cfrviz.catalog import GameSpec
 from cfrviz.figures.convergence import equilibrium_figure, equilibrium_reference
+from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.figures.html_play import PLAY_HOST, PLAY_STYLE
 from cfrviz.figures.svg import grid_svg
 from cfrviz.figures.timeline_code import MOUNT_FUNCTION, timeline_script, timeline_source
 from cfrviz.run import Run, RunSettings
@@ -31,12 +34,15 @@ from cfrviz.site.markup import blocks, legend_html
 from cfrviz.site.menu import Menu, Walk
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.teaching import texts
+from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 
 #: Written at the top of a built folder: a rebuild may replace what a build wrote, and nothing else.
 MARKER = ".cfrviz-site"
 _WRITTEN = ("index.html", "assets", "data", *[p.path for p in pages.BUILT if p.path])
 _RUN_KEYS = ("game", "algo", "iters", "updates", "seed", "lock")
 _WALK_KEYS = ("walk_game", "walk_algo", "walk_updates", "walk_t", "walk_deal", "walk_seed")
+#: The app's Regret matching page's own link parameters (cfrviz.app.registry); its t is rm_t.
+_RM_KEYS = ("rm_game", "rm_mode", "rm_update", "rm_iters", "rm_seed")
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,12 @@ def timeline_file() -> str:
             f"window.{MOUNT_FUNCTION} = {MOUNT_FUNCTION};\n}})();\n")
 
 
+def play_file() -> str:
+    """Play's hand host (`html_play.PLAY_HOST`, the HTML file's own) as a classic script publishing
+    `window.playHost`: the page deals and the bot plays in the browser, as in the file."""
+    return f'(function () {{\n"use strict";\n{PLAY_HOST}\nwindow.playHost = playHost;\n}})();\n'
+
+
 def _asset(name: str) -> str:
     return resources.files("cfrviz.site").joinpath("assets", name).read_text(encoding="utf-8")
 
@@ -127,7 +139,8 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
     out.write("assets/timeline.js", timeline_file())
     out.write("assets/timeline.css", timeline_source(".css"))
     out.write("assets/site.js", _asset("site.js"))
-    out.write("assets/site.css", _asset("site.css"))
+    out.write("assets/site.css", _asset("site.css") + PLAY_STYLE)
+    out.write("assets/play.js", play_file())
 
     views: dict[str, list[dict[str, Any]]] = {p.path: [] for p in pages.BUILT}
     games: dict[str, Any] = {}
@@ -142,7 +155,10 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
             unlocked = solved.get(plain) or solving.solve_settings(plain)
             solved[plain] = unlocked
         _games(games, settings.spec, run)
-        _run_views(out, views, settings, run, unlocked)
+        if settings.spec.matrix:
+            _regret_matching_view(out, views, settings, run)
+        else:
+            _run_views(out, views, settings, run, unlocked)
     for k, walk in enumerate(menu.walks, start=1):
         say(f"[walkthrough {k}/{len(menu.walks)}] {_walk_label(walk)}")
         _games(games, walk.game, None)
@@ -163,9 +179,10 @@ def build_site(folder: Path, menu: Menu, app_url: str, say: Callable[[str], obje
     for page in pages.BUILT:
         if page.path not in built:
             continue
-        walk_page = page is pages.WALKTHROUGH
-        config = pages.build_config(page, views[page.path], games, app, _WALK_KEYS if walk_page else _RUN_KEYS,
-                                    "walk_step" if walk_page else "t", nav_params=not walk_page)
+        keys, t_key = {pages.WALKTHROUGH.path: (_WALK_KEYS, "walk_step"),
+                       pages.REGRET_MATCHING.path: (_RM_KEYS, "rm_t")}.get(page.path, (_RUN_KEYS, "t"))
+        config = pages.build_config(page, views[page.path], games, app, keys, t_key,
+                                    nav_params=keys == _RUN_KEYS)
         relative = "index.html" if not page.path else f"{page.path}/index.html"
         out.write(relative, pages.page_html(page, config, built, app, lock_link))
     if menu.compares:
@@ -236,3 +253,28 @@ def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: R
         br_files.append(br_file)
     views["Game_tree"].append({**base, "files": tree_files})
     views["Best_response"].append({**base, "files": br_files})
+    if is_drawn_whole(run.tree):
+        views["Play"].append({**base, "files": [_body_file(out, f"{folder}/play.js", "hands", data.play_view(run))]})
+
+
+def _body_file(out: _Writer, path: str, label: str, view: tuple[bytes, dict[str, Any]]) -> dict[str, Any]:
+    body, header = view
+    out.write(path, data.body_script(path, body))
+    return {"path": path, "id": header["id"], "label": label}
+
+
+def _regret_matching_view(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: RunSettings,
+                          run: Run) -> None:
+    """A matrix-game run's one view, Regret matching, named by the app's page's own parameters when
+    the app draws the same path (regret matching itself: sampled self-play from the run's seed)."""
+    params = link_params(settings)
+    view = data.regret_matching_view(run)
+    last = int(view[1]["t"])
+    label = _run_label(settings)
+    if settings.algorithm == Algorithm.REGRET_MATCHING and settings.updates == UpdateScheme.SIMULTANEOUS:
+        params = {"rm_game": str(settings.spec.link), "rm_mode": "self", "rm_update": "sampled",
+                  "rm_iters": str(settings.iterations), "rm_seed": str(settings.seed)}
+    summary = f"{label}: both players learn by regret matching (self-play), {last:,} iterations."
+    file = _body_file(out, f"data/{_slug(params)}/regret_matching.js", "regret matching", view)
+    views["Regret_matching"].append({"params": params, "label": label, "game": settings.spec.link, "last": last,
+                                     "summary": summary, "files": [file]})

@@ -16,6 +16,7 @@ from typing import Any
 from cfrviz.analysis.reference import game_value
 from cfrviz.figures.best_response_frames import best_response_frames, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.figures.html_page import timeline_view
 from cfrviz.figures.timeline import build_payload, encode_payload, lock_comparison
 from cfrviz.figures.walkthrough import first_part, walkthrough_payload
 from cfrviz.run import Run
@@ -102,8 +103,27 @@ def walk_payload(tree: GameTree, algorithm: Algorithm, updates: str, t: int, dea
 def data_script(name: str, payload: dict[str, Any]) -> tuple[str, str]:
     """(payload id, the data file's text) of `payload`, registered under `name` (its path in the site)."""
     payload_id, body = encode_payload(payload)
+    return payload_id, body_script(name, body)
+
+
+def body_script(name: str, body: bytes) -> str:
+    """The data file's text of an encoded payload `body` (`encode_payload`), registered under `name`."""
     text = body.decode("utf-8").replace("`", "\\u0060").replace("$", "\\u0024")
-    return payload_id, f"cfrvizData({_js_string(name)}, String.raw`{text}`);\n"
+    return f"cfrvizData({_js_string(name)}, String.raw`{text}`);\n"
+
+
+def regret_matching_view(run: Run) -> tuple[bytes, dict[str, Any]]:
+    """(body, header) of the Regret matching page for a matrix-game run: the HTML file's view
+    (`timeline_view(run, "regret_matching")`: the run's own path, self-play), at its last iteration."""
+    body, header, _ = timeline_view(run, "regret_matching")
+    return body, header
+
+
+def play_view(run: Run) -> tuple[bytes, dict[str, Any]]:
+    """(body, header) of the Play page for a run whose tree is drawn whole: the HTML file's view
+    (`timeline_view(run, "play")`: every frame's average strategy and EV losses), at its last iteration."""
+    body, header, _ = timeline_view(run, "play")
+    return body, header
 
 
 def payload_text(script: str) -> str:

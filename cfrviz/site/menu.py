@@ -102,7 +102,7 @@ def _deterministic(game: str) -> list[dict[str, Any]]:
 def default_entries() -> dict[str, list[dict[str, Any]]]:
     """The default menu (issue 29): Kuhn with every deterministic algorithm and both update schemes at
     the app's cap, chance, external and outcome sampling with seed 0; Leduc with CFR, CFR+, DCFR+ and
-    PCFR+, alternating; the locked Kuhn example of Home's path; the Walkthrough's first three iterations
+    PCFR+, alternating; rock-paper-scissors by regret matching (Regret matching's page); the locked Kuhn example of Home's path; the Walkthrough's first three iterations
     of chance sampling for every Kuhn deal (the worked example, Q against K, first), of vanilla CFR and
     CFR+, and Leduc's first iteration for three deals and for vanilla CFR (a data file is 8 kB to 1 MB);
     Compare: Kuhn's CFR, CFR+, DCFR, PCFR+, external and outcome sampling (five seeds)."""
@@ -115,6 +115,8 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
              for a in ("chance", "external", "outcome")]
     runs += [{"game": "leduc", "algo": a, "iters": leduc_cap, "updates": "alternating"}
              for a in ("cfr", "cfr+", "dcfr+", "pcfr+")]
+    # Regret matching's page: rock-paper-scissors, sampled self-play, as the app's page's sampled view.
+    runs.append({"game": "rps", "algo": "rm", "iters": 10_000, "seed": 0})
     # The locked example of Home's path: player 1 never bluffs with the jack.
     runs.append({"game": "kuhn", "algo": "cfr+", "iters": 10_000, "updates": "alternating", "lock": "J=1,0"})
     # The worked example first (Q against K), then every other deal; iterations 1 to 3.
@@ -136,11 +138,13 @@ def default_entries() -> dict[str, list[dict[str, Any]]]:
 
 
 def small_entries() -> dict[str, list[dict[str, Any]]]:
-    """A menu small enough for CI: two Kuhn runs, one Leduc run, the locked example and one walk."""
+    """A menu small enough for CI: two Kuhn runs, one Leduc run, the locked example, one rock-paper-scissors
+    run of regret matching and one walk."""
     return {"runs": [{"game": "kuhn", "algo": "cfr+", "iters": 300, "updates": "alternating"},
                      {"game": "kuhn", "algo": "cfr", "iters": 200, "updates": "simultaneous"},
                      {"game": "leduc", "algo": "cfr+", "iters": 50, "updates": "alternating"},
-                     {"game": "kuhn", "algo": "cfr+", "iters": 300, "updates": "alternating", "lock": "J=1,0"}],
+                     {"game": "kuhn", "algo": "cfr+", "iters": 300, "updates": "alternating", "lock": "J=1,0"},
+                     {"game": "rps", "algo": "rm", "iters": 300, "seed": 3}],
             "walkthroughs": [{"walk_game": "kuhn", "walk_algo": "chance", "walk_updates": "simultaneous",
                               "walk_t": 1, "walk_deal": "QK", "walk_seed": 0}],
             "compare": [{"games": ["kuhn"], "algorithms": ["cfr+", "outcome"], "iterations": 200,
@@ -250,6 +254,9 @@ def _run(entry: Mapping[str, object]) -> RunSettings:
     seed = _number(entry, "seed", 0, MAX_SEED, 0)
     if seed and not sampling:
         raise ValueError(f"{ALGORITHMS[algorithm].title} does not sample, so a seed changes nothing; leave it out.")
+    if game.matrix and (algorithm != Algorithm.REGRET_MATCHING or updates != "simultaneous"):
+        raise ValueError(f"the site shows {game.title} on its Regret matching page, which draws regret matching "
+                         "(algo rm) with simultaneous updates, as the app's page does.")
     locks = Locks()
     if "lock" in entry:
         locks = Locks.parse(_text(entry, "lock")).check(game.tree())

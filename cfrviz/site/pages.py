@@ -36,13 +36,16 @@ EVOLUTION = PageSpec("Evolution", "Evolution", "sets")
 CONVERGENCE = PageSpec("Convergence", "Convergence", "charts", log=True)
 BEST_RESPONSE = PageSpec("Best_response", "Best response", "best_response")
 WALKTHROUGH = PageSpec("Walkthrough", "Walkthrough", "walkthrough")
-BUILT = (HOME, WALKTHROUGH, GAME_TREE, CONVERGENCE, BEST_RESPONSE, EVOLUTION)
+#: Regret matching: the menu's regret-matching runs on matrix games; Play: the runs drawn whole.
+REGRET_MATCHING = PageSpec("Regret_matching", "Regret matching", "regret_matching", log=True)
+PLAY = PageSpec("Play", "Play", "play")
+BUILT = (HOME, REGRET_MATCHING, WALKTHROUGH, GAME_TREE, CONVERGENCE, BEST_RESPONSE, EVOLUTION, PLAY)
 #: Compare: figures and a table written at build time (no timeline), built when the menu has comparisons.
 COMPARE = PageSpec("Compare", "Compare", "compare")
-#: The app's pages whose views the one-file timeline has no data for yet: the site links to the app.
-APP_ONLY = {"Regret_matching": "Regret matching", "Play": "Play"}
-#: The navigation, in the learner's order (`texts.LEARNING_PATH`), then the pages off the path.
-NAVIGATION = ("", *[path for path, _, _ in texts.LEARNING_PATH], "Evolution", "Compare")
+#: The navigation: the learner's order (`texts.LEARNING_PATH`), with Evolution beside the Game tree and
+#: Convergence, and Compare last. A page the menu gave nothing to links to the app.
+NAVIGATION = ("", "Regret_matching", "Walkthrough", "Game_tree", "Evolution", "Convergence", "Best_response", "Play",
+              "Compare")
 
 _STYLE_LINKS = ('<link rel="stylesheet" href="{root}assets/site.css">\n'
                 '<link rel="stylesheet" href="{root}assets/timeline.css">')
@@ -60,6 +63,12 @@ _HOW: Mapping[str, str] = {
     "Convergence": texts.CONVERGENCE_UNITS,
     "Best_response": texts.BEST_RESPONSE_HOW,
     "Walkthrough": texts.WALKTHROUGH_KEYS,
+    "Regret_matching": "Regret matching on the run's matrix game, both players learning (self-play): each player's "
+                       "current and average strategy at iteration t, against the equilibrium. Drag the slider, "
+                       "press ▶ or the arrow keys.",
+    "Play": "Deal a hand and play against a bot that plays the average strategy at the iteration t on the slider; "
+            "the cards are dealt in your browser, at random. Each of your decisions shows its EV loss (chips per "
+            "hand) against that strategy.",
 }
 
 
@@ -78,7 +87,7 @@ def _href(page_path: str, root: str) -> str:
 
 
 def _navigation(page: PageSpec, built: set[str], app_url: str) -> str:
-    labels = {p.path: p.label for p in (*BUILT, COMPARE)} | APP_ONLY
+    labels = {p.path: p.label for p in (*BUILT, COMPARE)}
     items = []
     for path in NAVIGATION:
         label = html.escape(labels[path])
@@ -149,6 +158,7 @@ def page_html(page: PageSpec, config: Mapping[str, Any], built: set[str], app_ur
 <p class="cfrviz-caption" id="cfrviz-legend"></p>""" + (_EQUILIBRIUM if page is CONVERGENCE else "")
     scripts = f"""<script type="application/json" id="cfrviz-site">{script_json(config)}</script>
 <script src="{root}assets/timeline.js"></script>
+{f'<script src="{root}assets/play.js"></script>' if page.mode == "play" else ""}
 <script src="{root}assets/site.js"></script>"""
     return _document(page, built, app_url, main, scripts)
 

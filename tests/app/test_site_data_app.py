@@ -77,3 +77,53 @@ def test_the_share_box_links_to_the_public_address_when_one_is_set() -> None:
     assert public_page_url(seen, "javascript:alert(1)") == "http://localhost:8501/Game_tree"
     assert public_page_url(None, "https://cfrviz.example.org") == "https://cfrviz.example.org/"
     assert public_page_url("/Evolution", "https://cfrviz.example.org") == "https://cfrviz.example.org/Evolution"
+
+
+RPS = {"game": "rps", "algo": "rm", "iters": 300, "seed": 3}
+
+
+@pytest.fixture(scope="module")
+def rm_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("rm_site")
+    build_site(folder, checked_menu({"runs": [RUNS[0], RPS]}), "https://cfrviz.example.org", say=lambda _: None)
+    return folder
+
+
+def test_the_sites_regret_matching_data_is_the_apps_path_its_link_names(rm_site: Path) -> None:
+    # Reference: the app's Regret matching page for the link the site writes (rm_game=rps, self-play,
+    # sampled, rm_iters=300, rm_seed=3): its path (page_results.regret_matching_path) and its mode data
+    # (regret_matching_payload against the exact equilibrium), as pages/5_Regret_matching.py builds them.
+    # The site's file is the HTML file's view of the run (timeline_view), byte for byte.
+    import numpy as np
+
+    from cfrviz.analysis import matrix_equilibrium
+    from cfrviz.app import page_results
+    from cfrviz.figures.html_page import timeline_view
+    from cfrviz.figures.regret_matching import regret_matching_payload
+    from cfrviz.solvers.matrix import matrix_payoffs
+
+    params = {"rm_game": "rps", "rm_mode": "self", "rm_update": "sampled", "rm_iters": "300", "rm_seed": "3"}
+    script = (rm_site / "data" / _slug(params) / "regret_matching.js").read_text(encoding="utf-8")
+    site_payload = payload_text(script)
+    run = solving.solve_settings(checked_menu({"runs": [RPS]}).runs[0])
+    body, _, _ = timeline_view(run, "regret_matching")
+    assert site_payload.encode("utf-8") == body
+    payoffs = matrix_payoffs(run.tree)
+    path = page_results.regret_matching_path(page_results.PathRequest.of(payoffs, 300, None, "sampled", 3))
+    names = ["rock", "paper", "scissors"]
+    row_eq, column_eq, _ = matrix_equilibrium(np.array(payoffs))
+    app_extra = regret_matching_payload(path, names, names, [row_eq, column_eq], "equilibrium", fixed_opponent=False,
+                                        include=None)
+    assert json.loads(site_payload)["extra"] == json.loads(json.dumps(app_extra))
+
+
+def test_the_sites_play_data_is_the_html_files(rm_site: Path) -> None:
+    # Reference: the one-file home's Play view of the same run (cfrviz.figures.html_page.timeline_view,
+    # "play": the whole tree, every frame's average strategy and EV losses), byte for byte.
+    from cfrviz.figures.html_page import timeline_view
+
+    settings = checked_menu({"runs": [RUNS[0]]}).runs[0]
+    run = solving.solve_settings(settings)
+    body, _, _ = timeline_view(run, "play")
+    assert _site_payload(rm_site, settings, "play") == body
+    assert "extra" in json.loads(body)

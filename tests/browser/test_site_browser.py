@@ -22,8 +22,8 @@ from tests.support.static_site import build_site, static_server
 
 pytestmark = pytest.mark.browser
 
-# The learner's order (Home's path), as far as the site builds it; Evolution is off the path.
-PATH = ["Walkthrough", "Game_tree", "Convergence", "Best_response"]
+# The learner's order (Home's path), every page of it built; Evolution is off the path.
+PATH = ["Regret_matching", "Walkthrough", "Game_tree", "Convergence", "Best_response", "Play"]
 PAGES = ["", *PATH, "Evolution"]
 TREE_PAGES = ("Game_tree", "Best_response")
 
@@ -104,8 +104,12 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
     page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
     path_links = page.locator(".cfrviz-path a[data-page]")
-    # The path's built pages, in the learner's order.
+    # The path's built pages, in the learner's order, and the navigation's order (issue 29).
     assert [path_links.nth(k).get_attribute("data-page") for k in range(path_links.count())] == PATH
+    nav = page.locator(".cfrviz-nav a")
+    assert [nav.nth(k).get_attribute("data-page") for k in range(nav.count())] == [
+        "", "Regret_matching", "Walkthrough", "Game_tree", "Evolution", "Convergence", "Best_response", "Play",
+        "Compare"]
     for target in [*PATH, "Evolution"]:
         page.locator(f'.cfrviz-nav a[data-page="{target}"]').click()
         page.wait_for_url(f"**/{target}/**", timeout=RENDER_TIMEOUT_MS)
@@ -121,7 +125,7 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
         page.keyboard.press(forth)
         stepped = _shown(page)
         assert stepped != start, target
-        key = "walk_step" if target == "Walkthrough" else "t"
+        key = {"Walkthrough": "walk_step", "Regret_matching": "rm_t"}.get(target, "t")
         page.wait_for_function(f"() => new URLSearchParams(location.search).get('{key}') === '{stepped}'",
                                timeout=RENDER_TIMEOUT_MS)
         node = None
@@ -292,4 +296,72 @@ def test_every_page_is_legible_at_every_size(page, site_url: str, target: str, s
     assert overlaps(texts) == []
     sideways = page.evaluate(SIDEWAYS)
     assert sideways["pageScroll"] <= 1 and sideways["out"] == [], sideways
+    assert asked == []
+
+
+def test_regret_matching_shows_the_runs_average_at_t_and_steps(page, site_url: str) -> None:
+    # Reference: the small menu's regret-matching run itself (cfrviz.solve "rm" on rock-paper-scissors,
+    # 300 iterations, seed 3, simultaneous updates as the app's page): the page replays its path (same
+    # kernel and seed), so player 1's average at t is the run's, to the payload's 4 decimals.
+    import cfrviz
+
+    run = cfrviz.solve("rps", "rm", iterations=300, seed=3, updates="simultaneous")
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Regret_matching/index.html?rm_game=rps&rm_mode=self&rm_update=sampled&rm_iters=300"
+              "&rm_seed=3&rm_t=40", timeout=RENDER_TIMEOUT_MS)
+    page.locator(".rm-simplex").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+
+    def shown_average() -> list[float]:
+        dot = page.locator('.rm-simplex[data-player="0"] .rm-average-dot').first
+        return [float(v) for v in (dot.get_attribute("data-strategy") or "").split(",")]
+
+    def expected(t: int) -> list[float]:
+        return run.average_strategy[int(run.snapshot_at(t))][int(run.tree.infoset[0])].tolist()
+
+    assert page.locator(".cfrviz-notices p").count() == 0
+    assert t_label(page) == 40
+    assert shown_average() == pytest.approx(expected(40), abs=0.5e-4 + 1e-9)
+    page.locator(".rm-simplex").first.click(position={"x": 3, "y": 3})
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == 42
+    assert shown_average() == pytest.approx(expected(42), abs=0.5e-4 + 1e-9)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('rm_t') === '42'", timeout=RENDER_TIMEOUT_MS)
+    assert asked == []
+
+
+def test_play_deals_in_the_browser_and_shows_each_decisions_ev_loss_at_t(page, site_url: str) -> None:
+    # Reference: cfrviz.teaching.play.set_values under the run's average strategy at t (the app's Play
+    # page's numbers) for the small menu's vanilla CFR run: a decision's EV loss is v(I) - v(I, a), to the
+    # payload's 4 decimals.
+    import cfrviz
+    from cfrviz.teaching.play import set_values
+
+    run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
+    tree = run.tree
+    asked = _only(page, (site_url,))
+    page.goto(f"{site_url}/Play/index.html?game=kuhn&algo=cfr&iters=200&updates=simultaneous&t=100",
+              timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(".cfrviz-notices p").count() == 0
+    page.get_by_test_id("file-play-deal").click()
+    # Hand 1 seats the human as player 1, who acts first after the deal.
+    page.get_by_test_id("file-play-action").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.locator('[data-testid="file-play-action"][data-action="bet"]').click()
+    loss = page.get_by_test_id("play-loss").first
+    loss.wait_for(timeout=RENDER_TIMEOUT_MS)
+    key = page.locator(".tl-play-title b").first.inner_text()
+    assert key in ("J", "Q", "K")
+
+    def expected(t: int) -> float:
+        numbers = set_values(tree, run.average_strategy[int(run.snapshot_at(t))])
+        return float(numbers.loss[tree.infoset_index(key), 1])        # action 1: bet
+
+    assert t_label(page) == 100
+    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(100), abs=1e-4 + 1e-9)
+    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == 101
+    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(101), abs=1e-4 + 1e-9)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '101'", timeout=RENDER_TIMEOUT_MS)
     assert asked == []

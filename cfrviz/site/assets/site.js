@@ -45,7 +45,7 @@
   // lowers it, and a '+' that arrived as a space read back as '+' ("cfr+" typed into a link).
   function same(key, raw, built) {
     const text = (raw ?? "").trim();
-    if (key === "iters" || key === "seed" || key === "walk_t" || key === "walk_seed") {
+    if (["iters", "seed", "walk_t", "walk_seed", "rm_iters", "rm_seed"].includes(key)) {
       if (built === undefined) return key === "seed" || key === "walk_seed";   // the app drops a seed that changes nothing
       return whole(text) === Number(built);
     }
@@ -64,10 +64,13 @@
         appLink(Object.fromEntries(given.map((k) => [k, asked.get(k)]))));
   }
   let t = whole(asked.get(config.tKey));
+  // Regret matching's rm_t=0 is the app's "the last iteration".
+  if (config.tKey === "rm_t" && t === 0) t = undefined;
   let node = whole(asked.get("node"));
   // A bad value falls back with one sentence, as in the app (cfrviz/app/links.py).
   const walk = config.tKey !== "t";
-  if (asked.has(config.tKey) && (t === undefined || t < 1 || (!walk && t > build.last))) {
+  if (asked.has(config.tKey) && asked.get(config.tKey).trim() !== "0" &&
+      (t === undefined || t < 1 || (!walk && t > build.last))) {
     say(walk ? `The walkthrough step must be a whole number from 1, not "${asked.get(config.tKey)}"; showing step 1.`
              : `The iteration t must be a whole number from 1 to ${build.last.toLocaleString("en")}, not ` +
                `"${asked.get(config.tKey)}"; showing the last iteration.`);
@@ -123,7 +126,8 @@
   }
 
   function heard(name, value) {
-    if (name === config.tKey) t = value;
+    // Regret matching reports "t" and the page keeps it as the app's rm_t.
+    if (name === config.tKey || (name === "t" && config.tKey === "rm_t")) t = value;
     else if (name === "node") node = value;
     else if (name === "kind") kind = value === "current" ? "current" : "average";
     else if (name === "exploiter") { exploiter = value === 2 ? 2 : 1; show(); }
@@ -179,6 +183,12 @@
     writeAddress();
   });
 
+  // Play: the page deals and the bot plays, with the HTML file's own hand host (assets/play.js); the
+  // hand reaches the play mode as the header state the app's server would send.
+  // Its deal button appears once the first data file has loaded.
+  let playText = null;
+  let playState = { seat: 0, pending: null, decisions: [], path: null };
+
   let first = true;
   async function show() {
     const file = build.files[part];
@@ -192,6 +202,13 @@
     const header = { id: file.id, t: t ?? build.last, node: node ?? null, kind, mode: config.mode,
                      focus: file.focus ?? [], log: config.log };
     if (config.mode === "best_response") header.state = { exploiter };
+    if (config.mode === "play") {
+      if (playText === null) {
+        window.playHost(() => playText, element, () => t ?? build.last, (state) => { playState = state; show(); });
+      }
+      playText = text;
+      header.state = playState;
+    }
     window.mountTimeline({ key: "timeline", data: encoder.encode(JSON.stringify(header) + "\n" + text),
                            parentElement: element, setStateValue: heard, setTriggerValue: heard });
     if (first) {

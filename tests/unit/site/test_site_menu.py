@@ -32,6 +32,8 @@ def test_the_default_menu_is_the_issues_list() -> None:
     assert {str(s.updates) for s in leduc} == {"alternating"}
     assert [s.locks.text() for s in menu.runs if s.locks] == ["J=1,0"]
     assert menu.runs[0].spec.link == "kuhn"   # Home's first view
+    # Regret matching's page: rock-paper-scissors by regret matching, simultaneous (the app page's updates).
+    assert [(str(s.algorithm), str(s.updates)) for s in menu.runs if s.spec.matrix] == [("rm", "simultaneous")]
 
 
 @pytest.mark.parametrize(("entry", "sentence"), [
@@ -44,6 +46,8 @@ def test_the_default_menu_is_the_issues_list() -> None:
     ({**KUHN, "seed": 3}, "does not sample"),
     ({**KUHN, "lock": "Z=1,0"}, "The menu's run 1: "),
     ({**KUHN, "colour": "red"}, "unknown key 'colour'"),
+    ({"game": "rps", "algo": "cfr", "iters": 100}, "draws regret matching (algo rm) with simultaneous updates"),
+    ({"game": "rps", "algo": "rm", "iters": 100, "updates": "alternating"}, "draws regret matching (algo rm)"),
 ])
 def test_a_bad_run_is_refused_with_one_sentence_naming_it(entry: dict[str, object], sentence: str) -> None:
     with pytest.raises(ValueError) as refused:
