@@ -220,6 +220,11 @@ def _equilibrium(out: _Writer, folder: str, run: Run) -> dict[str, str] | None:
     return {"path": path, "caption": caption}
 
 
+#: The runs Play is built for (the app's own defaults): a Play file is about 0.7 MB, and one for every
+#: Kuhn run of the default menu (16) took the site to 64 MB, over its 60 MB budget. Others link to the app.
+PLAY_ALGORITHMS = (Algorithm.CFR, Algorithm.CFR_PLUS)
+
+
 def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: RunSettings, run: Run,
                unlocked: Run | None) -> None:
     """One data file per view of `run`, and its entry on every page that shows it."""
@@ -253,7 +258,7 @@ def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: R
         br_files.append(br_file)
     views["Game_tree"].append({**base, "files": tree_files})
     views["Best_response"].append({**base, "files": br_files})
-    if is_drawn_whole(run.tree):
+    if is_drawn_whole(run.tree) and run.settings.algorithm in PLAY_ALGORITHMS and not run.settings.locks:
         views["Play"].append({**base, "files": [_body_file(out, f"{folder}/play.js", "hands", data.play_view(run))]})
 
 
