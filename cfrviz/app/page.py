@@ -16,7 +16,7 @@ from cfrviz.app.download_files import keep_clicked_downloads
 from cfrviz.app.sessions import start_session_reaper
 from cfrviz.app.solving import cached_solve, is_warm, start_warmup
 from cfrviz.app.state import NODE_KEY, NOTICE_KEY, PAGE_SETTINGS_KEY, T_KEY, UPLOAD_KEY, UPLOAD_NAME_KEY, WRITTEN_KEY, View, \
-    adopt_query_params, state_choice
+    adopt_query_params, state_choice, state_presentation
 from cfrviz.app.widgets import error, notice, plain
 from cfrviz.run import Run
 from cfrviz.teaching import texts
@@ -97,7 +97,8 @@ def setup_page(title: str, *, solve: bool = True, layout: Literal["centered", "w
         # The page's own link (address bar, share box) carries only its own settings; the navigation above
         # keeps the sidebar's solve for the pages that use it.
         values = st.session_state.get(PAGE_SETTINGS_KEY, {})
-        params = {**page_params_of(page, values), **page_params_of(Page.HOME, values)}
+        params = {**page_params_of(page, values), **page_params_of(Page.HOME, values),
+                  **state_presentation().params()}    # presentation mode goes along on every page
 
     view = View(settings, tree, None, t, 0, node, choice, params, uploaded is not None, page)
     if uploaded is not None:
