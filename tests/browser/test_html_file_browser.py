@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
 from tests.support.cli import run_cli
 
@@ -260,8 +261,17 @@ def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, a
     open_app(page, f"{app_url}/{path}", timeout_ms=6 * RENDER_TIMEOUT_MS)
     page.locator(drawn).first.wait_for(state="visible", timeout=6 * RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=6 * RENDER_TIMEOUT_MS)   # a click during a rerun is lost
-    with page.expect_download(timeout=6 * RENDER_TIMEOUT_MS) as info:
-        page.get_by_role("button", name="Interactive page (.html)").first.click()
+    button = page.get_by_role("button", name="Interactive page (.html)").first
+    try:
+        with page.expect_download(timeout=2 * RENDER_TIMEOUT_MS) as info:
+            button.click()
+    except PlaywrightTimeout:
+        # Streamlit's known race (README, "A class at once"): a rerun the timeline's report caused revokes
+        # the button's deferred file while the click is on its way, and nothing downloads. A visitor
+        # clicks again once the page is idle; so does this test, once.
+        page.wait_for_selector(APP_IDLE, timeout=6 * RENDER_TIMEOUT_MS)
+        with page.expect_download(timeout=6 * RENDER_TIMEOUT_MS) as info:
+            button.click()
     saved = tmp_path / "view.html"
     info.value.save_as(saved)
     offline = page.context.new_page()
