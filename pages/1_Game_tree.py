@@ -105,8 +105,7 @@ if view.run is None:
 run = ui.solved_run(view)
 selected_set = int(tree.infoset[view.node]) if view.node is not None else -1
 # What the solver just did at iteration t, in plain words (the selected node's set, or the one that moved most).
-st.markdown(":material/record_voice_over: " + md(narrate_iteration(run, view.snapshot,
-                                                                  selected_set if selected_set >= 0 else None)))
+st.markdown(md(narrate_iteration(run, view.snapshot, selected_set if selected_set >= 0 else None)))
 
 
 def _lock_asked(value: object) -> None:   # the tree's L key: select the node and open its set's lock editor

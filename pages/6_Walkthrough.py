@@ -99,7 +99,7 @@ with ui.heavy_page():
             timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
 
     # What the solver just did at the step shown, in plain words (follows the step the browser reports).
-    st.markdown(f":material/record_voice_over: {escape_markdown(narrate_step(trace.steps[step - 1]))}")
+    st.markdown(escape_markdown(narrate_step(trace.steps[step - 1])))   # plain text: game names are in it
     # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
     walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
     timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
