@@ -18,7 +18,8 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz import app, cli
 from cfrviz.analysis import matrix_equilibrium
-from cfrviz.run import Run, export_strategy, load_run, save_run
+from cfrviz.app.download_files import run_file_bytes
+from cfrviz.run import Run, export_strategy, load_run
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -84,16 +85,16 @@ def test_evolution_caps_the_information_sets_chosen() -> None:
 def test_downloads_are_built_only_when_clicked(monkeypatch) -> None:
     # Reference: a rerun must not compress the run (st.download_button with a callable defers it).
     calls: list[str] = []
-    def counting_save(run: Run, path) -> None:
+    def counting_save(run: Run) -> bytes:
         calls.append("save")
-        save_run(run, path)
+        return run_file_bytes(run)
 
     def counting_export(run: Run, path=None) -> str:
         calls.append("export")
         return export_strategy(run, path)
 
     # The app shell writes the downloads with these two functions.
-    monkeypatch.setattr(app.share, "save_run", counting_save)
+    monkeypatch.setattr(app.share, "run_file_bytes", counting_save)
     monkeypatch.setattr(app.share, "export_strategy", counting_export)
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page("pages/3_Convergence.py").run()

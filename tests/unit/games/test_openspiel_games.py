@@ -209,4 +209,5 @@ def test_every_page_runs_on_an_openspiel_game(page: str) -> None:
         at.switch_page(page).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
-    assert at.sidebar.selectbox(key="cfrviz_w_game").value == game
+    if page not in ("pages/5_Regret_matching.py", "pages/6_Walkthrough.py"):   # these show no sidebar solve
+        assert at.sidebar.selectbox(key="cfrviz_w_game").value == game
