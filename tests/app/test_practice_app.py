@@ -15,7 +15,7 @@ from tests.support.apptest import open_page
 WHY_RM = "(negative counts as 0)"   # words of the revealed answer only
 
 
-def screen_text(at: AppTest) -> str:
+def practice_screen_text(at: AppTest) -> str:
     """Every text the page sends to the browser (help tooltips and widget options included)."""
     parts: list[str] = []
 
@@ -33,12 +33,12 @@ def screen_text(at: AppTest) -> str:
 def test_regret_matchings_answer_appears_only_after_the_learner_commits() -> None:
     at = open_page("pages/5_Regret_matching.py", {"rm_t": "40", "rm_iters": "200"})
     assert any(e.label.startswith("✎ Practice") for e in at.expander)
-    before = screen_text(at)
+    before = practice_screen_text(at)
     assert "Which action will" in before and WHY_RM not in before and not at.success
     (radio,) = [r for r in at.radio if r.key == "practice_given_rm"]
     radio.set_value(radio.options[0])
     at.button(key="FormSubmitter:practice_form_rm-Check my answer").click().run()
-    after = screen_text(at)
+    after = practice_screen_text(at)
     assert WHY_RM in after or "every action equally" in after
     shown = [m.value for m in (*at.success, *at.warning)]
     assert any(v.startswith(("**Right", "**Not quite")) for v in shown), shown

@@ -50,7 +50,7 @@ def look(page) -> dict:
     return page.evaluate(LOOK)
 
 
-def overlaps(texts: list[dict]) -> list[tuple[str, str]]:
+def text_overlaps(texts: list[dict]) -> list[tuple[str, str]]:
     """Pairs of texts whose boxes overlap by more than a pixel each way."""
     found = []
     for i, a in enumerate(texts):
@@ -66,7 +66,7 @@ def check_projector(seen: dict, least_px: float, where: str) -> None:
     assert seen["texts"], where
     small = [(t["text"], round(t["px"], 1)) for t in seen["texts"] if t["px"] < least_px - 0.05]
     assert not small, (where, small[:8])
-    assert not overlaps(seen["texts"]), (where, overlaps(seen["texts"])[:8])
+    assert not text_overlaps(seen["texts"]), (where, text_overlaps(seen["texts"])[:8])
     left, top, right, bottom = seen["bar"]
     width, height = seen["view"]
     assert 0 <= top and bottom <= height and right <= width + 1, (where, seen["bar"], seen["view"])
@@ -143,13 +143,13 @@ def test_the_lecture_made_in_the_sidebar_steps_with_page_down_and_page_up(page, 
     no_exception(page)
 
 
-def download(page, button: str, exact: bool = False):
+def slide_download(page, button: str, exact: bool = False):
     with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
         page.get_by_role("button", name=button, exact=exact).first.click()
     return info.value
 
 
-def png_size(data: bytes) -> tuple[int, int]:
+def png_dimensions(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
     width, height = struct.unpack(">II", data[16:24])
     return width, height
@@ -158,13 +158,13 @@ def png_size(data: bytes) -> tuple[int, int]:
 def test_the_slide_png_is_16_9_at_2x_and_walkthrough_files_say_step(page, app_url: str) -> None:
     open_app(page, f"{app_url}/Game_tree?{KUHN}&t=40")
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-    slide = download(page, "Download a 16:9 slide PNG")
-    assert png_size(Path(slide.path()).read_bytes()) == (3840, 2160)
+    slide = slide_download(page, "Download a 16:9 slide PNG")
+    assert png_dimensions(Path(slide.path()).read_bytes()) == (3840, 2160)
     assert slide.suggested_filename.endswith("-t40-1080p.png")
     open_app(page, f"{app_url}/Walkthrough")
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     step = page.locator('[data-testid="timeline-t"]').first.inner_text().split()[1]     # "Step 1 of …"
-    svg = download(page, "Download SVG")
+    svg = slide_download(page, "Download SVG")
     assert svg.suggested_filename.endswith(f"-step{step}.svg"), svg.suggested_filename
 
 
@@ -179,7 +179,7 @@ def test_the_convergence_svg_holds_every_figure_of_the_page(page, app_url: str) 
                          ".js-plotly-plot .ytitle')].map((t) => t.textContent.trim()).filter(Boolean)")
     charts = page.locator(".js-plotly-plot").count()
     assert charts >= 2 and live, (charts, live)
-    figure = ET.parse(download(page, "Download SVG").path()).getroot()
+    figure = ET.parse(slide_download(page, "Download SVG").path()).getroot()
     texts = " ".join("".join(t.itertext()).strip() for t in figure.iter(f"{SVG_NS}text"))
     missing = [title for title in live if title not in texts]
     assert not missing, missing

@@ -54,7 +54,7 @@ def tab_until(page, wanted, limit: int = 200) -> dict:
     raise AssertionError(f"Tab never reached it; focus ended on {focused(page)}")
 
 
-def _number(text: str) -> float:
+def _node_number(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
@@ -90,15 +90,15 @@ def test_a_keyboard_selects_a_node_reads_its_numbers_and_locks_its_set(page, app
     assert key in page.locator(".tl-inspector").first.inner_text()
     numbers = frame_numbers(run, [int(run.snapshot_at(5))], nodes=[node], sets=[infoset])
     reach = page.locator(".tl-inspector .tl-reach b").all_inner_texts()
-    assert _number(reach[0]) == pytest.approx(numbers["own_reach"][0, 0], abs=5.01e-5)
-    assert _number(reach[1]) == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=5.01e-5)
+    assert _node_number(reach[0]) == pytest.approx(numbers["own_reach"][0, 0], abs=5.01e-5)
+    assert _node_number(reach[1]) == pytest.approx(numbers["opponent_chance_reach"][0, 0], abs=5.01e-5)
     for row, name, tolerance in (("average strategy", "average_strategy", 5.01e-4),
                                  ("cumulative regret", "cumulative_regret", 5.01e-5)):
         cells = page.locator(".tl-inspector tr", has_text=row).first.locator("td")
         for a in range(len(tree.infosets[infoset].actions)):
             want = float(numbers[name][0, 0, a])
             assert math.isfinite(want)
-            assert _number(cells.nth(1 + a).inner_text()) == pytest.approx(want, abs=tolerance), (row, a)
+            assert _node_number(cells.nth(1 + a).inner_text()) == pytest.approx(want, abs=tolerance), (row, a)
     # The host heard `node` as from a click: the link carries it.
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                            timeout=RENDER_TIMEOUT_MS)

@@ -15,7 +15,7 @@ from cfrviz.figures.timeline import Player
 OKABE_ITO = ("#56B4E9", "#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00")
 
 
-def luminance(color: str) -> float:
+def relative_luminance(color: str) -> float:
     def linear(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
     r, g, b = (linear(int(color[k:k + 2], 16) / 255) for k in (1, 3, 5))
@@ -23,7 +23,7 @@ def luminance(color: str) -> float:
 
 
 def ratio(a: str, b: str) -> float:
-    high, low = max(luminance(a), luminance(b)), min(luminance(a), luminance(b))
+    high, low = max(relative_luminance(a), relative_luminance(b)), min(relative_luminance(a), relative_luminance(b))
     return (high + 0.05) / (low + 0.05)
 
 

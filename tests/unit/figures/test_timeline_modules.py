@@ -76,14 +76,14 @@ def test_no_mode_replaces_a_method_of_the_core() -> None:
 
 
 # ---------------------------------------------------------------- one list of modes
-def _registered(path: Path) -> list[str]:
+def _modes_registered(path: Path) -> list[str]:
     return re.findall(r"registerMode\(\s*\"([^\"]+)\"", path.read_text(encoding="utf-8"))
 
 
 def test_every_mode_has_one_module_and_every_module_one_mode() -> None:
-    every = [name for path in MODULES for name in _registered(path)]
+    every = [name for path in MODULES for name in _modes_registered(path)]
     assert collections.Counter(every) == collections.Counter(m.value for m in TimelineMode)
-    assert {_relative(p): len(_registered(p)) for p in MODE_FILES} == {_relative(p): 1 for p in MODE_FILES}
+    assert {_relative(p): len(_modes_registered(p)) for p in MODE_FILES} == {_relative(p): 1 for p in MODE_FILES}
     # The pages' modes are the files in modes/, each joined into the script.
     script = timeline_source(".js")
     assert all(f"// {'-' * 64} {_relative(p)}" in script for p in MODE_FILES)

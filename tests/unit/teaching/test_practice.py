@@ -25,11 +25,6 @@ from cfrviz.teaching.walkthrough import trace_iteration
 from cfrviz.util.vocabulary import Algorithm
 
 
-@pytest.fixture(scope="module")
-def kuhn() -> cfrviz.GameTree:
-    return cfrviz.compile_game("kuhn")
-
-
 def kuhn_alpha(tree: cfrviz.GameTree, alpha: float) -> np.ndarray:
     """Kuhn's (1950) equilibrium with parameter α, written out by set key: the second action's probability
     (bet after check or at the start, call facing a bet)."""
