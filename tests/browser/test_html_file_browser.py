@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, open_app, t_label, wait_tree
+from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, only_requests, open_app, play_bets_and_checks_its_loss, \
+    t_label, wait_tree
 from tests.support.cli import run_cli
 
 import cfrviz
@@ -33,18 +34,7 @@ ROWS = [("current strategy", "current_strategy", 3), ("average strategy", "avera
 
 def _offline(page) -> list[str]:
     """Abort (and record) every request that is not to the file itself or data the page made."""
-    asked: list[str] = []
-
-    def route(request_route) -> None:
-        url = request_route.request.url
-        if url.startswith(("file:", "data:", "blob:")):
-            request_route.continue_()
-        else:
-            asked.append(url)
-            request_route.abort()
-
-    page.route("**/*", route)
-    return asked
+    return only_requests(page, ("file:",))
 
 
 def _number(text: str) -> float:
@@ -208,30 +198,10 @@ def test_a_regret_matching_file_shows_the_runs_average_at_t_and_steps_offline(pa
 def test_a_play_file_deals_and_shows_each_decisions_ev_loss_at_t_offline(page, tmp_path: Path) -> None:
     # Reference: cfrviz.teaching.play.set_values under the run's average strategy at t (the App's
     # Play page's numbers): a decision's EV loss is v(I) - v(I, a), to the payload's 4 decimals.
-    from cfrviz.teaching.play import set_values
     run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
-    tree = run.tree
     out = save_html(run, tmp_path / "play.html", view="play", t=100)
     asked = _open_offline(page, out, ".tl-tree svg")
-    page.get_by_test_id("file-play-deal").click()
-    # Hand 1 seats the human as player 1, who acts first after the deal.
-    page.get_by_test_id("file-play-action").first.wait_for(timeout=RENDER_TIMEOUT_MS)
-    page.locator('[data-testid="file-play-action"][data-action="bet"]').click()
-    loss = page.get_by_test_id("play-loss").first
-    loss.wait_for(timeout=RENDER_TIMEOUT_MS)
-    key = page.locator(".tl-play-title b").first.inner_text()
-    assert key in ("J", "Q", "K")
-
-    def expected(t: int) -> float:
-        numbers = set_values(tree, run.average_strategy[int(run.snapshot_at(t))])
-        return float(numbers.loss[tree.infoset_index(key), 1])        # action 1: bet
-
-    assert t_label(page) == 100
-    assert float(loss.get_attribute("data-loss")) == pytest.approx(expected(100), abs=1e-4 + 1e-9)
-    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
-    page.keyboard.press("ArrowRight")
-    assert t_label(page) == 101
-    assert float(loss.get_attribute("data-loss")) == pytest.approx(expected(101), abs=1e-4 + 1e-9)
+    play_bets_and_checks_its_loss(page, run, 100)
     assert asked == []
 
 

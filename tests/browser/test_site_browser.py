@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from tests.browser.test_every_page_browser import TEXTS
-from tests.support.browser import RENDER_TIMEOUT_MS, SIZES, t_label
+from tests.support.browser import RENDER_TIMEOUT_MS, SIZES, only_requests, play_bets_and_checks_its_loss, t_label
 from tests.support.drawing import overlaps
 from tests.support.static_site import build_site, static_server
 
@@ -48,22 +48,6 @@ def site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def site_url(site_folder: Path) -> Iterator[str]:
     with static_server(site_folder) as url:
         yield url
-
-
-def _only(page, allowed: tuple[str, ...]) -> list[str]:
-    """Abort (and record) every request whose address does not start with one of `allowed`."""
-    asked: list[str] = []
-
-    def route(request_route) -> None:
-        url = request_route.request.url
-        if url.startswith(allowed + ("data:", "blob:")):
-            request_route.continue_()
-        else:
-            asked.append(url)
-            request_route.abort()
-
-    page.route("**/*", route)
-    return asked
 
 
 def _shown(page) -> int:
@@ -100,7 +84,7 @@ def _click_a_decision_node(page) -> int:
 def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
     path_links = page.locator(".cfrviz-path a[data-page]")
@@ -153,7 +137,7 @@ def test_the_learners_path_steps_inspects_and_its_links_reopen_the_view(browser,
         fresh = browser.new_context(viewport={"width": 1280, "height": 900})
         try:
             other = fresh.new_page()
-            other_asked = _only(other, (site_url,))
+            other_asked = only_requests(other, (site_url,))
             other.goto(page.url, timeout=RENDER_TIMEOUT_MS)
             _timeline_shown(other)
             assert _shown(other) == stepped, target
@@ -192,7 +176,7 @@ COMPARE_TEXTS = """() => [...document.querySelectorAll('.cfrviz-compare-figure s
 @pytest.mark.parametrize("size", SIZES)
 def test_the_compare_page_is_legible_at_every_size(page, site_url: str, size: dict) -> None:
     page.set_viewport_size(size)
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Compare/index.html", timeout=RENDER_TIMEOUT_MS)
     _compare_shown(page)
     texts = page.evaluate(COMPARE_TEXTS)
@@ -203,7 +187,7 @@ def test_the_compare_page_is_legible_at_every_size(page, site_url: str, size: di
 
 
 def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_url: str) -> None:
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=dcfr&iters=77&updates=alternating",
               timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
@@ -217,7 +201,7 @@ def test_a_link_the_site_did_not_build_says_so_and_links_to_the_app(page, site_u
 def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: str) -> None:
     # Reference: the locked example's link (cfrviz.teaching.texts.LOCK_EXAMPLE_PARAMS: lock J=1,0, node 1),
     # at the iterations the small menu built it with.
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/index.html", timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
     page.locator(".cfrviz-path a", has_text="Lock a set").click()
@@ -232,7 +216,7 @@ def test_homes_locked_example_opens_the_locked_run_at_its_node(page, site_url: s
 def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page, site_url: str) -> None:
     # Reference: the app's fallbacks (cfrviz/app/links.py): a t outside 1..iterations shows the last
     # iteration (300 in the small menu's first run), a node that is not a number selects none.
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Game_tree/index.html?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=9999&node=x",
               timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
@@ -248,7 +232,7 @@ def test_a_bad_t_or_node_in_a_link_is_one_sentence_and_the_view_falls_back(page,
 def test_the_apps_own_link_with_the_sites_address_opens_the_same_view(page, site_url: str) -> None:
     # Reference: the app's link form (/Game_tree?game=...&t=...&node=...; cfrviz/app/links.py's names);
     # a static server sends /Game_tree to /Game_tree/ with the query kept.
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Game_tree?game=kuhn&algo=cfr%2B&iters=300&updates=alternating&t=40&node=7",
               timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
@@ -260,7 +244,7 @@ def test_the_apps_own_link_with_the_sites_address_opens_the_same_view(page, site
 
 def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str) -> None:
     # Reference: cfrviz/app/links.py reads "algo=cfr+" (a '+' that arrives as a space) as CFR+.
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Convergence/index.html?game=kuhn&algo=cfr+&iters=300&updates=alternating",
               timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
@@ -271,7 +255,7 @@ def test_a_plus_typed_into_a_link_reads_as_the_app_reads_it(page, site_url: str)
 
 @pytest.mark.parametrize("target", ["", "Game_tree"], ids=["Home", "Game_tree"])
 def test_home_and_the_game_tree_open_from_disk(page, site_folder: Path, target: str) -> None:
-    asked = _only(page, ("file:",))
+    asked = only_requests(page, ("file:",))
     path = site_folder / target / "index.html" if target else site_folder / "index.html"
     page.goto(path.as_uri(), timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
@@ -288,7 +272,7 @@ def test_home_and_the_game_tree_open_from_disk(page, site_folder: Path, target: 
 @pytest.mark.parametrize("target", PAGES, ids=[p or "Home" for p in PAGES])
 def test_every_page_is_legible_at_every_size(page, site_url: str, target: str, size: dict) -> None:
     page.set_viewport_size(size)
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/{target + '/' if target else ''}index.html", timeout=RENDER_TIMEOUT_MS)
     _timeline_shown(page)
     page.locator(".tl svg").first.wait_for(state="attached", timeout=RENDER_TIMEOUT_MS)
@@ -306,7 +290,7 @@ def test_regret_matching_shows_the_runs_average_at_t_and_steps(page, site_url: s
     import cfrviz
 
     run = cfrviz.solve("rps", "rm", iterations=300, seed=3, updates="simultaneous")
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Regret_matching/index.html?rm_game=rps&rm_mode=self&rm_update=sampled&rm_iters=300"
               "&rm_seed=3&rm_t=40", timeout=RENDER_TIMEOUT_MS)
     page.locator(".rm-simplex").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
@@ -335,33 +319,13 @@ def test_play_deals_in_the_browser_and_shows_each_decisions_ev_loss_at_t(page, s
     # page's numbers) for the small menu's vanilla CFR run: a decision's EV loss is v(I) - v(I, a), to the
     # payload's 4 decimals.
     import cfrviz
-    from cfrviz.teaching.play import set_values
 
     run = cfrviz.solve("kuhn", "cfr", iterations=200, updates="simultaneous")
-    tree = run.tree
-    asked = _only(page, (site_url,))
+    asked = only_requests(page, (site_url,))
     page.goto(f"{site_url}/Play/index.html?game=kuhn&algo=cfr&iters=200&updates=simultaneous&t=100",
               timeout=RENDER_TIMEOUT_MS)
     page.locator(".tl-tree svg").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     assert page.locator(".cfrviz-notices p").count() == 0
-    page.get_by_test_id("file-play-deal").click()
-    # Hand 1 seats the human as player 1, who acts first after the deal.
-    page.get_by_test_id("file-play-action").first.wait_for(timeout=RENDER_TIMEOUT_MS)
-    page.locator('[data-testid="file-play-action"][data-action="bet"]').click()
-    loss = page.get_by_test_id("play-loss").first
-    loss.wait_for(timeout=RENDER_TIMEOUT_MS)
-    key = page.locator(".tl-play-title b").first.inner_text()
-    assert key in ("J", "Q", "K")
-
-    def expected(t: int) -> float:
-        numbers = set_values(tree, run.average_strategy[int(run.snapshot_at(t))])
-        return float(numbers.loss[tree.infoset_index(key), 1])        # action 1: bet
-
-    assert t_label(page) == 100
-    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(100), abs=1e-4 + 1e-9)
-    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
-    page.keyboard.press("ArrowRight")
-    assert t_label(page) == 101
-    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(101), abs=1e-4 + 1e-9)
+    play_bets_and_checks_its_loss(page, run, 100)
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '101'", timeout=RENDER_TIMEOUT_MS)
     assert asked == []

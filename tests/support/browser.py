@@ -135,3 +135,49 @@ STEP_TIMES_JS = """async (count) => {
   }
   return times;
 }"""
+
+
+def only_requests(page: Any, allowed: tuple[str, ...]) -> list[str]:
+    """Abort (and record, in the list returned) every request of `page` whose address starts with none of
+    `allowed`, nor with data: or blob: (what the page makes itself)."""
+    asked: list[str] = []
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        if url.startswith(allowed + ("data:", "blob:")):
+            request_route.continue_()
+        else:
+            asked.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    return asked
+
+
+def play_bets_and_checks_its_loss(page: Any, run: Any, t: int) -> None:
+    """On a Play view at iteration `t` of Kuhn `run` (the HTML file's or the site's): deal, bet as player 1,
+    and check the decision's EV loss at t and, after an arrow key, at t + 1.
+    Reference: cfrviz.teaching.play.set_values under the run's average strategy at t (the app's Play
+    page's numbers): a decision's EV loss is v(I) - v(I, a), to the payload's 4 decimals."""
+    from cfrviz.teaching.play import set_values
+
+    tree = run.tree
+    page.get_by_test_id("file-play-deal").click()
+    # Hand 1 seats the human as player 1, who acts first after the deal.
+    page.get_by_test_id("file-play-action").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.locator('[data-testid="file-play-action"][data-action="bet"]').click()
+    loss = page.get_by_test_id("play-loss").first
+    loss.wait_for(timeout=RENDER_TIMEOUT_MS)
+    key = page.locator(".tl-play-title b").first.inner_text()
+    assert key in ("J", "Q", "K")
+
+    def expected(at: int) -> float:
+        numbers = set_values(tree, run.average_strategy[int(run.snapshot_at(at))])
+        return float(numbers.loss[tree.infoset_index(key), 1])        # action 1: bet
+
+    assert t_label(page) == t
+    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(t), abs=1e-4 + 1e-9)
+    page.locator(".tl-tree svg").first.click(position={"x": 3, "y": 3})
+    page.keyboard.press("ArrowRight")
+    assert t_label(page) == t + 1
+    assert float(loss.get_attribute("data-loss") or "nan") == pytest.approx(expected(t + 1), abs=1e-4 + 1e-9)
