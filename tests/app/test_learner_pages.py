@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from cfrviz import app as ui
 from cfrviz.figures.timeline import read_component_data
 from cfrviz.util.vocabulary import Player
-from tests.support.apptest import open_link
+from tests.support.apptest import open_link, screen_text
 
 ROOT = Path(__file__).parents[2]
 APP = str(ROOT / "app.py")
@@ -23,21 +23,6 @@ BR_REPORTED = "_br_reported_exploiter"
 PAGE_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 # Words that mean nothing to a user: the project's private source documents.
 PRIVATE_WORDS = re.compile(r"seed article|seed 00\d|the seeds|seeds'|DESIGN\.md|TESTING\.md", re.I)
-
-
-def screen_text(at: AppTest) -> str:
-    """Every text a user can read on the page, help tooltips included."""
-    parts: list[str] = []
-
-    def walk(node: object) -> None:
-        proto = getattr(node, "proto", None)
-        if proto is not None:
-            parts.append(str(proto))
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at._tree)
-    return "\n".join(parts)
 
 
 @pytest.mark.parametrize("page", ["app.py", *PAGE_FILES])

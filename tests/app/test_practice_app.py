@@ -6,39 +6,23 @@ tests/unit/teaching/test_practice.py); the walkthrough's default is page_results
 """
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
 
 from cfrviz.app import page_results
 from cfrviz.teaching import practice
-from tests.support.apptest import open_page
+from tests.support.apptest import open_page, screen_text
 
 WHY_RM = "(negative counts as 0)"   # words of the revealed answer only
-
-
-def practice_screen_text(at: AppTest) -> str:
-    """Every text the page sends to the browser (help tooltips and widget options included)."""
-    parts: list[str] = []
-
-    def walk(node: object) -> None:
-        proto = getattr(node, "proto", None)
-        if proto is not None:
-            parts.append(str(proto))
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at._tree)
-    return "\n".join(parts)
 
 
 def test_regret_matchings_answer_appears_only_after_the_learner_commits() -> None:
     at = open_page("pages/5_Regret_matching.py", {"rm_t": "40", "rm_iters": "200"})
     assert any(e.label.startswith("✎ Practice") for e in at.expander)
-    before = practice_screen_text(at)
+    before = screen_text(at)
     assert "Which action will" in before and WHY_RM not in before and not at.success
     (radio,) = [r for r in at.radio if r.key == "practice_given_rm"]
     radio.set_value(radio.options[0])
     at.button(key="FormSubmitter:practice_form_rm-Check my answer").click().run()
-    after = practice_screen_text(at)
+    after = screen_text(at)
     assert WHY_RM in after or "every action equally" in after
     shown = [m.value for m in (*at.success, *at.warning)]
     assert any(v.startswith(("**Right", "**Not quite")) for v in shown), shown

@@ -46,3 +46,19 @@ def mounted(at: AppTest) -> tuple[dict[str, Any], dict[str, Any]]:
 def charts(at: AppTest) -> list[dict[str, Any]]:
     """The figure of every plotly chart on the page, as plotly's JSON."""
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def screen_text(at: Any) -> str:
+    """Every text the page sends to the browser for a user to read (help tooltips and widget options
+    included): the protobuf of every element of `at` (an AppTest), joined."""
+    parts: list[str] = []
+
+    def walk(node: object) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            parts.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(parts)
