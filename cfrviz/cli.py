@@ -28,6 +28,7 @@ from cfrviz.site import command as site_command
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
 from cfrviz.util.text import quoted
+from cfrviz.util.files import write_failure
 
 if TYPE_CHECKING:
     from cfrviz.run import Run
@@ -358,8 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cfrviz: {error}", file=sys.stderr)
         return USAGE_ERROR
     except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        print(f"cfrviz: Could not write{where}: {(error.strerror or str(error)).lower()}.", file=sys.stderr)
+        print(f"cfrviz: {write_failure(error)}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         print("cfrviz: interrupted.", file=sys.stderr)

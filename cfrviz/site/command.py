@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from cfrviz.site.menu import Menu, default_menu, read_menu_file, small_menu
+from cfrviz.util.files import write_failure
 
 USAGE_ERROR = 2
 #: The environment variable naming the full app's public address (the app's Share box reads it too).
@@ -76,8 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cfrviz: {problem}", file=sys.stderr)
         return USAGE_ERROR
     except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        print(f"cfrviz: Could not write{where}: {(error.strerror or str(error)).lower()}.", file=sys.stderr)
+        print(f"cfrviz: {write_failure(error)}", file=sys.stderr)
         return USAGE_ERROR
     print(f"Wrote {built.files} files, {built.total_bytes / 1e6:.1f} MB, into {built.folder} in "
           f"{time.perf_counter() - started:.0f} s. Links to the full app point at {app}.")

@@ -72,3 +72,9 @@ def read_ordinary_file(path: str | os.PathLike[str], max_bytes: int, *, shown: s
                              f"ordinary file; cfrviz reads {what} files from ordinary files only.")
         raise ValueError(f"{shown} changed size while cfrviz read it; read it again once it is written.")
     return b"".join(chunks)
+
+
+def write_failure(error: OSError) -> str:
+    """The one sentence for a file that could not be written: where, and the system's reason."""
+    where = f" {error.filename}" if error.filename else ""
+    return f"Could not write{where}: {(error.strerror or str(error)).lower()}."
