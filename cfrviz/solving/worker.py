@@ -34,6 +34,11 @@ import numpy as np
 
 #: Written with no allocation once memory has run out.
 _OUT_OF_MEMORY = b'{"limit": "memory"}\n'
+#: How much lower than the server a worker runs (nice). A worker is a process of its own, so a
+#: lowered one holds no lock the server waits for: the system runs the server's light reruns (Home,
+#: a step, a click) first and gives the solves what is left. (Solve threads at nice 10 inside the
+#: server stalled every session: they held the interpreter lock between compiled calls.)
+NICENESS = 10
 #: Every array a run's record holds, in the order they go over the wire.
 RUN_ARRAYS = ("iterations", "cumulative_regret", "current_strategy", "average_strategy", "reach", "value",
               "expected_value", "exploitability", "nodes_touched", "seconds", "current_exploitability")
@@ -158,6 +163,7 @@ def main(argv: list[str]) -> int:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     set_address_space(int(argv[0]))
+    os.nice(NICENESS)
     try:
         _load_kernels()
     except BaseException as error:

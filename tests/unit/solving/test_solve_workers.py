@@ -21,6 +21,7 @@ import pytest
 
 from cfrviz import catalog, solving
 from cfrviz.run import RunSettings
+from cfrviz.solving.worker import NICENESS
 from cfrviz.solving.workers import NO_MEMORY, SolveRefused, SolveWorkers, travels
 from cfrviz.tree.locks import Locks
 
@@ -69,6 +70,13 @@ def test_the_run_from_a_worker_is_the_run_solved_here(workers: SolveWorkers, wan
     assert run.average_strategy_value == reference.average_strategy_value
     assert fractions == sorted(fractions) and fractions and all(0.0 < f <= 1.0 for f in fractions)
     assert workers.started() == 1
+
+
+def test_a_worker_runs_below_the_servers_priority(workers: SolveWorkers) -> None:
+    # Reference: the worker lowers itself by worker.NICENESS (the system's nice value, 0 to 19).
+    workers.solve(settings("kuhn", 10))
+    (pid,) = workers.pids()
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
 
 
 def test_a_solve_over_the_workers_cap_is_one_sentence_and_the_worker_is_replaced() -> None:
