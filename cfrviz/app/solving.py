@@ -129,11 +129,11 @@ _PROGRESS_COST = 20_000_000
 #: worker can keep one core busy while the sessions' threads still draw pages; the host has 2 cores,
 #: and a third solve at once would only slow the other two while holding another run's memory.
 SOLVE_WORKERS = 2
-#: How much lower the workers' CPU priority is than the server's (`nice`). None: a worker runs
-#: Python between its compiled calls (recording snapshots, judging them), holding the interpreter
-#: lock, and a lowered thread that holds it is the one the system runs least, so every session
-#: waited behind it (a class of 30 saw Home's first chart at 40 to 100 s with 10; the pool's threads
-#: can still be lowered, `SolvePool(workers, niceness)`).
+#: How much lower the solve pool's THREADS run than the server (`nice`). None: a thread runs Python
+#: between its compiled calls (recording snapshots, judging them), holding the interpreter lock, and
+#: a lowered thread that holds it is the one the system runs least, so every session waited behind it
+#: (a class of 30 saw Home's first chart at 40 to 100 s with 10). The worker PROCESSES a deployed
+#: server solves in lower themselves instead (`cfrviz.solving.worker.NICENESS`): they share no lock.
 SOLVE_NICENESS = 0
 
 #: Per-process budget for solved runs shared by every session (README, "Memory and CPU budget"):
