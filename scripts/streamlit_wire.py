@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import http.cookiejar
 import re
 import time
@@ -109,6 +110,7 @@ class Download:
     size_bytes: int | None = None
     attempts: int = 0
     failure: str | None = None
+    body: bytes | None = None                # the file, when asked to keep it
 
 
 @dataclass
@@ -164,9 +166,11 @@ class WireVisitor:
 
     # ------------------------------------------------------------------ HTTP
     def _get(self, url: str, timeout: float) -> bytes:
+        # Chromium accepts gzip, and Streamlit gzips what it may (an .npz download too, on every click).
         request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
         with self._opener.open(request, timeout=timeout) as answer:
-            return bytes(answer.read())
+            body = bytes(answer.read())
+            return gzip.decompress(body) if answer.headers.get("Content-Encoding") == "gzip" else body
 
     async def fetch(self, url: str, timeout: float) -> bytes:
         """GET `url` (relative to the server) with this visitor's cookies, within `timeout` seconds (TimeoutError)."""
@@ -315,9 +319,10 @@ class WireVisitor:
         return next((e for e in reversed(self.elements())
                      if e.WhichOneof("type") == "download_button" and e.download_button.label == label), None)
 
-    async def download(self, label: str, timeout: float) -> Download:
+    async def download(self, label: str, timeout: float, keep: bool = False) -> Download:
         """Click the deferred download button `label` on the open page as the frontend does, then
-        fetch the file; once more (as a visitor clicks again) when the server could not build it."""
+        fetch the file (kept in `body` with `keep`); once more (as a visitor clicks again) when the
+        server could not build it."""
         began = time.monotonic()
         deadline = began + timeout
         result = Download(label)
@@ -344,6 +349,7 @@ class WireVisitor:
                 body = await self.fetch(answer.deferred_file.url, _left(deadline))
                 result.seconds = round(time.monotonic() - began, 3)
                 result.size_bytes = len(body)
+                result.body = body if keep else None
                 result.failure = None
                 return result
         except TimeoutError:
