@@ -60,6 +60,7 @@ payload_text
 
 # Protobuf fields scripts/streamlit_wire.py sets for the server to read (a rerun's ClientState).
 _.trigger_value
+_.page_name
 _.timezone_offset
 _.is_embedded
 _.color_scheme

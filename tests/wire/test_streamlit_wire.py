@@ -21,7 +21,7 @@ from tests.support.server import REPO_ROOT, streamlit_server
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
-from streamlit_wire import Page, WireVisitor, plotly_element, timeline_element  # noqa: E402
+from streamlit_wire import Download, Page, WireVisitor, plotly_element, timeline_element  # noqa: E402
 
 TIMEOUT_S = 240.0
 
@@ -79,7 +79,7 @@ def test_a_compare_link_over_the_cap_gets_the_apps_one_sentence_error(url: str) 
 def test_a_click_on_the_run_download_gets_the_runs_file_and_stays_on_the_page(url: str) -> None:
     from cfrviz.run import load_run
 
-    async def visit() -> tuple[Page, str, object, list[str]]:
+    async def visit() -> tuple[Page, str, Download, list[str]]:
         async with WireVisitor(url) as visitor:
             page = await visitor.open("/Game_tree?game=kuhn&algo=cfr&iters=200", timeline_element, TIMEOUT_S)
             before = page.page_script_hash
@@ -89,9 +89,9 @@ def test_a_click_on_the_run_download_gets_the_runs_file_and_stays_on_the_page(ur
 
     page, before, download, headings = asyncio.run(visit())
     assert page.problems == [] and page.exceptions == [], (page.problems, page.exceptions)
-    assert getattr(download, "failure") is None, download
-    body = getattr(download, "body")
-    assert body is not None and getattr(download, "size_bytes") == len(body)
+    assert download.failure is None, download
+    body = download.body
+    assert body is not None and download.size_bytes == len(body)
     run = load_run(body)
     assert int(run.iterations[-1]) == 200, run.iterations
     # The click's rerun (the button's trigger) ran the same page again, as in a browser.
