@@ -1,6 +1,7 @@
 """A class at once: many visitors open the app within a short window, each on a heavy page.
 
-    python scripts/load_class.py [--visitors 30] [--arrival 30] [--timeout 600] [--json FILE]
+    python scripts/load_class.py [--visitors 30] [--arrival 30] [--clients wire|browser] [--probe]
+                                 [--timeout 600] [--json FILE]
 
 What it does, in order:
 1. Starts the server exactly as deployed: `bash scripts/deploy.sh warm` (as the Dockerfile does at
@@ -12,30 +13,46 @@ What it does, in order:
    the idle memory: the server's resident memory (VmRSS of itself and every process below it,
    /proc), the median of 3 s of samples.
 2. `--visitors` visitors arrive evenly spread over `--arrival` seconds (a class clicking a shared
-   link). Each visitor is a browser context of its own in ONE headless Chromium (Debian's
-   /usr/bin/chromium, driven by Playwright) on the same machine as the server: contexts share no
-   cookies or storage, and each page still gets its own renderer process. Each visitor
+   link), by one of two clients (scripts/class_visitors.py):
+   - `--clients wire` (the default): each visitor speaks Streamlit's websocket protocol and fetches
+     what a page load fetches over HTTP (scripts/streamlit_wire.py), with no browser: in a real
+     class every browser runs on its student's own laptop, so this measures what the SERVER does
+     for the class. A page is timed until the element its drawing comes from (the timeline
+     component's data, Compare's plotly figure) has arrived and its script run has ended; the
+     visitor's own drawing (a browser's few hundred ms) is not in it. With `--probe`, one real
+     Chromium visitor at normal priority, started before the class, opens Home when the last
+     visitor arrives (every one is in flight then) and is timed until the chart is on screen:
+     the end-to-end number for one visitor whose browser does not compete with the others;
+   - `--clients browser`: each visitor is a browser context of its own in ONE headless Chromium
+     (Debian's /usr/bin/chromium, driven by Playwright) on the same machine as the server:
+     contexts share no cookies or storage, and each page still gets its own renderer process;
+     with 30 visitors the renderers starve the server (load average ~51), so the numbers are
+     mostly the browsers' (`--browser-nice` lowers their priority).
+   Each visitor
    - opens Home (`/`) and times it until Home's first chart (its exploitability on the browser
-     timeline, `.tl svg.tl-chart`) is drawn;
+     timeline, `.tl svg.tl-chart`) is drawn (browser) or its element has arrived (wire);
    - then opens one heavy page, round robin over HEAVY_PAGES: a locked Leduc Game tree at the
      iteration cap, Compare at its cap (the page's default algorithms, iterations raised until the
      comparison is just under its node-visit cap), Best response on Leduc at the cap, the Walkthrough
      of Leduc with vanilla CFR at its last iteration, Play on Liar's dice (one 5-sided die) at its
-     cap; timed until its drawing (timeline or plotly chart) is on screen and the script is idle.
+     cap; timed until its drawing (timeline or plotly chart) is on screen and the script is idle
+     (browser), or as Home (wire).
      Unless `--shared-links`, every visitor's heavy link differs a little (one iteration less per
      round of the mix), so each asks for a computation of its own: the worst case for the server;
    - every `--download-every`-th visitor whose heavy page has a solved run clicks the sidebar's
-     "Download run (.npz)" and is timed until the file is complete.
+     "Download run (.npz)" and is timed until the file is complete (a wire visitor does what the
+     frontend does: the button's rerun, the request for its deferred file, the HTTP GET).
    Every page is checked for errors, counted apart:
    - generic error: Streamlit's exception element (`stException`; as deployed it reads "This app
-     has encountered an error...") - an uncaught exception on the server;
+     has encountered an error...") - an uncaught exception on the server (wire: an `exception`
+     element in the page's finished run);
    - refusal: the app's own error box with one sentence (`st.error`), e.g. "too much work";
    - failed: a page with nothing drawn within `--timeout` seconds (or an error instead), or a page
      or the browser that crashed;
-   - a download that did not complete (what Chromium said, and any HTTP error on the way).
+   - a download that did not complete (what Chromium or the server said, and any HTTP error).
    The server log's exception types (MemoryError, ...) are counted too.
 3. Memory is sampled every 0.5 s from before the first arrival to the end (the peak). When every
-   visitor is done, all contexts and the browser are closed, and the memory is read 60 s after the
+   visitor is done, all contexts and the browser (wire: all websockets) are closed, and the memory is read 60 s after the
    last tab closed: a measured interval (the deploy keeps a closed tab's session 20 s and reaps
    every 5 s), not a wait for the app. With CFRVIZ_MEMORY_REPORT=1 in the environment the server
    writes to its log what it holds at start and once the class has gone (`cfrviz.app.serve`):
@@ -46,8 +63,9 @@ What it does, in order:
 It only measures: the exit status is 0 whatever the app does, 1 when the harness itself failed
 (the server did not start, the browser did not launch). Bounded: loopback only, every wait has a
 timeout, the whole class has a deadline, and the server's process group is ended in a `finally`.
-Latencies are upper bounds: the browser and the server share the machine's cores, so the load
-average is printed beside them. tests/browser/test_class_load.py runs this with 10 visitors.
+Latencies are upper bounds: the visitors and the server share the machine's cores, so the load
+average is printed beside them. tests/browser/test_class_load.py runs this with 10 wire visitors
+and the probe.
 """
 from __future__ import annotations
 
