@@ -15,9 +15,11 @@ What a browser does, and so this does, on each navigation (a page load: a new se
   same-origin `Origin` header, permessage-deflate as Chromium negotiates it;
 - one `rerun_script` BackMsg with the ClientState of a first load: the query string, `page_name`
   the URL path without its leading slash ("" for Home), no page script hash yet, no widget states,
-  no cached message hashes (the frontend's message cache lives in the page, so a page load starts
-  it empty: the server then never sends a `ref_hash` reference, and one would be counted as a
-  problem), the context info (time zone, locale, URL, light theme).
+  no cached message hashes, the context info (time zone, locale, URL without its query, light
+  theme). Streamlit 1.67 serves no cached message over HTTP (there is no `/_stcore/message`): the
+  server sends a `ref_hash` reference only for a hash the client listed as cached, and the
+  frontend's cache lives in the page, so a page load starts it empty; a `ref_hash` would be
+  counted as a problem.
 Then it reads ForwardMsgs until the page's script run ends (`script_finished`, other than "early
 for a rerun"), noting when the first delta matching a predicate arrived, and sorting what the
 finished run left on the page: Streamlit's exception elements (the generic error), the app's
@@ -26,7 +28,8 @@ elements (the timeline's data in the component's bytes, a plotly figure's JSON):
 
 A download (`download`): the frontend's click on a deferred `st.download_button`: the button's
 trigger value in a rerun (unless the button ignores reruns), a `backend_operation_request` for its
-deferred file, then an HTTP GET of the URL the answer names, timed until the last byte.
+deferred file, then an HTTP GET of the URL the answer names (gzip accepted, as Chromium does),
+timed until the last byte; the click's rerun is read to its end after that.
 
 Not done (a browser does): running the page's JavaScript (drawing; the timeline reports `t`,
 `kind` and clicks back through `setStateValue`/`setTriggerValue` only when the visitor acts, so a
@@ -337,20 +340,22 @@ class WireVisitor:
                 if button is None or not button.download_button.HasField("deferred_file_id"):
                     result.failure = f"no deferred download button {label!r} on the page"
                     return result
-                if not button.download_button.ignore_rerun:
+                rerun = not button.download_button.ignore_rerun
+                if rerun:
                     await self._send_rerun(widgets=(button.download_button.id,))
                 answer = await self._deferred(button.download_button.deferred_file_id, deadline)
-                # The click's rerun goes on meanwhile; its messages are read (a browser draws them).
-                if not button.download_button.ignore_rerun:
-                    await self._until_finished(page, None, began, deadline)
                 if answer.error_msg:
                     result.failure = answer.error_msg
+                    if rerun:                    # the button of the click's rerun is the one to click again
+                        await self._after_click(page, deadline)
                     continue
                 body = await self.fetch(answer.deferred_file.url, _left(deadline))
                 result.seconds = round(time.monotonic() - began, 3)
                 result.size_bytes = len(body)
                 result.body = body if keep else None
                 result.failure = None
+                if rerun:                        # read to the end of the click's rerun, as a browser draws it
+                    await self._after_click(page, deadline)
                 return result
         except TimeoutError:
             result.failure = f"no file within {timeout:g} s"
@@ -361,6 +366,13 @@ class WireVisitor:
         finally:
             self._classify(page)
         return result
+
+    async def _after_click(self, page: Page, deadline: float) -> None:
+        """Read the click's rerun until it ends (its messages were buffered meanwhile); its timings
+        are not the page's."""
+        rerun = Page(page.path)
+        await self._until_finished(rerun, None, time.monotonic(), deadline)
+        page.problems += rerun.problems
 
     async def _deferred(self, file_id: str, deadline: float) -> Any:
         """Ask the server to build a deferred file; its `BackendOperationResponse`."""
