@@ -314,7 +314,10 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             sampler.phase = shared_once.phase = "class"
             print(f"{options.visitors} visitors arriving over {options.arrival:g} s at {url}", file=sys.stderr)
             if options.clients == "wire":
+                cpu = time.process_time()
                 browser_version, closed = asyncio.run(run_wire_class(url, visits, elements, options.timeout, probe))
+                # The wire visitors' own cost: this process's CPU (the server and the probe's browser are others).
+                result["client_cpu_seconds"] = round(time.process_time() - cpu, 1)
             else:
                 with tempfile.TemporaryDirectory(prefix="cfrviz-class-") as folder:
                     executable = niced_browser(options.browser_nice, Path(folder))
@@ -332,7 +335,8 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
                 thread.join(timeout=5)
     if options.clients == "wire":
         result["browser"] = ("wire clients (scripts/streamlit_wire.py: Streamlit's websocket protocol and the page "
-                             "load's HTTP, no browser)" + (f"; probe: Chromium {browser_version}" if probe else ""))
+                             f"load's HTTP, no browser; {result['client_cpu_seconds']:g} s of CPU for all of them)"
+                             + (f"; probe: Chromium {browser_version}" if probe else ""))
     else:
         result["browser"] = (f"Chromium {browser_version} (one browser, one context per visitor"
                              + (f", at nice {options.browser_nice}" if options.browser_nice > 0 else "") + ")")
