@@ -6,10 +6,11 @@ server does for a visitor, without a browser drawing on the server's machine.
         download = await visitor.download("Download run (.npz)", timeout=60)
 
 What a browser does, and so this does, on each navigation (a page load: a new session each time):
-- HTTP: the page's HTML (`index.html`), on the visitor's first page also the assets that HTML names
-  (a browser with an empty cache fetches them before any JavaScript runs; the chunks the frontend
-  imports later, e.g. plotly's, are not fetched here), then `/_stcore/health` (which sets the XSRF
-  cookie `_streamlit_xsrf`) and `/_stcore/host-config`;
+- HTTP: the page's HTML (`index.html`), on the visitor's first page also the assets that HTML names,
+  six at a time (a browser with an empty cache fetches them before any JavaScript runs; they are
+  cached for a year after that; the chunks the frontend imports later, e.g. plotly's, about as many
+  bytes again on Home, are not fetched here), then `/_stcore/health` (which sets the XSRF cookie
+  `_streamlit_xsrf`) and `/_stcore/host-config`; each visitor has its own six HTTP connections;
 - the websocket `/_stcore/stream` with the subprotocols the frontend sends, `streamlit` and the
   XSRF cookie's value (its third, a session id to resume, only on a reconnect), the cookie and a
   same-origin `Origin` header, permessage-deflate as Chromium negotiates it;
@@ -41,6 +42,7 @@ Bounded: every wait has a timeout (TimeoutError); loopback URLs only.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import gzip
 import http.cookiejar
@@ -69,6 +71,8 @@ NO_TOKEN = "PLACEHOLDER_AUTH_TOKEN"
 MAX_MESSAGE_BYTES = 64 * 2**20
 #: The assets index.html names: script, modulepreload, stylesheet and preloaded font.
 ASSET = re.compile(r'<(?:script|link)\b[^>]*?\b(?:src|href)="(\./static/[^"]+)"')
+#: HTTP requests one visitor has in flight at most (Chromium's connections per host).
+CONNECTIONS = 6
 #: The timeline component (cfrviz.app.components.timeline registers it under this name).
 TIMELINE = "cfrviz_timeline"
 FINISHED = ForwardMsg.ScriptFinishedStatus
@@ -148,6 +152,8 @@ class WireVisitor:
         self._page: Page | None = None
         self._session_id = ""
         self._page_name = ""
+        # This visitor's own HTTP connections (not a pool shared with the others), as a browser's.
+        self._http: concurrent.futures.ThreadPoolExecutor | None = None
 
     async def __aenter__(self) -> WireVisitor:
         return self
@@ -156,7 +162,14 @@ class WireVisitor:
         await self.close()
 
     async def close(self) -> None:
-        """Close the page's websocket (as a tab closing, or leaving the page)."""
+        """Close the page's websocket (as a tab closing, or leaving the page) and this visitor's HTTP threads."""
+        await self._leave()
+        if self._http is not None:
+            self._http.shutdown(wait=False, cancel_futures=True)
+            self._http = None
+
+    async def _leave(self) -> None:
+        """Close the page's websocket (the next page load opens another)."""
         if self._socket is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._socket.close(), timeout=10)
@@ -181,7 +194,10 @@ class WireVisitor:
         if urlsplit(absolute).netloc != urlsplit(self.base).netloc:
             raise ValueError(f"Not this server's URL: {url!r}.")
         # urllib's timeout bounds each socket wait; wait_for bounds the whole body.
-        return await asyncio.wait_for(asyncio.to_thread(self._get, absolute, timeout), timeout=timeout)
+        if self._http is None:
+            self._http = concurrent.futures.ThreadPoolExecutor(CONNECTIONS, thread_name_prefix="wire-http")
+        fetching = asyncio.get_running_loop().run_in_executor(self._http, self._get, absolute, timeout)
+        return await asyncio.wait_for(fetching, timeout=timeout)
 
     def _xsrf(self) -> str:
         return next((cookie.value for cookie in self.cookies if cookie.name == XSRF_COOKIE and cookie.value), NO_TOKEN)
@@ -193,7 +209,7 @@ class WireVisitor:
         does: a timeout or a closed socket is written in `Page.problems`."""
         began = time.monotonic()
         deadline = began + timeout
-        await self.close()                       # the previous page's session is left, as on a page load
+        await self._leave()                      # the previous page's session is left, as on a page load
         page = self._page = Page(path)
         self._run, self._last_finished = _Run(), {}
         split = urlsplit(path)
@@ -203,8 +219,9 @@ class WireVisitor:
             html = await self.fetch(path, _left(deadline))
             page.http_bytes += len(html)
             if not self._assets_fetched:
-                for asset in dict.fromkeys(ASSET.findall(html.decode(errors="replace"))):
-                    page.http_bytes += len(await self.fetch(asset, _left(deadline)))
+                assets = dict.fromkeys(ASSET.findall(html.decode(errors="replace")))
+                bodies = await asyncio.gather(*(self.fetch(asset, _left(deadline)) for asset in assets))
+                page.http_bytes += sum(len(body) for body in bodies)
                 self._assets_fetched = True
             for probe in ("/_stcore/health", "/_stcore/host-config"):
                 page.http_bytes += len(await self.fetch(probe, _left(deadline)))
