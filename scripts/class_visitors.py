@@ -339,3 +339,10 @@ async def run_wire_class(url: str, visits: list[Visit], drawn: dict[str, Callabl
         for visitor in visitors:
             await visitor.close()
     return version, time.monotonic()
+
+
+async def serves_home(url: str, timeout: float) -> bool:
+    """Whether a new wire visitor gets Home's chart element, without an exception, within `timeout` seconds."""
+    async with WireVisitor(url) as visitor:
+        page = await visitor.open("/", timeline_element, timeout)
+    return page.marked_seconds is not None and not page.exceptions

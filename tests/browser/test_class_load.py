@@ -101,6 +101,8 @@ def test_a_class_of_ten_and_a_browser_get_their_pages_and_downloads_without_erro
         wrong.append(f"the real browser opening Home during the class did not get its chart: {probe}")
     if not result["server_alive"]:
         wrong.append("the server is not alive and healthy at the end")
+    elif not result["serves_home_at_end"]:
+        wrong.append("the server answers its health check but a new visitor gets no Home chart at the end")
     # A run download that does not complete is an error its visitor sees. Seen here under load: the
     # file built on the click was gone before the browser fetched it (HTTP 404 for media/<id>.bin):
     # Streamlit keeps a deferred download's file unreferenced, and any session's finished script run
