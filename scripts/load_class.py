@@ -1,6 +1,7 @@
 """A class at once: many visitors open the app within a short window, each on a heavy page.
 
-    python scripts/load_class.py [--visitors 30] [--arrival 30] [--timeout 600] [--json FILE]
+    python scripts/load_class.py [--visitors 30] [--arrival 30] [--clients wire|browser] [--probe]
+                                 [--timeout 600] [--json FILE]
 
 What it does, in order:
 1. Starts the server exactly as deployed: `bash scripts/deploy.sh warm` (as the Dockerfile does at
@@ -12,30 +13,46 @@ What it does, in order:
    the idle memory: the server's resident memory (VmRSS of itself and every process below it,
    /proc), the median of 3 s of samples.
 2. `--visitors` visitors arrive evenly spread over `--arrival` seconds (a class clicking a shared
-   link). Each visitor is a browser context of its own in ONE headless Chromium (Debian's
-   /usr/bin/chromium, driven by Playwright) on the same machine as the server: contexts share no
-   cookies or storage, and each page still gets its own renderer process. Each visitor
+   link), by one of two clients (scripts/class_visitors.py):
+   - `--clients wire` (the default): each visitor speaks Streamlit's websocket protocol and fetches
+     what a page load fetches over HTTP (scripts/streamlit_wire.py), with no browser: in a real
+     class every browser runs on its student's own laptop, so this measures what the SERVER does
+     for the class. A page is timed until the element its drawing comes from (the timeline
+     component's data, Compare's plotly figure) has arrived and its script run has ended; the
+     visitor's own drawing (a browser's few hundred ms) is not in it. With `--probe`, one real
+     Chromium visitor at normal priority, started before the class, opens Home when the last
+     visitor arrives (every one is in flight then) and is timed until the chart is on screen:
+     the end-to-end number for one visitor whose browser does not compete with the others;
+   - `--clients browser`: each visitor is a browser context of its own in ONE headless Chromium
+     (Debian's /usr/bin/chromium, driven by Playwright) on the same machine as the server:
+     contexts share no cookies or storage, and each page still gets its own renderer process;
+     with 30 visitors the renderers starve the server (load average ~51), so the numbers are
+     mostly the browsers' (`--browser-nice` lowers their priority).
+   Each visitor
    - opens Home (`/`) and times it until Home's first chart (its exploitability on the browser
-     timeline, `.tl svg.tl-chart`) is drawn;
+     timeline, `.tl svg.tl-chart`) is drawn (browser) or its element has arrived (wire);
    - then opens one heavy page, round robin over HEAVY_PAGES: a locked Leduc Game tree at the
      iteration cap, Compare at its cap (the page's default algorithms, iterations raised until the
      comparison is just under its node-visit cap), Best response on Leduc at the cap, the Walkthrough
      of Leduc with vanilla CFR at its last iteration, Play on Liar's dice (one 5-sided die) at its
-     cap; timed until its drawing (timeline or plotly chart) is on screen and the script is idle.
+     cap; timed until its drawing (timeline or plotly chart) is on screen and the script is idle
+     (browser), or as Home (wire).
      Unless `--shared-links`, every visitor's heavy link differs a little (one iteration less per
      round of the mix), so each asks for a computation of its own: the worst case for the server;
    - every `--download-every`-th visitor whose heavy page has a solved run clicks the sidebar's
-     "Download run (.npz)" and is timed until the file is complete.
+     "Download run (.npz)" and is timed until the file is complete (a wire visitor does what the
+     frontend does: the button's rerun, the request for its deferred file, the HTTP GET).
    Every page is checked for errors, counted apart:
    - generic error: Streamlit's exception element (`stException`; as deployed it reads "This app
-     has encountered an error...") - an uncaught exception on the server;
+     has encountered an error...") - an uncaught exception on the server (wire: an `exception`
+     element in the page's finished run);
    - refusal: the app's own error box with one sentence (`st.error`), e.g. "too much work";
    - failed: a page with nothing drawn within `--timeout` seconds (or an error instead), or a page
      or the browser that crashed;
-   - a download that did not complete (what Chromium said, and any HTTP error on the way).
+   - a download that did not complete (what Chromium or the server said, and any HTTP error).
    The server log's exception types (MemoryError, ...) are counted too.
 3. Memory is sampled every 0.5 s from before the first arrival to the end (the peak). When every
-   visitor is done, all contexts and the browser are closed, and the memory is read 60 s after the
+   visitor is done, all contexts and the browser (wire: all websockets) are closed, and the memory is read 60 s after the
    last tab closed: a measured interval (the deploy keeps a closed tab's session 20 s and reaps
    every 5 s), not a wait for the app. With CFRVIZ_MEMORY_REPORT=1 in the environment the server
    writes to its log what it holds at start and once the class has gone (`cfrviz.app.serve`):
@@ -46,8 +63,9 @@ What it does, in order:
 It only measures: the exit status is 0 whatever the app does, 1 when the harness itself failed
 (the server did not start, the browser did not launch). Bounded: loopback only, every wait has a
 timeout, the whole class has a deadline, and the server's process group is ended in a `finally`.
-Latencies are upper bounds: the browser and the server share the machine's cores, so the load
-average is printed beside them. tests/browser/test_class_load.py runs this with 10 visitors.
+Latencies are upper bounds: the visitors and the server share the machine's cores, so the load
+average is printed beside them. tests/browser/test_class_load.py runs this with 10 wire visitors
+and the probe.
 """
 from __future__ import annotations
 
@@ -57,7 +75,6 @@ import json
 import math
 import os
 import re
-import shutil
 import signal
 import statistics
 import subprocess
@@ -65,49 +82,41 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from streamlit.proto.Element_pb2 import Element
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.support.browser import APP_IDLE, CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
+from class_visitors import Visit, niced_browser, run_class, run_wire_class, serves_home  # noqa: E402
+from streamlit_wire import plotly_element, timeline_element  # noqa: E402
 from tests.support.memory import RssSampler, descendants, rss_megabytes  # noqa: E402
 from tests.support.server import deployed_server, healthy, wait_for_log_line  # noqa: E402
 
-#: Home's first chart: the exploitability on the browser timeline (app.py; the cold-start test waits on it).
-HOME_CHART = ".tl svg.tl-chart"
-#: What ends a wait early: Streamlit's exception element, or an error box of the app's own.
-ERROR_MARK = '[data-testid="stException"], [data-testid="stAlertContentError"]'
-DOWNLOAD_BUTTON = "Download run (.npz)"
-#: Seconds a first click on the download may take to start one before the visitor clicks again.
-FIRST_CLICK_WAIT_S = 60.0
-GENERIC_TEXT = "This app has encountered an error"
-#: Classifies what is on screen once a page has settled (error boxes inside an exception are the exception's).
-ON_SCREEN = """() => {
-  const text = (e) => (e.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 300);
-  const exceptions = [...document.querySelectorAll('[data-testid="stException"]')];
-  const generic = exceptions.map(text);
-  if (!exceptions.length && document.body.innerText.includes(GENERIC)) generic.push(GENERIC);
-  const inException = (e) => e.closest('[data-testid="stException"]') || e.querySelector('[data-testid="stException"]');
-  const refusals = [...document.querySelectorAll('[data-testid="stAlertContentError"]')]
-    .filter((e) => !inException(e)).map(text);
-  const notices = [...document.querySelectorAll('[data-testid="stAlertContentWarning"]')].map(text);
-  return {generic, refusals, notices};
-}""".replace("GENERIC", json.dumps(GENERIC_TEXT))
 #: The server log's exception lines (the last line of each traceback).
 EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\b(?::|$)")
 #: Terminal colour codes: Streamlit prints a script's traceback through rich, in colour, even to a file.
 ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+#: What a page's seconds mean, by client (the table says it).
+CLIENT_SAID = {
+    True: "Wire visitors: a page is timed until the element its drawing comes from (the timeline's data, "
+          "Compare's figure) has arrived and its script run has ended: the server's part of a first chart, "
+          "without the visitor's own drawing.",
+    False: "Browser visitors: a page is timed until its drawing is on screen and the script is idle.",
+}
 #: The targets of the issue "A class at once", for the table's last column.
 TARGETS = {"home_p95": 5.0, "home_worst": 10.0, "peak_mb": 1536.0, "back_mb": 200.0}
 IDLE_SECONDS = 3.0
 AFTER_CLOSE_SECONDS = 60.0
 SAMPLE_INTERVAL = 0.5
+#: Seconds a new visitor's Home may take once the class has gone (the server's real liveness check).
+END_CHECK_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,8 @@ class Heavy:
 
     kind: str
     path: str
-    drawn: str
+    drawn: str                                  # for a browser: the CSS of the drawing
+    element: Callable[[Element], bool]          # for a wire visitor: the element it is drawn from
     has_run: bool
 
 
@@ -179,35 +189,17 @@ def heavy_pages() -> tuple[list[Heavy], dict[str, int]]:
     tree = ".tl-tree svg"
     return [
         Heavy("locked Leduc Game tree",
-              "/Game_tree?game=leduc&algo=cfr%2B&iters={cap}&updates=alternating&lock=J%3D0%2C1", tree, True),
-        Heavy("Compare at its cap", f"/Compare?{compare_link}", ".js-plotly-plot svg.main-svg", False),
-        Heavy("Best response", "/Best_response?game=leduc&algo=dcfr&iters={cap}&updates=alternating", tree, True),
+              "/Game_tree?game=leduc&algo=cfr%2B&iters={cap}&updates=alternating&lock=J%3D0%2C1", tree,
+              timeline_element, True),
+        Heavy("Compare at its cap", f"/Compare?{compare_link}", ".js-plotly-plot svg.main-svg", plotly_element, False),
+        Heavy("Best response", "/Best_response?game=leduc&algo=dcfr&iters={cap}&updates=alternating", tree,
+              timeline_element, True),
         Heavy("Walkthrough", "/Walkthrough?walk_game=leduc&walk_algo=cfr&walk_updates=simultaneous&walk_t={walk}",
-              ".tl-walk .tl-tree svg", False),
+              ".tl-walk .tl-tree svg", timeline_element, False),
         Heavy("Play on Liar's dice", "/Play?" + urlencode({"game": LIARS_DICE, "algo": "cfr+", "iters": "{dice}"})
-              .replace("%7Bdice%7D", "{dice}"), tree, True),
+              .replace("%7Bdice%7D", "{dice}"), tree, timeline_element, True),
     ], {"cap": cap, "dice": dice_cap, "walk": walk_cap, "cmp": int(compare["cmp_iters"])}
 
-
-@dataclass
-class Visit:
-    """What one visitor saw. Seconds from the start of the page's navigation; None when not reached."""
-
-    index: int
-    kind: str
-    link: str
-    arrival: float                                   # seconds after the first visitor's arrival
-    download_asked: bool
-    home_seconds: float | None = None
-    heavy_seconds: float | None = None
-    download_seconds: float | None = None
-    download_megabytes: float | None = None
-    generic: list[str] = field(default_factory=list)     # "page: text" of Streamlit's exception element
-    refusals: list[str] = field(default_factory=list)    # "page: sentence" of the app's own error boxes
-    notices: list[str] = field(default_factory=list)     # "page: sentence" of warnings (a link read otherwise)
-    failed: list[str] = field(default_factory=list)      # "page: what happened" (timeout, crash)
-    download_failure: str | None = None                  # what Chromium said of a download that did not complete
-    download_retried: bool = False                       # the first click downloaded nothing (clicked again)
 
 
 def nearest_rank(values: Sequence[float], percent: float) -> float | None:
@@ -216,161 +208,6 @@ def nearest_rank(values: Sequence[float], percent: float) -> float | None:
     if not ordered:
         return None
     return ordered[max(1, math.ceil(percent / 100 * len(ordered))) - 1]
-
-
-async def _settle(page: Any, drawn: str, deadline: float) -> bool:
-    """Wait until `drawn` or an error mark is visible, then until the script is idle; True when `drawn` shows."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-    left = max(1.0, deadline - time.monotonic()) * 1000
-    await page.locator(f"{drawn}, {ERROR_MARK}").first.wait_for(state="visible", timeout=left)
-    shown = await page.locator(drawn).count() > 0
-    try:
-        await page.wait_for_selector(APP_IDLE, timeout=max(1.0, deadline - time.monotonic()) * 1000)
-    except PlaywrightTimeout:
-        pass                        # drawn but still running at the deadline: the drawing counts
-    return bool(shown)
-
-
-async def _check(page: Any, name: str, visit: Visit) -> None:
-    """Record the generic errors, refusals and warnings on `page` now (nothing when the page has gone)."""
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        seen = await page.evaluate(ON_SCREEN)
-    except PlaywrightError:
-        return                      # a crashed page: its step has recorded why
-    visit.generic += [f"{name}: {text}" for text in seen["generic"]]
-    visit.refusals += [f"{name}: {text}" for text in seen["refusals"]]
-    visit.notices += [f"{name}: {text}" for text in seen["notices"]]
-
-
-async def _visitor(page: Any, url: str, visit: Visit, timeout: float, start: float, drawn: str) -> None:
-    """One visitor, from its arrival: Home, its heavy page, maybe the download."""
-    from playwright.async_api import Error as PlaywrightError
-
-    await asyncio.sleep(max(0.0, start + visit.arrival - time.monotonic()))   # the arrival schedule
-    try:
-        for name, path, mark in (("Home", "/", HOME_CHART), (visit.kind, visit.link, drawn)):
-            began = time.monotonic()
-            try:
-                await page.goto(url + path, wait_until="commit", timeout=timeout * 1000)
-                shown = await _settle(page, mark, began + timeout)
-            except PlaywrightError as failure:     # a timeout, or the page or browser failed
-                what = f"nothing drawn within {timeout:.0f} s" if "Timeout" in type(failure).__name__ \
-                    else str(failure).splitlines()[0][:200]
-                visit.failed.append(f"{name}: {what}")
-                await _check(page, name, visit)
-                return
-            seconds = time.monotonic() - began
-            await _check(page, name, visit)
-            if not shown:
-                visit.failed.append(f"{name}: an error instead of the drawing")
-                return
-            if name == "Home":
-                visit.home_seconds = round(seconds, 2)
-            else:
-                visit.heavy_seconds = round(seconds, 2)
-        if visit.download_asked:
-            await _download(page, visit, timeout)
-    finally:
-        print(f"visitor {visit.index + 1:2d} ({visit.kind}): Home {visit.home_seconds} s, heavy page "
-              f"{visit.heavy_seconds} s, download {visit.download_seconds} s, problems "
-              f"{visit.generic + visit.refusals + visit.failed or 'none'}, download failure {visit.download_failure}",
-              file=sys.stderr, flush=True)
-
-
-async def _download(page: Any, visit: Visit, timeout: float) -> None:
-    """Click the sidebar's run download and time it until the file is complete."""
-    from playwright.async_api import Error as PlaywrightError
-
-    began = time.monotonic()
-    refused: list[str] = []          # what went wrong on the wire while downloading, for the record
-
-    def on_response(response: Any) -> None:
-        if response.status >= 400:
-            refused.append(f"HTTP {response.status} for {'/'.join(response.url.split('?')[0].rsplit('/', 2)[-2:])}")
-
-    def on_failed(request: Any) -> None:
-        refused.append(f"{request.failure} for {'/'.join(request.url.split('?')[0].rsplit('/', 2)[-2:])} "
-                       f"after {time.monotonic() - began:.1f} s")
-
-    page.on("response", on_response)
-    page.on("requestfailed", on_failed)
-    try:
-        try:
-            async with page.expect_download(timeout=min(timeout, FIRST_CLICK_WAIT_S) * 1000) as started:
-                await page.get_by_role("button", name=DOWNLOAD_BUTTON).click(timeout=timeout * 1000)
-        except (PlaywrightError, TimeoutError):
-            # Streamlit's own race: a rerun of the page (a timeline step reported back) revokes the
-            # button's deferred file while the click is on its way ("Deferred file ... not found" in
-            # the server's log), and nothing downloads. A visitor clicks again; so does this one, once.
-            visit.download_retried = True
-            async with page.expect_download(timeout=max(1.0, began + timeout - time.monotonic()) * 1000) as started:
-                await page.get_by_role("button", name=DOWNLOAD_BUTTON).click(timeout=timeout * 1000)
-        download = await started.value
-        path = await asyncio.wait_for(download.path(), timeout=max(1.0, began + timeout - time.monotonic()))
-        failure = await download.failure()
-    except (PlaywrightError, TimeoutError) as problem:
-        said = (str(problem) or "no file within the timeout").splitlines()[0][:200]
-        visit.download_failure = said + (f" ({', '.join(refused)})" if refused else "")
-        await _check(page, "download", visit)
-        return
-    finally:
-        page.remove_listener("response", on_response)
-        page.remove_listener("requestfailed", on_failed)
-    if failure or path is None:
-        visit.download_failure = (failure or "no file") + (f" ({', '.join(refused)})" if refused else "")
-        return
-    visit.download_seconds = round(time.monotonic() - began, 2)
-    visit.download_megabytes = round(Path(path).stat().st_size / 2**20, 1)
-    await _check(page, "download", visit)
-
-
-def niced_browser(niceness: int, folder: Path) -> str:
-    """The browser to launch: Debian's Chromium, or a wrapper that starts it `niceness` lower in CPU
-    priority than the server (the visitors' browsers stand in for their own machines: they take the
-    cores the server leaves, instead of 30 renderers taking turns with its threads)."""
-    if niceness <= 0:
-        return CHROMIUM
-    wrapper = folder / "chromium-niced"
-    # As root, Chromium raises its own browser and compositor threads to nice -8 (a 30-page
-    # software compositor then outranks the server); without CAP_SYS_NICE it cannot.
-    drop = "setpriv --bounding-set=-sys_nice " if os.geteuid() == 0 and shutil.which("setpriv") else ""
-    wrapper.write_text(f'#!/bin/sh\nexec {drop}nice -n {int(niceness)} {CHROMIUM} "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
-    return str(wrapper)
-
-
-async def run_class(url: str, visits: list[Visit], drawn: dict[str, str], timeout: float,
-                    executable: str = CHROMIUM) -> tuple[str, float]:
-    """Every visitor at its arrival time, each in a browser context of its own; all closed at the end.
-    Returns (browser version, monotonic time the last tab closed)."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            contexts = [await browser.new_context(
-                viewport={"width": VIEWPORT["width"], "height": VIEWPORT["height"]}, accept_downloads=True) for _ in visits]
-            pages = [await context.new_page() for context in contexts]
-            start = time.monotonic()
-            tasks = {asyncio.create_task(_visitor(page, url, visit, timeout, start, drawn[visit.kind])): visit
-                     for page, visit in zip(pages, visits)}
-            # Each visitor's steps have their own timeouts; this bounds the whole class as well.
-            last = max(visit.arrival for visit in visits)
-            done, pending = await asyncio.wait(tasks, timeout=last + 3 * timeout + 120)
-            for task in pending:
-                task.cancel()
-                tasks[task].failed.append("the class's deadline passed")
-            for task in done:
-                if task.exception() is not None:
-                    raise RuntimeError(f"visitor {tasks[task].index + 1}: {task.exception()!r}")
-            for context in contexts:
-                await context.close()
-            return browser.version, time.monotonic()
-        finally:
-            await browser.close()
 
 
 def host_facts() -> dict[str, Any]:
@@ -448,6 +285,9 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
         arrival = round(options.arrival * i / max(1, options.visitors - 1), 2)
         visits.append(Visit(i, heavy.kind, link, arrival, asked))
     drawn = {heavy.kind: heavy.drawn for heavy in kinds}
+    elements = {heavy.kind: heavy.element for heavy in kinds}
+    # The probe opens Home at the class's peak: when the last visitor arrives, every one is in flight.
+    probe = Visit(-1, "probe", "/", visits[-1].arrival, False) if options.probe else None
 
     # The server imports this checkout's code whatever the caller's environment.
     env = {"PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
@@ -458,7 +298,8 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
     address_space = int(options.address_space * 2**30) if options.address_space > 0 else None
     result: dict[str, Any] = {"visitors": options.visitors, "arrival_seconds": options.arrival,
                               "timeout_seconds": options.timeout, "shared_links": options.shared_links,
-                              "download_every": options.download_every, "address_space_gb": options.address_space, "browser_nice": options.browser_nice,
+                              "download_every": options.download_every, "address_space_gb": options.address_space,
+                              "browser_nice": options.browser_nice, "clients": options.clients,
                               "server_log": str(log_path), "host": host_facts()}
     with deployed_server(address_space, env, health_timeout=180.0, log_path=log_path, process_group=True) \
             as (url, process):
@@ -474,9 +315,15 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             result["load_average_start"] = list(os.getloadavg())
             sampler.phase = shared_once.phase = "class"
             print(f"{options.visitors} visitors arriving over {options.arrival:g} s at {url}", file=sys.stderr)
-            with tempfile.TemporaryDirectory(prefix="cfrviz-class-") as folder:
-                executable = niced_browser(options.browser_nice, Path(folder))
-                browser_version, closed = asyncio.run(run_class(url, visits, drawn, options.timeout, executable))
+            if options.clients == "wire":
+                cpu = time.process_time()
+                browser_version, closed = asyncio.run(run_wire_class(url, visits, elements, options.timeout, probe))
+                # The wire visitors' own cost: this process's CPU (the server and the probe's browser are others).
+                result["client_cpu_seconds"] = round(time.process_time() - cpu, 1)
+            else:
+                with tempfile.TemporaryDirectory(prefix="cfrviz-class-") as folder:
+                    executable = niced_browser(options.browser_nice, Path(folder))
+                    browser_version, closed = asyncio.run(run_class(url, visits, drawn, options.timeout, executable))
             sampler.phase = shared_once.phase = "after"
             at_close = rss_megabytes(process.pid)
             # The measurement's own interval: memory 60 s after the last tab closed.
@@ -484,12 +331,21 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             after = rss_megabytes(process.pid)
             result["load_average_end"] = list(os.getloadavg())
             result["server_alive"] = process.poll() is None and healthy(url)
+            # /_stcore/health answers "ok" even when Streamlit's message loop has died (seen with
+            # 30 visitors: an EncodeError under the address-space cap); a new visitor tells.
+            result["serves_home_at_end"] = result["server_alive"] and asyncio.run(serves_home(url, END_CHECK_SECONDS))
         finally:
             for thread in (sampler, shared_once):
                 thread.stop.set()
                 thread.join(timeout=5)
-    result["browser"] = (f"Chromium {browser_version} (one browser, one context per visitor"
-                         + (f", at nice {options.browser_nice}" if options.browser_nice > 0 else "") + ")")
+    if options.clients == "wire":
+        result["browser"] = ("wire clients (scripts/streamlit_wire.py: Streamlit's websocket protocol and the page "
+                             f"load's HTTP, no browser; {result['client_cpu_seconds']:g} s of CPU for all of them)"
+                             + (f"; probe: Chromium {browser_version}" if probe else ""))
+    else:
+        result["browser"] = (f"Chromium {browser_version} (one browser, one context per visitor"
+                             + (f", at nice {options.browser_nice}" if options.browser_nice > 0 else "") + ")")
+    result["probe"] = asdict(probe) if probe is not None else None
     everything = sampler.megabytes()
     result["memory_mb"] = {"idle": round(idle), "peak": round(max(everything)), "at_last_close": round(at_close),
                            "after_60s": round(after), "after_60s_minus_idle": round(after - idle),
@@ -534,6 +390,7 @@ def table(result: dict[str, Any]) -> str:
     def met(ok: bool) -> str:
         return "met" if ok else "**not met**"
 
+    wire = result.get("clients", "browser") == "wire"
     cap = f"{result['address_space_gb']:g} GB address-space cap" if result["address_space_gb"] > 0 else "no cap"
     lines = [
         f"### A class at once: {result['visitors']} visitors arriving over {result['arrival_seconds']:g} s",
@@ -542,18 +399,25 @@ def table(result: dict[str, Any]) -> str:
         f"{host['memory_gb']} GB RAM; load average (1, 5, 15 min) "
         f"{', '.join(f'{x:.1f}' for x in result['load_average_start'])} at the first arrival, "
         f"{', '.join(f'{x:.1f}' for x in result['load_average_end'])} at the end. Server: `deploy.sh serve` on "
-        f"127.0.0.1 ({cap}). Browser: {result['browser']}, on the same machine. "
+        f"127.0.0.1 ({cap}). Visitors: {result['browser']}, on the same machine. {CLIENT_SAID[wire]} "
         f"Heavy links: {'shared by visitors of a kind' if result['shared_links'] else 'one computation per visitor'}; "
         f"{downloads_said(result['download_every'])}. Seconds from the "
         "start of each navigation; p50/p95 by nearest rank.",
         "",
-        "| seconds | p50 | p95 | worst | visitors | target |",
+        f"| seconds ({'wire visitors' if wire else 'browser visitors'}) | p50 | p95 | worst | visitors | target |",
         "|---|---:|---:|---:|---|---|",
         _row("Home's first chart", homes, len(visits),
              f"p95 ≤ {TARGETS['home_p95']:g} s, worst ≤ {TARGETS['home_worst']:g} s: "
              + met(home_p95 is not None and home_p95 <= TARGETS["home_p95"] and len(homes) == len(visits)
                    and home_worst is not None and home_worst <= TARGETS["home_worst"])),
     ]
+    probe = result.get("probe")
+    if probe is not None:
+        seconds = probe["home_seconds"]
+        said = "; ".join(probe["generic"] + probe["refusals"] + probe["failed"]).replace("|", "/")[:200]
+        lines.append(f"| Home's first chart in one real browser (the probe: Chromium at normal priority, opening "
+                     f"Home {probe['arrival']:g} s after the first arrival) | | | {_seconds(seconds)} | 1"
+                     f"{' (not drawn)' if seconds is None else ''} | {said} |")
     for kind in result["heavy_kinds"]:
         of_kind = [v for v in visits if v["kind"] == kind]
         if of_kind:
@@ -590,6 +454,8 @@ def table(result: dict[str, Any]) -> str:
         f"{len(asked)} | |",
         f"| exceptions in the server log | {exceptions or 'none'} | |",
         f"| server alive and healthy at the end | {'yes' if result['server_alive'] else '**no**'} | |",
+        f"| a new (wire) visitor gets Home's chart after the class, within {END_CHECK_SECONDS:g} s | "
+        f"{'yes' if result.get('serves_home_at_end') else '**no**'} | |",
         "",
         "| visitor | arrives, s | heavy page | Home chart, s | heavy page, s | download, s | problems |",
         "|---:|---:|---|---:|---:|---:|---|",
@@ -619,13 +485,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="visitors of one kind open the same heavy link (default: each its own computation)")
     parser.add_argument("--address-space", type=float, default=3.0,
                         help="the server's address-space cap in GB, as the tests' deployed server (0: none)")
+    parser.add_argument("--clients", choices=("wire", "browser"), default="wire",
+                        help="wire: visitors speak Streamlit's websocket protocol, no browser (what the server does "
+                             "for visitors on machines of their own); browser: a Chromium context each, here")
+    parser.add_argument("--probe", action="store_true",
+                        help="with --clients wire: one real Chromium visitor opens Home when the last visitor arrives")
     parser.add_argument("--browser-nice", type=int, default=0,
-                        help="start the browser this much lower in CPU priority than the server (0-19; 0: the same)")
+                        help="--clients browser: start the browser this much lower in CPU priority than the server "
+                             "(0-19; 0: the same)")
     parser.add_argument("--json", type=Path, help="also write every number to this file")
     options = parser.parse_args(argv)
     if not 1 <= options.visitors <= 60 or options.arrival < 0 or options.timeout <= 0 or options.download_every < 0 \
             or not 0 <= options.browser_nice <= 19:
         parser.error("visitors 1-60, arrival ≥ 0, timeout > 0, download-every ≥ 0, browser-nice 0-19")
+    if options.probe and options.clients != "wire":
+        parser.error("--probe goes with --clients wire (with browsers, every visitor is one)")
     # A plain SIGTERM would skip the `finally` that stops the server.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     try:

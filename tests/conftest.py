@@ -29,7 +29,8 @@ _streamlit_config.set_option("client.showErrorDetails", "full")
 
 
 #: The marker of each test folder (registered in pyproject.toml): `-m` selects by what a test tests.
-FOLDER_MARKERS = {"unit": "unit", "app": "app", "browser": "browser", "security": "security", "deploy": "deploy"}
+FOLDER_MARKERS = {"unit": "unit", "app": "app", "browser": "browser", "security": "security", "deploy": "deploy",
+                  "wire": "wire"}
 
 
 def pytest_configure(config: pytest.Config) -> None:

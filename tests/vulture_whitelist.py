@@ -57,3 +57,10 @@ _._t_changed
 _._node_changed
 # cfrviz/site/data.py: the inverse of the data files' wrapping, read by the test that compares them with the app's payload.
 payload_text
+
+# Protobuf fields scripts/streamlit_wire.py sets for the server to read (a rerun's ClientState).
+_.trigger_value
+_.page_name
+_.timezone_offset
+_.is_embedded
+_.color_scheme

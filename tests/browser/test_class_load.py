@@ -1,6 +1,11 @@
 """A class at once, in CI: scripts/load_class.py with 10 visitors, asserting only what does not
 depend on the machine's speed.
 
+The ten are wire visitors (scripts/streamlit_wire.py: Streamlit's websocket protocol, no browser),
+so the class costs the server what ten visitors on machines of their own would, not ten renderers
+on CI's two cores; the probe (`--probe`) is one real Chromium visitor opening Home while the class
+is at its peak, the real-browser check of the class. tests/wire/ checks the wire visitor itself.
+
 References:
 - errors: the house rule (a visitor sees a drawing or one sentence, never Streamlit's generic
   error) and the issue "A class at once" (no generic error under the load mix);
@@ -27,7 +32,7 @@ from tests.support.memory import descendants, rss_megabytes
 from tests.support.server import REPO_ROOT
 
 VISITORS = 10
-# Per page and per download; a 2-core CI box runs the server and ten renderers at once.
+# Per page and per download; a 2-core CI box runs the server, ten wire visitors and the probe at once.
 PAGE_TIMEOUT_S = 300
 # The script's own bounds (warm-up, start, the class, the 60 s after) come well within this.
 RUN_TIMEOUT_S = 2400
@@ -71,7 +76,7 @@ def class_of_ten(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     finished = subprocess.run(
         [sys.executable, str(REPO_ROOT / "scripts" / "load_class.py"), "--visitors", str(VISITORS),
-         "--timeout", str(PAGE_TIMEOUT_S), "--json", str(numbers)],
+         "--clients", "wire", "--probe", "--timeout", str(PAGE_TIMEOUT_S), "--json", str(numbers)],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     print(finished.stdout)          # the table, for the CI log
     assert finished.returncode == 0, f"the harness failed:\n{finished.stderr[-3000:]}"
@@ -80,7 +85,7 @@ def class_of_ten(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 @pytest.mark.browser
-def test_a_class_of_ten_gets_its_pages_and_downloads_without_errors(class_of_ten: dict[str, Any]) -> None:
+def test_a_class_of_ten_and_a_browser_get_their_pages_and_downloads_without_errors(class_of_ten: dict[str, Any]) -> None:
     result = class_of_ten
     visits = result["visits"]
     assert len(visits) == VISITORS
@@ -91,8 +96,13 @@ def test_a_class_of_ten_gets_its_pages_and_downloads_without_errors(class_of_ten
              for v in visits if v["generic"] or v["refusals"] or v["failed"]]
     wrong += [f"visitor {v['index'] + 1} ({v['kind']}) has no Home chart or no heavy page: {v}" for v in visits
               if v["home_seconds"] is None or v["heavy_seconds"] is None]
+    probe = result["probe"]
+    if probe["home_seconds"] is None or probe["generic"] or probe["refusals"] or probe["failed"]:
+        wrong.append(f"the real browser opening Home during the class did not get its chart: {probe}")
     if not result["server_alive"]:
         wrong.append("the server is not alive and healthy at the end")
+    elif not result["serves_home_at_end"]:
+        wrong.append("the server answers its health check but a new visitor gets no Home chart at the end")
     # A run download that does not complete is an error its visitor sees. Seen here under load: the
     # file built on the click was gone before the browser fetched it (HTTP 404 for media/<id>.bin):
     # Streamlit keeps a deferred download's file unreferenced, and any session's finished script run
