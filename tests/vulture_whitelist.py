@@ -64,3 +64,6 @@ _.page_name
 _.timezone_offset
 _.is_embedded
 _.color_scheme
+
+# cfrviz/app/outbound_guard.py: Streamlit reads a message's metadata (an error box is not kept for reuse).
+_.cacheable

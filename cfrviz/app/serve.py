@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from cfrviz.app import websocket_limits
+from cfrviz.app import outbound_guard, websocket_limits
 from cfrviz.util import idle
 
 #: Set to 1 for a memory report at each idle release, or to N > 1 for that and tracemalloc's N top growths.
@@ -210,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     use_solve_workers()
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
     websocket_limits.limit_inbound_frames()   # frames from browsers: 1 MB, not server.maxMessageSize
+    outbound_guard.guard_outbound_messages()  # one visitor's unsendable message stops no one else's
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     try:
