@@ -6,11 +6,17 @@ long (a timeline payload with a mode's frames or of an uploaded run, a Compare l
 walkthrough trace). What never does: Home, a step on a timeline, a click on a drawn node, any view
 already cached or pinned, and threads that are no visitor's page (the warm-up, downloads).
 
+A heavy solve (one not cached, `cfrviz.app.solving.cached_solve`) takes a turn too, before it
+starts, and on the deployed server a turn lasts until the page's script run ends
+(`turns_last_whole_runs`): a visitor in line then holds no solved run, so with thirty visitors at
+once at most `PAGE_BUILDS` solved runs and their builds are alive, not one per visitor in line.
+
 Why a gate of its own, not jobs on the solve pool (`cfrviz.run.pool`): a build is Python that
 holds the interpreter lock (a worker thread would free no core), draws as it goes (progress,
-Compare's status) from the session's own thread, and may itself need a solve. Builds take a turn
-here first and a solver slot second, never the other way round, and a solve never waits for a
-turn, so two builds waiting for their solves cannot block the pool.
+Compare's status) from the session's own thread, and may itself need a solve. A turn is taken
+first and a solver slot second, never the other way round, and a solve's leader (the session that
+runs it for everyone who asks) holds its turn before it leads, so visitors holding turns who wait
+for a solve always wait for one that runs.
 
 Why 2, as the pool's workers (`solving.SOLVE_WORKERS`): the host has 2 cores. With 2 builds at once
 a light page's script shares the lock with two builds instead of thirty, and at most two builds'
@@ -20,8 +26,10 @@ heavy page behind it while a core idles during its compiled and NumPy calls.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -136,3 +144,33 @@ def heavy_page(show: Callable[[str | None], object] | None = None) -> Iterator[N
     finally:
         if show is not None:
             shows.pop()
+
+
+def turns_last_whole_runs() -> bool:
+    """From now on a turn taken during a page's script run lasts until that run ends (each run is
+    one `Admission.scope`). The deployed server calls this before it starts (`cfrviz.app.serve`);
+    it rebinds the name Streamlit's script runner calls each page's code through, and returns
+    False (one log line) when this Streamlit has no such name."""
+    from streamlit.runtime.scriptrunner import script_runner
+
+    run_page = getattr(script_runner, _RUNS_PAGES, None)
+    if not callable(run_page):
+        _LOGGER.warning("cfrviz: this Streamlit's script runner has no %s; a turn lasts for its own "
+                        "block only.", _RUNS_PAGES)
+        return False
+    if run_page in _IN_SCOPE:
+        return True
+
+    def in_scope(*args: Any, **kwargs: Any) -> Any:
+        with ADMISSION.scope():
+            return run_page(*args, **kwargs)
+
+    _IN_SCOPE.append(in_scope)
+    setattr(script_runner, _RUNS_PAGES, in_scope)
+    return True
+
+
+# What Streamlit's script runner calls each page's code through (streamlit/runtime/scriptrunner).
+_RUNS_PAGES = "exec_func_with_error_handling"
+_IN_SCOPE: list[Callable[..., Any]] = []
+_LOGGER = logging.getLogger(__name__)

@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     from streamlit.web import cli
 
     from cfrviz import app as ui
+    from cfrviz.app.admission import turns_last_whole_runs
     from cfrviz.app.solving import use_solve_workers
 
     ui.start_warmup(ui.pin_first_views, after_first_drawing=False)
@@ -211,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     ui.start_session_reaper()   # waits for the server, then lets go of sessions whose tab has gone
     websocket_limits.limit_inbound_frames()   # frames from browsers: 1 MB, not server.maxMessageSize
     outbound_guard.guard_outbound_messages()  # one visitor's unsendable message stops no one else's
+    turns_last_whole_runs()                   # a visitor in line holds no solved run
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     try:

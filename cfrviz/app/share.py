@@ -33,7 +33,9 @@ def share(view: View) -> None:
                 source = _run_source(view)
                 st.download_button("Download run (.npz)", data=functools.partial(_run_bytes, source),
                                    file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
-                                   mime="application/octet-stream", key=W + "dl_run")
+                                   # An .npz is a zip file: said so, the server sends it as it is
+                                   # (Streamlit gzips octet-streams again, for nothing, under load).
+                                   mime="application/zip", key=W + "dl_run")
                 st.download_button("Download average strategy (.json)",
                                    data=functools.partial(_strategy_json, source),
                                    file_name=f"cfrviz_{_file_stem(view)}_strategy.json",

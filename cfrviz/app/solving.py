@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from cfrviz.app.admission import heavy_build
 from cfrviz.app.widgets import error
 from cfrviz.run import Run, RunSettings
 from cfrviz.util import idle
@@ -200,7 +201,7 @@ def cached_solve(settings: RunSettings) -> Run:
                                "yours starts when one of them ends.", icon=":material/hourglass_top:"))
 
     def solve() -> Run:
-        if float(settings.spec.tree().num_nodes) * settings.iterations < _PROGRESS_COST:
+        if _cost(settings) < _PROGRESS_COST:
             return _pooled_solve(settings)
         bar = st.progress(0.0, text=f"Solving {settings.iterations:,} iterations…")
 
@@ -213,7 +214,14 @@ def cached_solve(settings: RunSettings) -> Run:
         return run
 
     try:
-        return shared_runs().get(settings, solve, on_wait)
+        runs = shared_runs()
+        if runs.holds(settings) or _cost(settings) < _PROGRESS_COST:
+            return runs.get(settings, solve, on_wait)
+        # A heavy solve takes a page's turn before it starts (`heavy_build`; on the deployed server
+        # the turn lasts until the page's script ends): a visitor in line holds no solved run while
+        # waiting, so at most `PAGE_BUILDS` solved runs and their builds are alive at once.
+        with heavy_build():
+            return runs.get(settings, solve, on_wait)
     except SolveRefused as refused:
         # Memory ran out (in a worker, or here): one sentence wherever the page asked, and the
         # page stops as after any refusal; the run is not cached, so a retry solves again.
@@ -225,6 +233,11 @@ def cached_solve(settings: RunSettings) -> Run:
     finally:
         for message in waiting:
             message.empty()     # the solve has started and ended: the wait is over
+
+
+def _cost(settings: RunSettings) -> float:
+    """A solve's work: histories times iterations."""
+    return float(settings.spec.tree().num_nodes) * settings.iterations
 
 
 def _solve(settings: RunSettings, progress: Callable[[float], object] | None = None, *, here: bool = False) -> Run:

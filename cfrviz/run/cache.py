@@ -117,6 +117,12 @@ class RunCache:
                 self._pinned[key] = run
         return run
 
+    def holds(self, key: Hashable) -> bool:
+        """Whether a run for `key` is at hand without a solve (cached, pinned or still held by a
+        session), leaving the order of the least recently used as it is."""
+        with self._lock:
+            return key in self._pinned or key in self._runs or self._alive.get(key) is not None
+
     def _find(self, key: Hashable) -> Run | None:
         """The run kept under `key` (under the lock), now the most recently used; a run some session
         still holds goes back into the budget."""

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from cfrviz.app import admission
 from cfrviz.app.admission import ADMISSION
+from cfrviz.app.solving import shared_runs
 from tests.support.apptest import mounted, open_link
 
 WAIT = 120.0        # seconds: a bound for waits on events, never reached when the code is right
@@ -85,6 +86,59 @@ def test_a_heavy_page_shows_its_place_in_line_then_builds_and_a_kept_view_never_
             ADMISSION.leave(ticket)
     assert places.empty() and not at.exception
     assert mounted(at)[0]["id"] == header["id"]
+
+
+def test_a_heavy_solve_waits_in_line_before_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: a Leduc solve of 12,000 iterations over 1,936 histories is over the progress bar's
+    # 20,000,000 (`solving._PROGRESS_COST`), so it is heavy; with both turns held the page is first
+    # in line, and nothing is solved (nor held) until a turn frees. On the old code the page solved
+    # first and waited for its payload's turn holding the run: the count below was one more.
+    at = open_link()                                        # Home's pinned first view: no turn
+    for key, value in {"game": "leduc", "algo": "cfr", "iters": "12000", "updates": "simultaneous"}.items():
+        at.query_params[key] = value
+    solves = shared_runs().stats().solves
+    held = [ADMISSION.join() for _ in range(ADMISSION.slots)]
+    places = _told_places(monkeypatch)
+    page = _in_thread(lambda: at.switch_page("pages/1_Game_tree.py").run())
+    try:
+        assert places.get(timeout=WAIT) == 0
+        assert shared_runs().stats().solves == solves       # in line: nothing solved yet
+        ADMISSION.leave(held[0])
+        page.join(WAIT)
+        assert not page.is_alive()
+    finally:
+        for ticket in held:
+            ADMISSION.leave(ticket)
+    assert not at.exception, at.exception
+    assert shared_runs().stats().solves == solves + 1
+    assert ADMISSION.counts() == (0, 0)
+
+
+def test_on_the_deployed_server_a_turn_lasts_until_the_pages_run_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: `Admission.scope` keeps a turn taken inside until the scope ends; the deployed
+    # server makes each script run one scope through the name Streamlit's runner calls pages by.
+    import inspect
+
+    from streamlit.runtime.scriptrunner import script_runner
+
+    # The pinned Streamlit runs every page through that module-level name.
+    assert callable(getattr(script_runner, admission._RUNS_PAGES))
+    assert f"{admission._RUNS_PAGES}(code_to_exec, ctx)" in inspect.getsource(script_runner.ScriptRunner._run_script)
+    monkeypatch.setattr(script_runner, admission._RUNS_PAGES, lambda func, ctx: func())   # a page runner
+    seen: list[tuple[bool, tuple[int, int]]] = []
+
+    def page() -> str:
+        with ADMISSION.turn():
+            pass
+        seen.append((ADMISSION.holds_turn(), ADMISSION.counts()))   # the block is over
+        return "ran"
+
+    assert admission.turns_last_whole_runs() and admission.turns_last_whole_runs()   # wraps once
+    runs_pages = getattr(script_runner, admission._RUNS_PAGES)
+    assert runs_pages in admission._IN_SCOPE
+    assert runs_pages(page, None) == "ran"
+    assert seen == [(True, (1, 0))]                         # still held after the block, inside the run
+    assert ADMISSION.counts() == (0, 0) and not ADMISSION.holds_turn()
 
 
 def test_the_line_names_the_visitors_ahead() -> None:

@@ -159,6 +159,21 @@ def test_a_run_some_session_still_holds_is_handed_out_again() -> None:
     assert cache.stats().solves == 2
 
 
+def test_holds_says_whether_a_run_is_at_hand_and_changes_nothing() -> None:
+    # Reference: the cache's three places (budget, pinned, still held by a session); asking is no hit
+    # and does not make a run the most recently used (the order below is the one `get` made).
+    cache = RunCache(max_bytes=10**9, max_entries=2, max_concurrent_solves=1)
+    assert not cache.holds("a")
+    cache.get("a", lambda: _kuhn(10))
+    cache.get("b", lambda: _kuhn(11), pin=True)
+    cache.get("c", lambda: _kuhn(12))
+    assert cache.holds("a") and cache.holds("b") and cache.holds("c") and not cache.holds("d")
+    assert cache.stats().hits == 0
+    cache.get("d", lambda: _kuhn(13))                     # "a" is the least recently used: it leaves
+    gc.collect()
+    assert not cache.holds("a") and cache.holds("c") and cache.holds("d")
+
+
 def test_pinned_runs_are_never_evicted_and_their_bytes_are_counted_apart() -> None:
     # Reference: the cache's contract for pinned runs (the first visit's views): outside the byte
     # and entry budget, never evicted, their bytes reported on their own and never counted twice.
