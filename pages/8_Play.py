@@ -12,11 +12,14 @@ from __future__ import annotations
 import functools
 import math
 
+import numpy as np
+
 import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.app import registry
-from cfrviz.app import practice_box
+from cfrviz.app import play_buttons, practice_box
+from cfrviz.app.play_buttons import HAND_KEY, LOSSES_KEY, PREDICTED_KEY, RESULTS_KEY, SEATS_KEY, SECRET_KEY, SESSION_KEY
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.figures._style import PLAYER_NAMES
@@ -33,13 +36,9 @@ run = ui.solved_run(view)
 t = int(run.iterations[view.snapshot])
 strategy = run.average_strategy[view.snapshot]
 
-HAND_KEY = "play_hand"
-RESULTS_KEY = "play_results"
-SEATS_KEY = "play_seats"
-LOSSES_KEY = "play_losses"
-SESSION_KEY = "play_session"
-SECRET_KEY = "play_secret"
-PREDICTED_KEY = "play_predicted"   # (hand, decisions) whose EV loss the learner has chosen to see
+# The bot's strategy at t for the buttons: a copy of the one row, so what Streamlit keeps of the
+# buttons until the next run holds no solved run (`cfrviz.app.play_buttons`).
+bot = np.array(strategy)
 
 # Card games show the cards; any other game shows the information set the human is in.
 cards_dealt = view.settings.spec.parts_by == "private card"
@@ -76,6 +75,7 @@ game_value = play.known_game_value(tree, view.settings.spec)
 
 # A new game, way of dealing or seed starts a new session of hands (with a new secret).
 session = (tree.game.title, seeded, seed if seeded else None)
+dealt_seed = seed if seeded else None       # None: the session's secret
 if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_state:
     st.session_state[SESSION_KEY] = session
     st.session_state[SECRET_KEY] = play.secret_seed()
@@ -85,40 +85,7 @@ if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_
     st.session_state[LOSSES_KEY] = []
 
 
-def deal(number: int) -> None:
-    # `number` is the hand the button was drawn for: a second click deals nothing new.
-    current: play.Hand | None = st.session_state[HAND_KEY]
-    if number != len(st.session_state[RESULTS_KEY]) or (current is not None and current.number == number
-                                                         and current.path[-1] < tree.num_nodes):
-        return
-    seat = play.seat_for_hand(registry.parse_seat(str(ui.page_value("play_seat"))), number)
-    secret = int(st.session_state[SECRET_KEY])
-    st.session_state[HAND_KEY] = play.start_hand(tree, strategy, seat=seat, seed=seed if seeded else secret,
-                                                 number=number)
-
-
-def take(action: str, number: int, step: int) -> None:
-    current: play.Hand | None = st.session_state[HAND_KEY]
-    if current is None:
-        return
-    hand = play.act_once(tree, strategy, current, action, number=number, step=step, iteration=t)
-    if hand is current:
-        return      # a click on buttons of a step already taken
-    st.session_state[HAND_KEY] = hand
-    st.session_state[LOSSES_KEY] = [*st.session_state[LOSSES_KEY], hand.decisions[-1].loss]
-    if play.is_over(tree, hand):
-        st.session_state[RESULTS_KEY] = [*st.session_state[RESULTS_KEY], play.human_chips(tree, hand)]
-        st.session_state[SEATS_KEY] = [*st.session_state[SEATS_KEY], hand.seat]
-
-
-def reset() -> None:
-    for key in (RESULTS_KEY, SEATS_KEY, LOSSES_KEY):
-        st.session_state[key] = []
-    st.session_state[HAND_KEY] = None
-    st.session_state[SECRET_KEY] = play.secret_seed()
-
-
-c4.button("Reset the score", on_click=reset, key="play_reset", width="stretch")
+c4.button("Reset the score", on_click=play_buttons.reset, key="play_reset", width="stretch")
 predicting = st.toggle("Practice: predict each decision's EV loss before it is shown", key="play_predict")
 hand: play.Hand | None = st.session_state.get(HAND_KEY)
 if hand is not None and hand.path and hand.path[-1] >= tree.num_nodes:
@@ -136,7 +103,7 @@ def who(player: int, me: int) -> str:
 table, side = st.columns([3, 2])
 with table:
     if hand is None:
-        st.button("Deal the first hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),), key="play_deal",
+        st.button("Deal the first hand", on_click=play_buttons.deal, args=(tree, bot, dealt_seed, len(st.session_state[RESULTS_KEY])), key="play_deal",
                   type="primary")
     else:
         me = hand.seat
@@ -189,15 +156,14 @@ with table:
             asked = (hand.number, len(hand.decisions))
             if predicting:
                 # Predict, then reveal: the loss is shown once the learner has committed to a guess.
-                played = strategy if decision.iteration is None else \
-                    run.average_strategy[run.snapshot_at(decision.iteration)]   # the strategy the loss was judged by
+                played = bot if decision.iteration is None else \
+                    np.array(run.average_strategy[run.snapshot_at(decision.iteration)])   # the strategy the loss was judged by
                 practice_box.ask(practice.Practice.PLAY, functools.partial(
                     practice.play_mistake, tree, played, decision.information_set,
                     decision.actions[decision.chosen]), (session, asked), expanded=True)
             if predicting and asked not in st.session_state.get(PREDICTED_KEY, set()) \
                     and not practice_box.answered(practice.Practice.PLAY, (session, asked)):
-                st.button("Show the EV loss", key="play_show_loss", on_click=lambda key=asked: st.session_state
-                          .setdefault(PREDICTED_KEY, set()).add(key))
+                st.button("Show the EV loss", key="play_show_loss", on_click=play_buttons.show_loss, args=(asked,))
                 continue
             st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
                     f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
@@ -215,7 +181,7 @@ with table:
                            + f". You {verdict} {chips(abs(won))}.")
             else:
                 st.success(f"The hand ends at {md(tree.node_label[hand.node])}. You {verdict} {chips(abs(won))}.")
-            st.button("Deal the next hand", on_click=deal, args=(len(st.session_state[RESULTS_KEY]),),
+            st.button("Deal the next hand", on_click=play_buttons.deal, args=(tree, bot, dealt_seed, len(st.session_state[RESULTS_KEY])),
                       key="play_deal", type="primary")
         else:
             last = steps[-1] if steps else None
@@ -224,7 +190,8 @@ with table:
                         + (f" · {chips(owed)} to call" if owed > 0 else ""))
             buttons = st.columns(len(play.legal_actions(tree, hand)))
             for column, action in zip(buttons, play.legal_actions(tree, hand)):
-                column.button(md(action.capitalize()), on_click=take, args=(action, hand.number, len(hand.path)),
+                column.button(md(action.capitalize()), on_click=play_buttons.take,
+                              args=(tree, bot, t, action, hand.number, len(hand.path)),
                               key=f"play_action_{action}", width="stretch")
 
 with side:

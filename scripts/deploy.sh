@@ -22,6 +22,10 @@ if [ -z "${CFRVIZ_MALLOC_DEFAULTS:-}" ]; then
   export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
   export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}"
 fi
+# pyarrow (Streamlit's tables) allocates through the system's malloc, not its own pool, which
+# reserves 1 GiB of address space up front: the server's idle address space falls from 1.9 to
+# 0.8 GB, room a host's address-space cap (the tests' 3 GB) otherwise loses to nothing.
+export ARROW_DEFAULT_MEMORY_POOL="${ARROW_DEFAULT_MEMORY_POOL:-system}"
 export PYTHONUNBUFFERED=1
 
 case "${1:-}" in

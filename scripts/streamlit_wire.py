@@ -45,6 +45,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import gzip
+import http.client
 import http.cookiejar
 import re
 import time
@@ -238,7 +239,7 @@ class WireVisitor:
             await self._until_finished(page, mark, began, deadline)
         except TimeoutError:
             page.problems.append(f"nothing more within {timeout:g} s")
-        except (OSError, urllib.error.URLError, ConnectionClosed) as failure:
+        except (OSError, urllib.error.URLError, http.client.HTTPException, ConnectionClosed) as failure:
             page.problems.append(f"{type(failure).__name__}: {failure}"[:200])
         self._classify(page)
         return page
@@ -378,7 +379,7 @@ class WireVisitor:
             result.failure = f"no file within {timeout:g} s"
         except urllib.error.HTTPError as failure:
             result.failure = f"HTTP {failure.code} for {failure.url}"
-        except (OSError, urllib.error.URLError, ConnectionClosed) as failure:
+        except (OSError, urllib.error.URLError, http.client.HTTPException, ConnectionClosed) as failure:
             result.failure = f"{type(failure).__name__}: {failure}"[:200]
         finally:
             self._classify(page)
