@@ -11,12 +11,12 @@ exception element (the generic error) has no test of its own here.
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Iterator
 
 import pytest
 
+from tests.support.coroutines import run_apart
 from tests.support.server import REPO_ROOT, streamlit_server
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
@@ -32,17 +32,17 @@ def url() -> Iterator[str]:
         yield base
 
 
-def _open(url: str, path: str, mark: object) -> tuple[Page, list[str]]:
+def _wire_visit(url: str, path: str, mark: object) -> tuple[Page, list[str]]:
     """The page and the element types its finished run left."""
     async def visit() -> tuple[Page, list[str]]:
         async with WireVisitor(url) as visitor:
             page = await visitor.open(path, mark, TIMEOUT_S)  # type: ignore[arg-type]
             return page, [str(e.WhichOneof("type")) for e in visitor.elements()]
-    return asyncio.run(visit())
+    return run_apart(visit)
 
 
 def test_home_sends_the_timeline_element_and_no_exception(url: str) -> None:
-    page, kinds = _open(url, "/", timeline_element)
+    page, kinds = _wire_visit(url, "/", timeline_element)
     assert page.problems == [], page.problems
     assert page.marked_seconds is not None, f"no timeline element; the page sent {kinds}"
     assert page.finished_seconds is not None and page.finished_seconds >= page.marked_seconds
@@ -68,7 +68,7 @@ def test_a_compare_link_over_the_cap_gets_the_apps_one_sentence_error(url: str) 
     with pytest.raises(ValueError) as refused:
         check_work([*entries, sidebar], catalog.lookup("leduc").tree().num_nodes, DEFAULT_REPEATS)
 
-    page, kinds = _open(url, f"/Compare?game=leduc&cmp_iters={iterations}&cmp_sampling_iters={iterations}",
+    page, kinds = _wire_visit(url, f"/Compare?game=leduc&cmp_iters={iterations}&cmp_sampling_iters={iterations}",
                         plotly_element)
     assert page.problems == [] and page.finished_seconds is not None, page.problems
     assert page.errors == [escape_markdown(str(refused.value))], page.errors
@@ -87,7 +87,7 @@ def test_a_click_on_the_run_download_gets_the_runs_file_and_stays_on_the_page(ur
             headings = [e.heading.body for e in visitor.elements() if e.WhichOneof("type") == "heading"]
             return page, before, download, headings
 
-    page, before, download, headings = asyncio.run(visit())
+    page, before, download, headings = run_apart(visit)
     assert page.problems == [] and page.exceptions == [], (page.problems, page.exceptions)
     assert download.failure is None, download
     body = download.body

@@ -20,6 +20,7 @@ from streamlit.runtime.session_manager import SessionClientDisconnectedError
 from streamlit.web.server.starlette import starlette_websocket
 
 from cfrviz.app import outbound_guard
+from tests.support.coroutines import run_apart
 from cfrviz.app.outbound_guard import NOT_SENT, guard_outbound_messages, guarded_serializer
 
 
@@ -78,7 +79,7 @@ def written(serialize: Any, messages: list[ForwardMsg]) -> list[ForwardMsg]:
         await client.aclose()
         return socket.sent
 
-    return [ForwardMsg.FromString(payload) for payload in asyncio.run(drive())]
+    return [ForwardMsg.FromString(payload) for payload in run_apart(drive)]
 
 
 def test_without_the_guard_the_failure_leaves_the_client(serializer: None) -> None:
