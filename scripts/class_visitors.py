@@ -312,9 +312,11 @@ async def _wire_visitor(visitor: WireVisitor, visit: Visit, timeout: float, star
 
 
 async def run_wire_class(url: str, visits: list[Visit], drawn: dict[str, Callable[[Element], bool]],
-                         timeout: float, probe: Visit | None = None) -> tuple[str | None, float]:
+                         timeout: float, probe: Visit | None = None,
+                         at_height: Callable[[], None] | None = None) -> tuple[str | None, float]:
     """Every visitor at its arrival time, each a `WireVisitor`; all sessions closed at the end. With
     `probe`, one real Chromium visitor opens Home at `probe.arrival` (seconds after the first arrival).
+    `at_height` is called when every visitor is done, before any session closes (every page still open).
     Returns (the probe's browser version, monotonic time the last session closed)."""
     visitors = [WireVisitor(url) for _ in visits]
     start = time.monotonic()
@@ -335,6 +337,8 @@ async def run_wire_class(url: str, visits: list[Visit], drawn: dict[str, Callabl
                 who = f"visitor {tasks[task].index + 1}" if task in tasks else "the probe"
                 raise RuntimeError(f"{who}: {task.exception()!r}")
         version = probing.result() if probing is not None and probing in done else None
+        if at_height is not None:
+            await asyncio.to_thread(at_height)
     finally:
         for visitor in visitors:
             await visitor.close()

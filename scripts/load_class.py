@@ -94,6 +94,7 @@ from streamlit.proto.Element_pb2 import Element
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cfrviz.app.serve import REPORT_SIGNAL, memory_report_asked  # noqa: E402
 from class_visitors import Visit, niced_browser, run_class, run_wire_class, serves_home  # noqa: E402
 from streamlit_wire import plotly_element, timeline_element  # noqa: E402
 from tests.support.memory import RssSampler, descendants, rss_megabytes  # noqa: E402
@@ -266,6 +267,19 @@ class OwnSampler(RssSampler):
             self.stop.wait(self.interval)
 
 
+def report_at_height(pid: int, log_path: Path, timeout: float) -> None:
+    """Ask the server for its memory report (cfrviz.app.serve.REPORT_SIGNAL) while every visitor's
+    pages are open, and wait until the report's list of large arrays is in its log."""
+    before = log_path.read_text(errors="replace").count("large arrays and byte strings:")
+    os.kill(pid, REPORT_SIGNAL)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log_path.read_text(errors="replace").count("large arrays and byte strings:") > before:
+            return
+        time.sleep(0.5)         # polling a file another process writes: a bounded wait on a condition
+    print("the server wrote no memory report at the class's height", file=sys.stderr)
+
+
 def measure(options: argparse.Namespace) -> dict[str, Any]:
     """Start the server, run the class, and return every number (what --json writes)."""
     kinds, fill = heavy_pages()
@@ -317,7 +331,10 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
             print(f"{options.visitors} visitors arriving over {options.arrival:g} s at {url}", file=sys.stderr)
             if options.clients == "wire":
                 cpu = time.process_time()
-                browser_version, closed = asyncio.run(run_wire_class(url, visits, elements, options.timeout, probe))
+                browser_version, closed = asyncio.run(run_wire_class(
+                    url, visits, elements, options.timeout, probe,
+                    at_height=(lambda: report_at_height(process.pid, log_path, options.timeout))
+                    if memory_report_asked() else None))
                 # The wire visitors' own cost: this process's CPU (the server and the probe's browser are others).
                 result["client_cpu_seconds"] = round(time.process_time() - cpu, 1)
             else:

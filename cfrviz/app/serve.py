@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 import threading
 import time
@@ -26,6 +27,9 @@ from cfrviz.util import idle
 
 #: Set to 1 for a memory report at each idle release, or to N > 1 for that and tracemalloc's N top growths.
 MEMORY_REPORT = "CFRVIZ_MEMORY_REPORT"
+#: With MEMORY_REPORT set, this signal asks for a report now (scripts/load_class.py sends it at the
+#: class's height, when every visitor's pages are open: what the sessions hold, not what is left after).
+REPORT_SIGNAL = signal.SIGUSR1
 APP = Path(__file__).resolve().parents[2] / "app.py"
 #: What the pages import on their first visit (pandas and plotly through the figure modules, SciPy's
 #: LP solver, networkx): loaded here, last, so that no visitor of a deployed server waits for them
@@ -74,9 +78,21 @@ def _start_memory_report() -> None:
         tracemalloc.start(12)
         baseline = tracemalloc.take_snapshot()
     idle.after_release(lambda: _memory_report(baseline, top))
+    _ASKED_REPORT.append(lambda: _memory_report(baseline, top))
     _memory_report(None, 0)         # the idle numbers, to compare with
     print(f"cfrviz: memory report at each idle release{' with tracemalloc' if baseline else ''}", file=sys.stderr,
           flush=True)
+
+
+#: The report the signal writes, once _start_memory_report has taken its baseline.
+_ASKED_REPORT: list[Any] = []
+
+
+def _report_on_signal(signum: int, frame: object) -> None:
+    """REPORT_SIGNAL's handler: the report on a thread of its own, so the server's event loop (the main
+    thread, where Python runs handlers) goes on meanwhile."""
+    if _ASKED_REPORT:
+        threading.Thread(target=_ASKED_REPORT[0], name="cfrviz-memory-report", daemon=True).start()
 
 
 def _memory_report(baseline: Any, top: int) -> None:
@@ -106,8 +122,9 @@ def _memory_report(baseline: Any, top: int) -> None:
 
 
 def _large_arrays() -> list[str]:
-    """The numpy arrays and byte strings of 1 MB or more, each with a chain of referrers up to a module,
-    a running frame or nothing (garbage in a cycle)."""
+    """The numpy arrays and byte strings of 1 MB or more (the 200 largest), grouped by their chain of
+    referrers up to a module, a running frame or nothing (garbage in a cycle)."""
+    import collections
     import gc
 
     import numpy as np
@@ -123,17 +140,27 @@ def _large_arrays() -> list[str]:
     lines = [f"  large arrays and byte strings: {len(found)}, {sum(_size(a) for a in ordered) / 1e6:.1f} MB"]
     ignore = {id(found), id(ordered), id(lines)}
     modules = {id(m.__dict__): name for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType)}
-    owners: dict[int, str] = {}
-    for array in ordered[:60]:
+    # Grouped by the object that refers to them (a Run, a cache's dict): one path in words per holder,
+    # largest first. The holders are kept in `held` so that no id is reused while the report runs.
+    groups: dict[int, list[tuple[str, int]]] = {}
+    held: dict[int, Any] = {}
+    first: dict[int, Any] = {}
+    for array in ordered:
         what = f"{array.dtype} {array.shape}" if isinstance(array, np.ndarray) else type(array).__name__
-        direct = [r for r in gc.get_referrers(array) if id(r) not in ignore and not isinstance(r, types.FrameType)]
-        owner = id(direct[0]) if direct else 0
-        if owner not in owners:
-            owners[owner] = _path_to_root(array, ignore, modules)
-            lines.append(f"    {_size(array) / 1e6:7.1f} MB {what}: {owners[owner]}")
-        else:
-            lines.append(f"    {_size(array) / 1e6:7.1f} MB {what}: the same owner as above")
+        direct = [r for r in gc.get_referrers(array) if id(r) not in ignore and not isinstance(r, types.FrameType)
+                  and r is not held and r is not first]
+        holder = direct[0] if direct else None
+        held.setdefault(id(holder), holder)
+        first.setdefault(id(holder), array)
+        groups.setdefault(id(holder), []).append((what, _size(array)))
         del direct
+    ignore |= {id(groups), id(held), id(first)}
+    for owner, arrays in sorted(groups.items(), key=lambda item: -sum(size for _, size in item[1]))[:40]:
+        shapes = ", ".join(f"{n} × {what}" for what, n in collections.Counter(w for w, _ in arrays).most_common(3))
+        lines.append(f"    {sum(size for _, size in arrays) / 1e6:7.1f} MB in {len(arrays)} ({shapes}): "
+                     f"{_path_to_root(first[owner], ignore, modules)}")
+    held.clear()
+    first.clear()
     found.clear()
     return lines
 
@@ -214,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     outbound_guard.guard_outbound_messages()  # one visitor's unsendable message stops no one else's
     turns_last_whole_runs()                   # a visitor in line holds no solved run
     threading.Thread(target=_report, args=(ui,), name="cfrviz-warmup-report", daemon=True).start()
+    if memory_report_asked():
+        signal.signal(REPORT_SIGNAL, _report_on_signal)   # only the main thread may set a handler
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     try:
         cli.main()
