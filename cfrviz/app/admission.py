@@ -26,7 +26,6 @@ heavy page behind it while a core idles during its compiled and NumPy calls.
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -37,6 +36,7 @@ from streamlit import runtime
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check, get_script_run_ctx
 
+from cfrviz.app.rebinding import rebind
 from cfrviz.run.admission import Admission
 from cfrviz.solving.worker import out_of_memory
 
@@ -151,26 +151,15 @@ def turns_last_whole_runs() -> bool:
     one `Admission.scope`). The deployed server calls this before it starts (`cfrviz.app.serve`);
     it rebinds the name Streamlit's script runner calls each page's code through, and returns
     False (one log line) when this Streamlit has no such name."""
-    from streamlit.runtime.scriptrunner import script_runner
+    return rebind("streamlit.runtime.scriptrunner.script_runner", "exec_func_with_error_handling", _whole_run,
+                  "a turn lasts for its own block only.")
 
-    run_page = getattr(script_runner, _RUNS_PAGES, None)
-    if not callable(run_page):
-        _LOGGER.warning("cfrviz: this Streamlit's script runner has no %s; a turn lasts for its own "
-                        "block only.", _RUNS_PAGES)
-        return False
-    if run_page in _IN_SCOPE:
-        return True
+
+def _whole_run(run_page: Callable[..., Any]) -> Callable[..., Any]:
+    """`run_page` with each page's run one `Admission.scope`."""
 
     def in_scope(*args: Any, **kwargs: Any) -> Any:
         with ADMISSION.scope():
             return run_page(*args, **kwargs)
 
-    _IN_SCOPE.append(in_scope)
-    setattr(script_runner, _RUNS_PAGES, in_scope)
-    return True
-
-
-# What Streamlit's script runner calls each page's code through (streamlit/runtime/scriptrunner).
-_RUNS_PAGES = "exec_func_with_error_handling"
-_IN_SCOPE: list[Callable[..., Any]] = []
-_LOGGER = logging.getLogger(__name__)
+    return in_scope

@@ -23,6 +23,8 @@ from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.session_manager import SessionClientDisconnectedError
 
+from cfrviz.app.rebinding import rebind
+
 __all__ = ["NOT_SENT", "guard_outbound_messages", "guarded_serializer"]
 
 #: What a visitor reads in place of an element the server could not send.
@@ -30,11 +32,8 @@ NOT_SENT = ("The server could not send this part of the page (most likely short 
             "visitors at once); reload the page in a minute.")
 
 _LOGGER = logging.getLogger(__name__)
-_HOOK = "serialize_forward_msg"
 
 Serializer = Callable[[ForwardMsg], bytes]
-# The guards installed, so that a second call does not wrap a guard again.
-_GUARDS: list[Serializer] = []
 
 
 def guarded_serializer(serialize: Serializer) -> Serializer:
@@ -64,22 +63,8 @@ def guarded_serializer(serialize: Serializer) -> Serializer:
 def guard_outbound_messages() -> bool:
     """Guard the serializer of Streamlit's websocket client; False (and one log line) when this
     Streamlit has no such name, in which case a failed message still stops the runtime's loop."""
-    names: dict[str, object] = {}
-    try:
-        from streamlit.web.server.starlette import starlette_websocket
-        names = vars(starlette_websocket)
-    except ImportError:
-        pass
-    original = names.get(_HOOK)
-    if not callable(original):
-        _LOGGER.warning("cfrviz: this Streamlit's websocket client has no %s to guard.", _HOOK)
-        return False
-    if original in _GUARDS:
-        return True
-    guarded = guarded_serializer(original)
-    _GUARDS.append(guarded)
-    names[_HOOK] = guarded
-    return True
+    return rebind("streamlit.web.server.starlette.starlette_websocket", "serialize_forward_msg", guarded_serializer,
+                  "one message that cannot be serialized stops every visitor's messages.")
 
 
 def _is_element(msg: ForwardMsg) -> bool:

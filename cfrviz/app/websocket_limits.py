@@ -18,33 +18,21 @@ checks the effect against the pinned Streamlit. When the name is missing the ser
 """
 from __future__ import annotations
 
-import logging
+from cfrviz.app.rebinding import rebind
 
 #: Largest websocket frame a browser may send (bytes): over 3,000 times the largest one measured.
 INBOUND_FRAME_BYTES = 1_000_000
-
-_LOGGER = logging.getLogger(__name__)
-# What Streamlit's Starlette server calls for uvicorn's `ws_max_size` (its own module-level name:
-# the outbound check in `streamlit.runtime.runtime_util` keeps the original).
-_HOOK = "get_max_message_size_bytes"
 
 
 def limit_inbound_frames(limit: int = INBOUND_FRAME_BYTES) -> bool:
     """Make the websocket layer refuse frames from browsers over `limit` bytes; False (and one log
     line) when this Streamlit has no such hook, in which case `server.maxMessageSize` still applies."""
-    names: dict[str, object] = {}
-    try:
-        from streamlit.web.server.starlette import starlette_server
-        names = vars(starlette_server)
-    except ImportError:
-        pass
-    if not callable(names.get(_HOOK)):
-        _LOGGER.warning("cfrviz: this Streamlit has no hook for the inbound websocket frame cap; "
-                        "server.maxMessageSize bounds frames from browsers instead.")
-        return False
 
     def inbound_frame_bytes() -> int:
         return limit
 
-    names[_HOOK] = inbound_frame_bytes
-    return True
+    # What Streamlit's Starlette server calls for uvicorn's `ws_max_size` (its own module-level name:
+    # the outbound check in `streamlit.runtime.runtime_util` keeps the original).
+    return rebind("streamlit.web.server.starlette.starlette_server", "get_max_message_size_bytes",
+                  lambda _outbound_cap: inbound_frame_bytes,
+                  "server.maxMessageSize bounds frames from browsers instead.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -122,9 +123,14 @@ def test_on_the_deployed_server_a_turn_lasts_until_the_pages_run_ends(monkeypatc
     from streamlit.runtime.scriptrunner import script_runner
 
     # The pinned Streamlit runs every page through that module-level name.
-    assert callable(getattr(script_runner, admission._RUNS_PAGES))
-    assert f"{admission._RUNS_PAGES}(code_to_exec, ctx)" in inspect.getsource(script_runner.ScriptRunner._run_script)
-    monkeypatch.setattr(script_runner, admission._RUNS_PAGES, lambda func, ctx: func())   # a page runner
+    runs_pages_name = "exec_func_with_error_handling"
+    assert callable(getattr(script_runner, runs_pages_name))
+    assert f"{runs_pages_name}(code_to_exec, ctx)" in inspect.getsource(script_runner.ScriptRunner._run_script)
+
+    def page_runner(func: Callable[[], str], ctx: object) -> str:
+        return func()
+
+    monkeypatch.setattr(script_runner, runs_pages_name, page_runner)
     seen: list[tuple[bool, tuple[int, int]]] = []
 
     def page() -> str:
@@ -133,9 +139,10 @@ def test_on_the_deployed_server_a_turn_lasts_until_the_pages_run_ends(monkeypatc
         seen.append((ADMISSION.holds_turn(), ADMISSION.counts()))   # the block is over
         return "ran"
 
-    assert admission.turns_last_whole_runs() and admission.turns_last_whole_runs()   # wraps once
-    runs_pages = getattr(script_runner, admission._RUNS_PAGES)
-    assert runs_pages in admission._IN_SCOPE
+    assert admission.turns_last_whole_runs()
+    runs_pages = getattr(script_runner, runs_pages_name)
+    assert runs_pages is not page_runner
+    assert admission.turns_last_whole_runs() and getattr(script_runner, runs_pages_name) is runs_pages   # wraps once
     assert runs_pages(page, None) == "ran"
     assert seen == [(True, (1, 0))]                         # still held after the block, inside the run
     assert ADMISSION.counts() == (0, 0) and not ADMISSION.holds_turn()
