@@ -17,8 +17,8 @@ from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
-from cfrviz.app.locks import LOCK_ASKED_KEY, lock_editor, lockable_node, locked_vs_unlocked
-from cfrviz.app import practice_box
+from cfrviz.app.locks import LOCK_ASKED_KEY, lock_editor, locked_vs_unlocked
+from cfrviz.app import page_events, practice_box
 from cfrviz.teaching import practice
 from cfrviz.teaching.narration import narrate_iteration
 
@@ -48,7 +48,8 @@ if not is_drawn_whole(tree):
         if state.get("tree_subtree") not in range(len(options)):
             state["tree_subtree"] = 0
         k = st.selectbox("Part of the tree", range(len(options)), key="tree_subtree",
-                         format_func=lambda k: tree_parts.label_of(tree, options[k]))
+                         format_func=page_events.labels(range(len(options)),
+                                                        lambda k: tree_parts.label_of(tree, options[k])))
         part = options[k]
         arrangements = (0,)
     else:
@@ -65,7 +66,7 @@ if not is_drawn_whole(tree):
         state["tree_line"] = part.line or ROUND_ONE
         c0, c1, c2, c3 = st.columns([1.3, 1, 1, 1])
         by = Player(c0.radio("Split by the cards of", tree_parts.BY_CARD, key="tree_by", horizontal=True,
-                             format_func=lambda p: f"player {player_number(p)}",
+                             format_func=page_events.labels(tree_parts.BY_CARD, lambda p: f"player {player_number(p)}"),
                              help="Every information set of that player is drawn whole in its part."))
         held = tree_parts.cards(tree, by)
         if state.get("tree_private") not in held:
@@ -108,14 +109,8 @@ selected_set = int(tree.infoset[view.node]) if view.node is not None else -1
 st.markdown(md(narrate_iteration(run, view.snapshot, selected_set if selected_set >= 0 else None)))
 
 
-def _lock_asked(value: object) -> None:   # the tree's L key: select the node and open its set's lock editor
-    node = lockable_node(value, tree)
-    if node is not None:
-        state[ui.NODE_KEY] = state[LOCK_ASKED_KEY] = node
-
-
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
-                       extra=comparison, events={"lockSet": _lock_asked})
+                       extra=comparison, events={"lockSet": functools.partial(page_events.lock_asked, tree)})
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges
 lock_editor(tree, view.node, view.choice.locks, ui.set_locks, disabled=view.uploaded,

@@ -4,7 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.app.links import link_of_sets, sets_of_link
+from cfrviz.app import page_events
+from cfrviz.app.links import sets_of_link
 from cfrviz.figures.evolution import aggression_heatmap, infoset_curves_figure
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
@@ -36,11 +37,8 @@ if st.session_state.get("evolution_infosets") != wanted:
     st.session_state["evolution_infosets"] = wanted
 
 
-def on_sets() -> None:
-    ui.set_page_value("evo_sets", link_of_sets(st.session_state.get("evolution_infosets") or [], keys))
-
-
-chosen = st.multiselect(f"Information sets (up to {MAX_CHOSEN})", keys, key="evolution_infosets", on_change=on_sets,
+chosen = st.multiselect(f"Information sets (up to {MAX_CHOSEN})", keys, key="evolution_infosets",
+                        on_change=page_events.sets_chosen, args=(list(keys), "evolution_infosets"),
                         max_selections=MAX_CHOSEN,
                         help="Information-set keys: private card, then the actions so far "
                              f"(k check, b bet, c call, f fold, r raise). At most {MAX_CHOSEN} at a time.")

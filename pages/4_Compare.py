@@ -6,7 +6,7 @@ import functools
 import streamlit as st
 
 from cfrviz import app as ui
-from cfrviz.app import page_results
+from cfrviz.app import page_events, page_results
 from cfrviz.util.text import ROUNDING_NOTE, clamped_exploitability, escape_markdown as md, number
 from cfrviz.app.compare_budget import MAX_NODE_VISITS, MAX_SEEDS
 from cfrviz.solving.compare import (
@@ -74,7 +74,7 @@ choices = page_results.compare_choices(game)
 if any(a not in choices for a in st.session_state.get("cmp_algos", [])):
     st.session_state["cmp_algos"] = [a for a in st.session_state["cmp_algos"] if a in choices]
 c1, c2 = st.columns([3, 2])
-algorithms = c1.multiselect("Algorithms", choices, format_func=lambda a: ALGORITHMS[a].title,
+algorithms = c1.multiselect("Algorithms", choices, format_func=page_events.labels(choices, lambda a: ALGORITHMS[a].title),
                             key=remembered("cmp_algos", [a for a in ui.page_value("cmp_algos") if a in choices]))
 # The box shows as many chips as fit on one line and hides the rest: say every chosen one underneath.
 if len(algorithms) > 1:

@@ -1,6 +1,7 @@
 """Regret matching in a matrix game: why the average strategy, not the current one, converges."""
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -8,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from cfrviz import catalog, app as ui
-from cfrviz.app import page_results, practice_box
+from cfrviz.app import page_events, page_results, practice_box
 from cfrviz.analysis.equilibria import best_response_to
 from cfrviz.analysis import matrix_equilibrium
 from cfrviz.app.components import timeline
 from cfrviz.figures.regret_matching import index_of_iteration, linked_point, regret_matching_payload
-from cfrviz.figures.timeline import TimelineMode, checked_iteration
+from cfrviz.figures.timeline import TimelineMode
 from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, MatrixGame, parse_probabilities, \
     payoff_table
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT
@@ -40,7 +41,8 @@ st.markdown(
     "while the **average** strategy settles on the equilibrium — the reason CFR reports the average.")
 
 c1, c2 = st.columns([1, 2])
-preset_key = c1.selectbox("Game", list(PRESETS), format_func=lambda k: PRESETS[k].title, **ui.bind("rm_game"))
+preset_key = c1.selectbox("Game", list(PRESETS), format_func=page_events.labels(PRESETS, lambda k: PRESETS[k].title),
+                          **ui.bind("rm_game"))
 preset = PRESETS[preset_key]
 c2.caption(preset.note)
 
@@ -128,15 +130,9 @@ shown_index = index_of_iteration(path.iterations, t)
 include = linked_point(path.iterations, t)   # a linked t that is not a frame gets its own
 
 
-def on_t(reported: object) -> None:
-    chosen = checked_iteration(reported, path.iterations)
-    if chosen is not None:
-        ui.set_page_value("rm_t", 0 if chosen >= iterations else chosen)
-
-
 game = MatrixGame(tuple(map(tuple, payoffs.tolist())), tuple(row_names), tuple(column_names), title=preset.title)
 timeline.mount(replace(view, tree=build_tree(game), run=None, t=int(path.iterations[shown_index]), node=None),
-               nodes=[], mode=TimelineMode.REGRET_MATCHING, key="rm_timeline", log=True, events={"t": on_t},
+               nodes=[], mode=TimelineMode.REGRET_MATCHING, key="rm_timeline", log=True, events={"t": functools.partial(page_events.regret_matching_t, np.array(path.iterations), iterations)},
                file_about={"page": "regret matching", "opponent": "self-play" if opponent is None else "fixed",
                            "updates from": update, "iterations": f"{iterations}", "seed": f"{seed}"},
                extra=timeline.Extra(key=(path_key, include), build=lambda: regret_matching_payload(

@@ -7,15 +7,16 @@ visitor pauses, so the share link (`walk_step`) keeps it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import streamlit as st
 
 from cfrviz import app as ui
 from cfrviz.teaching import texts
-from cfrviz.app import page_results, practice_box
+from cfrviz.app import page_events, page_results, practice_box
 from cfrviz.app.components import timeline
 from cfrviz.figures.timeline import TimelineMode
-from cfrviz.figures.walkthrough import checked_step, first_part, walkthrough_payload
+from cfrviz.figures.walkthrough import first_part, walkthrough_payload
 from cfrviz.solvers import ALGORITHMS, Algorithm, update_schemes
 from cfrviz.teaching import practice
 from cfrviz.teaching.narration import narrate_step
@@ -40,7 +41,7 @@ keys = list(walkable)
 # Kept values this game cannot take fall back before the widgets are drawn.
 if ui.page_value("walk_game") not in walkable:
     ui.set_page_value("walk_game", "kuhn" if "kuhn" in walkable else keys[0])
-game_key = c1.selectbox("Game", keys, format_func=lambda k: walkable[k].label, **ui.bind("walk_game"))
+game_key = c1.selectbox("Game", keys, format_func=page_events.labels(keys, lambda k: walkable[k].label), **ui.bind("walk_game"))
 game = walkable[game_key]
 # Chance sampling samples the deal, so it needs a game that starts with one.
 # The widget lists the algorithms' link strings; the page works with the `Algorithm` it names.
@@ -48,7 +49,7 @@ replayable = [a.value for a in page_results.replayable_algorithms(game)]
 if ui.page_value("walk_algo") not in replayable:
     ui.set_page_value("walk_algo", Algorithm.CHANCE_SAMPLING.value if Algorithm.CHANCE_SAMPLING in replayable
                       else replayable[0])
-algorithm = Algorithm(c2.selectbox("Algorithm", replayable, format_func=lambda a: ALGORITHMS[a].title,
+algorithm = Algorithm(c2.selectbox("Algorithm", replayable, format_func=page_events.labels(replayable, lambda a: ALGORITHMS[a].title),
                                    **ui.bind("walk_algo")))
 schemes = list(update_schemes(algorithm))
 if ui.page_value("walk_updates") not in schemes:
@@ -68,7 +69,7 @@ if algorithm == Algorithm.CHANCE_SAMPLING:
         ui.set_page_value("walk_deal", "QK" if "QK" in options else "random")
     # Card games deal both players' cards at once; any other game's first chance event is named as it is.
     deal_label = "Deal (player 1, player 2)" if game.parts_by == "private card" else "First chance outcome"
-    chosen = c5.selectbox(deal_label, options, format_func=lambda d: RANDOM_DEAL if d == "random" else d,
+    chosen = c5.selectbox(deal_label, options, format_func=page_events.labels(options, lambda d: RANDOM_DEAL if d == "random" else d),
                           help="Chance sampling walks one deal per iteration.", **ui.bind("walk_deal"))
     deal = None if chosen == "random" else chosen
     seed = int(st.columns([1, 3])[0].number_input(
@@ -91,20 +92,13 @@ with ui.heavy_page():
     count = len(trace.steps)
     step = min(max(int(ui.page_value("walk_step")), 1), count)
 
-    def on_step(value: object) -> None:
-        """The step the browser shows after a pause (1-based), into the link."""
-        reported = checked_step(value, count)
-        if reported is not None:
-            ui.set_page_value("walk_step", reported)
-            timeline.browser_shows("walk_timeline", reported)   # no need to send the trace again
-
     # What the solver just did at the step shown, in plain words (follows the step the browser reports).
     st.markdown(escape_markdown(narrate_step(trace.steps[step - 1])))   # plain text: game names are in it
     # The timeline's t is the step here: the component opens at it and reports it back as "walk_step".
     walk_view = dataclasses.replace(view, tree=trace.tree, run=None, t=step, node=None, uploaded=False)
     timeline.mount(walk_view, nodes=first_part(trace), mode=TimelineMode.WALKTHROUGH, key="walk_timeline",
                    extra=timeline.Extra(key=("walkthrough", *inputs), build=lambda: walkthrough_payload(trace)),
-                   events={"walk_step": on_step},
+                   events={"walk_step": functools.partial(page_events.walkthrough_step, count)},
                    file_about={"page": f"walkthrough of iteration {t}", "game name": str(game.name),
                                "algorithm": str(algorithm), "updates": str(updates), "seed": f"{seed}",
                                "deal": trace.deal or "every deal"})

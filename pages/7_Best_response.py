@@ -14,13 +14,13 @@ from cfrviz.util.text import clamped_exploitability, escape_markdown as md, numb
 from cfrviz.analysis import exploitability
 from cfrviz.analysis.reference import game_value as reference_value
 from cfrviz.analysis.reference import lp_equilibrium
-from cfrviz.app import practice_box
+from cfrviz.app import page_events, practice_box
 from cfrviz.app.components import timeline
 from cfrviz.teaching import practice
 from cfrviz.figures.timeline import TimelineMode
 from cfrviz.app.locks import exploitability_in_both_games
 from cfrviz.figures.best_response import best_response_values_over_time, equilibrium_table
-from cfrviz.figures.best_response_frames import best_response_frames, checked_exploiter, frames_with
+from cfrviz.figures.best_response_frames import best_response_frames, frames_with
 from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.tree import parts as tree_parts
 from cfrviz.util.vocabulary import Player, parse_player, player_number, player_text
@@ -44,24 +44,18 @@ if not is_drawn_whole(tree):
             return tree_parts.label_of(tree, part)
         return f"below {tree.node_label[part.root]} (node {part.root})"
 
-    k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)), format_func=part_name,
-                     key="br_part")
+    k = st.selectbox("Part of the tree (it is too big to draw whole)", range(len(options)),
+                     format_func=page_events.labels(range(len(options)), part_name), key="br_part")
     nodes = tree_parts.part_nodes(tree, options[k]).tolist()
 # This page's parts follow player 1's cards only: the inspector's "draw this set whole" is the Game tree's.
 state.pop(timeline.WHOLE_SET_KEY, None)
 
 # The exploiter is chosen in the timeline; what it reports is kept (and linked) here.
-reported = state.pop("_br_reported_exploiter", None)
+reported = state.pop(page_events.REPORTED_EXPLOITER_KEY, None)
 if reported is not None:
     ui.set_page_value("br_player", player_text(reported))
 exploiter = parse_player(ui.page_value("br_player"))
 ui.set_page_value("br_player", player_text(exploiter))
-
-
-def on_exploiter(value: object) -> None:
-    checked = checked_exploiter(value)
-    if checked is not None:
-        state["_br_reported_exploiter"] = checked
 
 
 game_value = reference_value(tree, view.settings.spec)
@@ -70,7 +64,7 @@ drawn = None if nodes is None else tuple(sorted(nodes))
 extra = timeline.Extra(key=("best_response", drawn, tuple(snapshots.tolist()), game_value),
                        build=lambda: best_response_frames(tree, run, snapshots, drawn, game_value))
 timeline.mount(view, nodes=nodes, mode=TimelineMode.BEST_RESPONSE, key="br_timeline", extra=extra,
-               events={"exploiter": on_exploiter}, state={"exploiter": player_number(exploiter)})
+               events={"exploiter": page_events.exploiter_reported}, state={"exploiter": player_number(exploiter)})
 st.caption(texts.BEST_RESPONSE_HOW)
 ui.action_legend(tree.game)
 
