@@ -73,8 +73,9 @@ seed = int(c3.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, d
                            **ui.bind("play_seed")))
 game_value = play.known_game_value(tree, view.settings.spec)
 
-# A new game, way of dealing or seed starts a new session of hands (with a new secret).
-session = (tree.game.title, seeded, seed if seeded else None)
+# A new game, way of dealing or seed starts a new session of hands (with a new secret). The game is
+# its catalog value (game string, file, payoffs): two files may share a title.
+session = (view.settings.spec, seeded, seed if seeded else None)
 dealt_seed = seed if seeded else None       # None: the session's secret
 if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_state:
     st.session_state[SESSION_KEY] = session
