@@ -156,7 +156,8 @@ st.caption(f"{texts.COMPARE_LEGEND} Sampling "
            "may be shared, so small differences are noise.")
 
 EXPLOITABILITY_COLUMNS = ("exploitability", "current exploitability")
-# Rounding noise below zero is 0 in the table and its CSV; the screen writes numbers as every page does.
+# Rounding noise below zero is 0 in the table and both CSV files (`curves_csv` clamps its own); the
+# screen writes numbers as every page does.
 rows = [{k: clamped_exploitability(v) if k in EXPLOITABILITY_COLUMNS else v  # type: ignore[arg-type]
          for k, v in row.items()} for row in summary(lines)]
 shown = [{k: number(v) if k in EXPLOITABILITY_COLUMNS else v for k, v in row.items()}  # type: ignore[arg-type]
@@ -172,7 +173,7 @@ st.dataframe(shown, hide_index=True, width="stretch", column_config={
                                                       "nearest one to the final average strategy."),
 }, column_order=None if is_kuhn else ["algorithm", "updates", "seeds", "iterations", "exploitability",
                                       "current exploitability", "nodes touched", "seconds"])
-st.caption(ROUNDING_NOTE)
+st.caption(ROUNDING_NOTE + " Both CSV files write it as 0 too.")
 d1, d2, _ = st.columns([1, 1, 3])
 # Partials, not lambdas: a lambda would keep this page's globals (the view and its run) alive with the button.
 d1.download_button("Table (CSV)", data=functools.partial(table_csv, rows), file_name=f"cfrviz_compare_{game.name}.csv",

@@ -20,7 +20,7 @@ from cfrviz.games.matrix import MAX_MATRIX_SIZE, MAX_NAME_LENGTH, PRESETS, Matri
 from cfrviz.solvers.matrix import TUTORIAL_OPPONENT
 from cfrviz.tree import build_tree
 from cfrviz.teaching import practice
-from cfrviz.util.text import escape_markdown
+from cfrviz.util.text import escape_markdown, number
 
 view = ui.setup_page(
     "Regret matching in a matrix game", solve=False, page=ui.Page.REGRET_MATCHING,
@@ -117,12 +117,12 @@ if opponent is None:
     target_name = "equilibrium"
     st.caption("Exact equilibrium: player 1 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(row_names, row_eq))
                + "; player 2 " + ", ".join(f"{escape_markdown(n)} {p:.3f}" for n, p in zip(column_names, column_eq))
-               + f"; value {value:+.4f} for player 1.")
+               + f"; value {number(value, signed=True)} for player 1.")
 else:
     response = best_response_to(payoffs, opponent)
     targets, target_name = [response, None], "best response to player 2"
     st.caption("Against a fixed player 2, player 1's average heads for the best response: "
-               + escape_markdown(row_names[int(np.argmax(response))]) + f" (expected payoff {float(np.max(payoffs @ opponent)):+.3f}).")
+               + escape_markdown(row_names[int(np.argmax(response))]) + f" (expected payoff {number(float(np.max(payoffs @ opponent)), signed=True)}).")
 
 path_key = (request.payoffs, row_names, tuple(column_names), iterations, request.opponent, update, seed,
             request.start_regret)

@@ -28,7 +28,7 @@ from cfrviz.figures.drawn import is_drawn_whole
 from cfrviz.util.vocabulary import DECISION_PLAYERS, Player, player_text
 from cfrviz.teaching import play, practice
 from cfrviz.tree import parts as tree_parts
-from cfrviz.util.text import escape_markdown as md
+from cfrviz.util.text import escape_markdown as md, number
 
 view = ui.setup_page("Play against the strategy", page=ui.Page.PLAY)
 tree = view.tree
@@ -73,8 +73,9 @@ seed = int(c3.number_input("Seed", min_value=0, max_value=ui.MAX_SEED, step=1, d
                            **ui.bind("play_seed")))
 game_value = play.known_game_value(tree, view.settings.spec)
 
-# A new game, way of dealing or seed starts a new session of hands (with a new secret).
-session = (tree.game.title, seeded, seed if seeded else None)
+# A new game, way of dealing or seed starts a new session of hands (with a new secret). The game is
+# its catalog value (game string, file, payoffs): two files may share a title.
+session = (view.settings.spec, seeded, seed if seeded else None)
 dealt_seed = seed if seeded else None       # None: the session's secret
 if st.session_state.get(SESSION_KEY) != session or SECRET_KEY not in st.session_state:
     st.session_state[SESSION_KEY] = session
@@ -165,9 +166,10 @@ with table:
                     and not practice_box.answered(practice.Practice.PLAY, (session, asked)):
                 st.button("Show the EV loss", key="play_show_loss", on_click=play_buttons.show_loss, args=(asked,))
                 continue
-            st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {decision.loss:+.4f} chips** "
-                    f"against the average strategy of iteration t = {decision.iteration:,}: the strategy is worth "
-                    f"{decision.set_value:+.4f} there and {chosen} {decision.action_values[decision.chosen]:+.4f}.",
+            st.info(f"**EV loss of your {chosen} at {md(decision.information_set)}: {number(decision.loss, signed=True)} "
+                    f"chips** against the average strategy of iteration t = {decision.iteration:,}: the strategy is "
+                    f"worth {number(decision.set_value, signed=True)} there and {chosen} "
+                    f"{number(decision.action_values[decision.chosen], signed=True)}.",
                     icon=":material/balance:")
         if over:
             won = play.human_chips(tree, hand)
@@ -196,10 +198,10 @@ with table:
 
 with side:
     count, total = play.session_loss(st.session_state[LOSSES_KEY])
-    st.metric("EV loss this session", f"{total:+.4f} chips",
+    st.metric("EV loss this session", f"{number(total, signed=True)} chips",
               help="The sum of every decision's EV loss against the strategy the bot was playing.")
     st.caption(f"over {count} decision{'s' if count != 1 else ''}"
-               + (f", {total / count:+.4f} chips per decision" if count else ""))
+               + (f", {number(total / count, signed=True)} chips per decision" if count else ""))
     results = st.session_state[RESULTS_KEY]
     if results:
         summary = play.score(results)
@@ -207,12 +209,12 @@ with side:
         seat_values = None if game_value is None else [play.seat_value(game_value, s) for s in seats]
         s1, s2 = st.columns(2)
         s1.metric("Hands played", f"{summary.hands}")
-        se = "" if math.isnan(summary.standard_error) else f" ± {summary.standard_error:.2f}"
-        s2.metric("Your chips per hand", f"{summary.mean:+.3f}{se}", help="mean ± one standard error")
+        se = "" if math.isnan(summary.standard_error) else f" ± {number(summary.standard_error)}"
+        s2.metric("Your chips per hand", f"{number(summary.mean, signed=True)}{se}", help="mean ± one standard error")
         st.metric("Game value for your seats", "unknown" if seat_values is None
-                  else f"{sum(seat_values) / len(seat_values):+.4f}",
+                  else number(sum(seat_values) / len(seat_values), signed=True),
                   help="What an equilibrium player earns on average in the seats you played.")
-        st.caption(f"Total: {summary.total:+g} chips.")
+        st.caption(f"Total: {number(summary.total, signed=True)} chips.")
 
 # The part of the tree the human is in: their own view, so nothing shows the bot's cards.
 ui.rules_card(tree.game, expanded=hand is None)   # below the table: the deal button comes first

@@ -99,8 +99,7 @@ def _panel(figure: Any, top: float) -> tuple[list[str], float]:
     previous: tuple[np.ndarray, np.ndarray] | None = None
     for trace, (lx, ly) in zip(traces, points):
         if trace.fill == "tonexty" and previous is not None and lx.size and previous[0].size:
-            # The band: the previous trace (its upper edge) forward, this one (the lower edge) back.
-            edge = np.concatenate([sx(previous[0]), sx(lx[::-1])]), np.concatenate([sy(previous[1]), sy(ly[::-1])])
+            edge = _band((sx(previous[0]), sy(previous[1])), (sx(lx), sy(ly)))
             color, alpha = _color(trace.fillcolor)
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(*edge))
             out.append(f'<polygon points="{path}" fill="{color}" fill-opacity="{alpha:g}" stroke="none"/>')
@@ -150,6 +149,13 @@ def _thinned(px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             keep.update((int(a + np.argmin(part)), int(a + np.argmax(part))))
     index = np.array(sorted(keep))
     return px[index], py[index]
+
+
+def _band(upper: tuple[np.ndarray, np.ndarray], lower: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The outline of a band between two lines (screen x, y each): the upper edge forward, the lower
+    edge back, each thinned as a line is (`_thinned`), so the outline moves by at most half a pixel."""
+    (ux, uy), (lx, ly) = _thinned(*upper), _thinned(*lower)
+    return np.concatenate([ux, lx[::-1]]), np.concatenate([uy, ly[::-1]])
 
 
 def grid_svg(figure: Any, notes: Sequence[str] = ()) -> str:

@@ -47,6 +47,7 @@ from cfrviz.solving.entry import solve_settings
 from cfrviz.tree import GameTree
 from cfrviz.util import memory
 from cfrviz.util.intervals import CONFIDENCE, band_words, log_t_interval
+from cfrviz.util.text import clamped_exploitability
 from cfrviz.util.whole_numbers import MAX_SEED
 
 #: The tidy table's columns, in order (the module docstring says what each holds).
@@ -546,18 +547,22 @@ CURVE_COLUMNS = ("algorithm", "updates", "seeds", "sidebar", "iteration", "nodes
 
 
 def curves_csv(lines: Sequence[Line]) -> str:
-    """Every line's curves as long-format CSV: one row per (line, snapshot), columns CURVE_COLUMNS."""
+    """Every line's curves as long-format CSV: one row per (line, snapshot), columns CURVE_COLUMNS.
+    Exploitability's rounding noise below zero is written as 0 (`clamped_exploitability`), as the
+    summary table shows it."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CURVE_COLUMNS)
     for line in lines:
         entry = line.entry
         seeds = " ".join(str(s) for s in entry.seeds) if entry.sampling else ""
-        columns = (line.nodes_touched, line.seconds, line.exploitability, line.exploitability_low,
-                   line.exploitability_high, line.current_exploitability, line.current_low, line.current_high)
+        exploitabilities = (line.exploitability, line.exploitability_low, line.exploitability_high,
+                            line.current_exploitability, line.current_low, line.current_high)
         for s, t in enumerate(line.iterations):
+            cells = [float(line.nodes_touched[s]), float(line.seconds[s])] + [
+                clamped_exploitability(float(c[s])) for c in exploitabilities]
             writer.writerow([entry.algorithm, entry.updates, seeds, int(entry.sidebar), int(t)]
-                            + ["" if math.isnan(float(c[s])) else repr(float(c[s])) for c in columns])
+                            + ["" if math.isnan(c) else repr(c) for c in cells])
     return out.getvalue()
 
 

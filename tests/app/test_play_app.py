@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 import cfrviz
 from cfrviz import app as ui
+from cfrviz.util.text import number
 from tests.support.apptest import mounted, open_page
 
 KUHN = {"game": "kuhn", "algo": "cfr", "iters": "200", "updates": "simultaneous"}
@@ -71,9 +72,15 @@ def test_the_bot_plays_the_timelines_t_and_a_rerun_keeps_the_hand() -> None:
     assert [float(check), float(bet)] == pytest.approx(run.average_strategy[run.snapshot_at(10), i].tolist(), abs=6e-5)
     # The human's decision was scored against the strategy of the t in force then (200).
     assert any("iteration t = 200" in m.value for m in at.info)
+    # Its numbers are written as every page writes them (`number`: three significant digits, signed).
+    decision = hand.decisions[-1]
+    (shown,) = [m.value for m in at.info if "EV loss of your" in m.value]
+    assert f": {number(decision.loss, signed=True)} chips** against" in shown
+    assert f"worth {number(decision.set_value, signed=True)} there" in shown
+    assert shown.endswith(f" {number(decision.action_values[decision.chosen], signed=True)}.")
     (count, total) = (len(at.session_state["play_losses"]), sum(at.session_state["play_losses"]))
     assert count >= 1
-    assert {m.label: m.value for m in at.metric}["EV loss this session"] == f"{total:+.4f} chips"
+    assert {m.label: m.value for m in at.metric}["EV loss this session"] == f"{number(total, signed=True)} chips"
 
 
 @pytest.mark.parametrize(("seat", "player"), [("p1", "player 1"), ("p2", "player 2")])

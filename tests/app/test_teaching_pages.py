@@ -67,12 +67,16 @@ def test_regret_matching_page_fixed_opponent_and_self_play():
     path = regret_matching_path(np.array(PRESETS["rps"].payoffs, dtype=float), 10_000, every=2,
                                 start_regret=((1, 0, 0), (0, 1, 0)))
     assert extra["players"][0]["average"][-1] == pytest.approx(path.average_row[-1].tolist(), abs=5e-5)
+    # Rock-paper-scissors is symmetric: its value is 0, written as every page writes numbers (`number`).
+    assert any(c.value.endswith("; value 0 for player 1.") for c in at.caption), [c.value for c in at.caption]
     at.radio(key="rm_mode").set_value("fixed").run()
     at.radio(key="rm_update").set_value("sampled").run()
     assert not at.exception
     (player,) = mounted(at)[1]["extra"]["players"]
     # The tutorial trainer's opponent (0.4, 0.3, 0.3): the average heads for paper, marked as the target.
     assert player["target"] == [0.0, 1.0, 0.0] and player["average"][-1][1] > 0.9
+    # Paper against it earns 0.4·1 + 0.3·0 + 0.3·(−1) = 0.1.
+    assert any(c.value.endswith("(expected payoff +0.1).") for c in at.caption), [c.value for c in at.caption]
     at.text_input(key="rm_opponent_3").set_value("0.5, 0.6, 0.1").run()
     # Errors are escaped markdown; on screen the backslashes vanish.
     assert [e.value.replace("\\", "") for e in at.error] == [
@@ -131,8 +135,8 @@ def test_play_page_plays_a_hand_and_scores_it():
     assert at.success and ("Showdown" in at.success[0].value or "fold" in at.success[0].value)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Hands played"] == "1"
-    # Seat player 1 in Kuhn: the game value shown is -1/18 (Kuhn 1950).
-    assert metrics["Game value for your seats"] == "-0.0556"
+    # Seat player 1 in Kuhn: the game value shown is -1/18 (Kuhn 1950), with the minus sign of `number`.
+    assert metrics["Game value for your seats"] == "\u22120.0556"
 
 
 def test_play_page_plays_a_matrix_game():

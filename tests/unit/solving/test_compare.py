@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,21 @@ def test_summary_and_csv_files_round_trip_at_full_precision() -> None:
     assert last_cfr_plus[:5] == ["cfr+", "alternating", "", "0", "2000"]
     assert float(last_cfr_plus[CURVE_COLUMNS.index("exploitability")]) == lines[0].exploitability[-1]
     assert float(last_cfr_plus[CURVE_COLUMNS.index("current_exploitability")]) == lines[0].current_exploitability[-1]
+
+
+def test_the_curves_csv_writes_rounding_noise_below_zero_as_0() -> None:
+    # Reference: Compare's table and CSV showed -6.94e-18 (issue 30, defect 5). Exploitability is never
+    # negative: within 1e-9 below zero is rounding, written 0.0; -0.1 is no rounding and is kept, to be seen.
+    line = measure_line(KUHN, Entry("cfr+", "alternating", 20), repeats=1)
+    noisy = np.array(line.exploitability)
+    noisy[-1] = -6.94e-18
+    wrong = np.array(line.current_exploitability)
+    wrong[-1] = -0.1
+    last = list(csv.reader(io.StringIO(curves_csv([replace(line, exploitability=noisy,
+                                                                current_exploitability=wrong)]))))[-1]
+    assert last[CURVE_COLUMNS.index("exploitability")] == "0.0"
+    assert last[CURVE_COLUMNS.index("current_exploitability")] == "-0.1"
+    assert float(last[CURVE_COLUMNS.index("nodes_touched")]) == line.nodes_touched[-1]
 
 
 def test_figure_colours_by_algorithm_dashes_by_scheme_and_keeps_the_legend_off_the_axis_title() -> None:
