@@ -88,11 +88,14 @@ def _start_memory_report() -> None:
 _ASKED_REPORT: list[Any] = []
 
 
-def _report_on_signal(signum: int, frame: object) -> None:
-    """REPORT_SIGNAL's handler: the report on a thread of its own, so the server's event loop (the main
-    thread, where Python runs handlers) goes on meanwhile."""
-    if _ASKED_REPORT:
-        threading.Thread(target=_ASKED_REPORT[0], name="cfrviz-memory-report", daemon=True).start()
+def _report_on_signal(signum: int, frame: object) -> threading.Thread | None:
+    """REPORT_SIGNAL's handler: the report on a thread of its own (returned), so the server's event loop
+    (the main thread, where Python runs handlers) goes on meanwhile."""
+    if not _ASKED_REPORT:
+        return None
+    reporter = threading.Thread(target=_ASKED_REPORT[0], name="cfrviz-memory-report", daemon=True)
+    reporter.start()
+    return reporter
 
 
 def _memory_report(baseline: Any, top: int) -> None:

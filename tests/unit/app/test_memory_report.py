@@ -28,8 +28,23 @@ def test_a_large_array_is_traced_to_the_module_global_that_holds_it(monkeypatch:
     module.held = [Holder(3)]    # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
     lines = serve._large_arrays()
-    mine = [line for line in lines if "3.0 MB float64 (375000,)" in line]
+    mine = [line for line in lines if "(1 × float64 (375000,))" in line]
     assert len(mine) == 1 and mine[0].endswith("Holder <- list <- module cfrviz_probe_module.held"), lines
+    assert mine[0].split()[:4] == ["3.0", "MB", "in", "1"], lines
+
+
+def test_the_arrays_one_object_holds_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reference: two 1.5 MB arrays on one object (as a run's snapshot arrays are) are 3.0 MB in 2, one path.
+    holder = Holder(1)
+    holder.cumulative_regret = np.zeros(187_500)
+    holder.average_strategy = np.ones(187_500)   # type: ignore[attr-defined]
+    module = types.ModuleType("cfrviz_probe_pair")
+    module.held = holder     # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    lines = serve._large_arrays()
+    mine = [line for line in lines if "cfrviz_probe_pair" in line]
+    assert len(mine) == 1 and "3.0 MB in 2 (2 × float64 (187500,)): Holder <- module cfrviz_probe_pair.held" in mine[0], \
+        lines
 
 
 def test_garbage_in_a_cycle_has_no_root() -> None:
@@ -42,7 +57,7 @@ def test_garbage_in_a_cycle_has_no_root() -> None:
     finally:
         gc.enable()
         gc.collect()
-    mine = [line for line in lines if "2.0 MB float64 (250000,)" in line]
+    mine = [line for line in lines if "(1 × float64 (250000,))" in line]
     assert len(mine) == 1 and "no root found" in mine[0], lines
 
 
@@ -64,9 +79,15 @@ def test_observers_run_after_the_caches_are_emptied(monkeypatch: pytest.MonkeyPa
 def test_the_report_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv(serve.MEMORY_REPORT, raising=False)
     monkeypatch.setattr(idle, "_observers", [])
+    monkeypatch.setattr(serve, "_ASKED_REPORT", [])
     assert not serve.memory_report_asked()
     monkeypatch.setenv(serve.MEMORY_REPORT, "1")
     assert serve.memory_report_asked()
     serve._start_memory_report()
     assert len(idle._observers) == 1
+    assert "cfrviz memory report:" in capsys.readouterr().err
+    # The signal's report (what load_class asks at the class's height) is the same report, on a thread.
+    reporter = serve._report_on_signal(int(serve.REPORT_SIGNAL), None)
+    assert reporter is not None
+    reporter.join(timeout=120)
     assert "cfrviz memory report:" in capsys.readouterr().err
