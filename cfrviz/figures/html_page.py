@@ -49,19 +49,23 @@ _POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-in
 
 # The host adapter: the view starts from the header, then the URL fragment; what the timeline
 # reports is kept here and written back to the fragment (so a reload or a copied address keeps it).
+# A fragment names the whole view as toFragment writes it, so a link opens the same view in a fresh
+# tab and in this one: no t or kind is the file's own, no node is none (an empty fragment: the
+# file's view). A changed fragment asks the timeline for that view (the header's `ask`): `#t=5`
+# after a click clears the clicked node.
 _ADAPTER = """
 const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
 const start = readJson("cfrviz-view");
 const body = document.getElementById("cfrviz-payload").textContent;
-const view = { ...start.header };
+const view = { ...start.header, ask: 0 };
 const reported = {};
 const whole = (text) => /^[0-9]+$/.test(text ?? "") ? Number(text) : undefined;
 function fromFragment() {
-  const asked = new URLSearchParams(location.hash.slice(1));
+  const text = location.hash.slice(1), asked = new URLSearchParams(text);
   const t = whole(asked.get("t")), node = whole(asked.get("node")), kind = asked.get("kind");
-  if (t !== undefined) view.t = t;
-  if (node !== undefined) view.node = node;
-  if (kind === "average" || kind === "current") view.kind = kind;
+  view.t = t ?? start.header.t;
+  view.node = text ? node ?? null : start.header.node;
+  view.kind = kind === "average" || kind === "current" ? kind : start.header.kind;
 }
 function toFragment() {
   const parts = [];
@@ -92,8 +96,7 @@ show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
 window.addEventListener("hashchange", () => {
   fromFragment();
-  // A header equal to the last one changes nothing; null first, so the asked t and node apply.
-  show({ ...view, t: null, node: null });
+  view.ask += 1;
   show(view);
 });
 window.cfrvizReported = reported;
