@@ -94,6 +94,8 @@ if (view.mode === "play") {
 }
 show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
+// The reader's colour scheme changed: the page's background did, and the timeline follows it.
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => show(view));
 window.addEventListener("hashchange", () => {
   fromFragment();
   view.ask += 1;
@@ -102,12 +104,19 @@ window.addEventListener("hashchange", () => {
 window.cfrvizReported = reported;
 """
 
+# The page follows the reader's colour scheme (Streamlit's light and dark colours); the timeline
+# then takes its palette from the body's background (theme.js).
 _PAGE_STYLE = """
+:root { color-scheme: light dark; }
 body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
        font-family: "Source Sans Pro", system-ui, sans-serif; color: #31333f; }
 .cfrviz-about { margin: 0 0 10px; }
 .cfrviz-about h1 { font-size: 1.3rem; margin: 0 0 2px; }
 .cfrviz-about p { margin: 0; font-size: 0.85rem; color: #555; }
+@media (prefers-color-scheme: dark) {
+  body { background: #0e1117; color: #fafafa; }
+  .cfrviz-about p { color: #b4b8c5; }
+}
 """
 
 
@@ -168,6 +177,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <meta http-equiv="Content-Security-Policy" content="{_POLICY}">
 <meta name="generator" content="cfrviz {html.escape(made)}">
 <title>{html.escape(title)} · cfrviz</title>
