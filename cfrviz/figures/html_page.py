@@ -41,6 +41,9 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "play": TimelineMode.PLAY,                    # Play against the strategy at t (games drawn whole)
 }
 _LOG_VIEWS = ("convergence", "exploitability", "regret_matching")
+#: The views where a node of the run's tree can be selected (the others draw no tree, or choose their own node).
+NODE_VIEWS = tuple(view for view, mode in HTML_VIEWS.items()
+                   if mode in (TimelineMode.TREE, TimelineMode.BEST_RESPONSE, TimelineMode.PLAY))
 
 # Nothing is fetched: this policy blocks every request the file could make (images and videos the
 # page draws itself are data: and blob: URLs).
