@@ -21,7 +21,10 @@ from typing import IO, TYPE_CHECKING, NoReturn, TextIO
 import numpy as np
 
 from cfrviz import catalog, cli_compare
+from cfrviz.figures.drawn import is_drawn_whole
+from cfrviz.figures.html_page import HTML_VIEWS, NODE_VIEWS
 from cfrviz.solvers import ALGORITHMS, DEFAULT_UPDATES, UPDATE_SCHEMES
+from cfrviz.solvers.matrix import matrix_payoffs
 from cfrviz.util.vocabulary import DECISION_PLAYERS, player_number
 from cfrviz.run import RunSettings, export_strategy, save_run
 from cfrviz.site import command as site_command
@@ -151,7 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", type=Path, metavar="FILE", help="write the average strategy as JSON")
     solve.add_argument("--out", type=Path, metavar="RUN.npz", help="save every snapshot as an .npz file")
     solve.add_argument("--html", type=Path, metavar="FILE",
-                       help="write the game tree's timeline as one self-contained HTML file (opens from disk)")
+                       help="write the run's timeline as one self-contained HTML file (opens from disk)")
+    solve.add_argument("--html-view", type=_choice("--html-view", tuple(HTML_VIEWS)), metavar="VIEW",
+                       help=f"what the --html file shows: {', '.join(HTML_VIEWS)} (default tree; regret_matching: "
+                            "matrix games only; play: games drawn whole, such as kuhn)")
+    solve.add_argument("--html-t", type=_whole_number("--html-t", 1), metavar="T",
+                       help="the iteration the --html file opens at, a recorded one (default the last; walkthrough: "
+                            "the iteration walked through, default 1)")
+    solve.add_argument("--html-node", type=_whole_number("--html-node", 0), metavar="NODE",
+                       help=f"the tree node the --html file opens with selected ({', '.join(NODE_VIEWS)})")
     cli_compare.add_parser(commands, _game, _whole_number)
     site_command.add_parser(commands)
     return parser
@@ -215,9 +226,62 @@ def check_arguments(args: argparse.Namespace) -> RunSettings:
         _writable(args.html, "--html")
         if any(other is not None and args.html.resolve() == other.resolve() for other in (args.json, args.out)):
             raise UsageError("--html must name a file of its own, not the one --json or --out writes.")
+    _check_html_view(args, game)
     locks = Locks.parse(args.lock).check(game.tree())
     # The game goes on as its GameSpec: the runner uses it as it is, without asking the catalog again.
     return RunSettings(game, args.algorithm, args.iterations, args.updates, args.seed, locks)
+
+
+def _check_html_view(args: argparse.Namespace, game: catalog.GameSpec) -> None:
+    """--html-view, --html-t and --html-node against the game and the solve asked for, before solving."""
+    for flag, value in (("--html-view", args.html_view), ("--html-t", args.html_t), ("--html-node", args.html_node)):
+        if value is not None and args.html is None:
+            raise UsageError(f"{flag} sets what the --html file shows; give --html FILE too.")
+    view = args.html_view or "tree"
+    tree = game.tree()
+    if view == "regret_matching":
+        try:
+            matrix_payoffs(tree)
+        except ValueError:
+            raise UsageError(f"--html-view regret_matching replays regret matching on a matrix game such as rps; "
+                             f"{game.title} is not one.") from None
+    if view == "play" and not is_drawn_whole(tree):
+        raise UsageError(f"--html-view play deals from the whole tree, and {game.title} is too big to draw whole; "
+                         "play it in the app.")
+    if args.html_node is not None:
+        if view not in NODE_VIEWS:
+            raise UsageError(f"--html-node selects a node of the tree, which the {view} view does not; "
+                             f"use it with --html-view {', '.join(NODE_VIEWS[:-1])} or {NODE_VIEWS[-1]}.")
+        if args.html_node >= tree.num_nodes:
+            raise UsageError(f"--html-node must be a node of {game.title}, 0 to {tree.num_nodes - 1}; "
+                             f"{args.html_node} was given.")
+    if args.html_t is not None:
+        if args.html_t > args.iterations:
+            raise UsageError(f"--html-t must be at most --iterations ({args.iterations:,}); {args.html_t:,} was given.")
+        if not args.lock:   # a locked solve keeps its own snapshots: checked on the run (`_html_page`)
+            from cfrviz.solving import planned_schedule
+            _check_recorded(view, args.html_t, planned_schedule(tree, args.iterations, args.snapshots))
+
+
+def _check_recorded(view: str, t: int, recorded: Sequence[int] | np.ndarray) -> None:
+    """A view of the snapshots opens at a recorded iteration: UsageError naming the nearest ones otherwise
+    (the walkthrough and regret matching replay any iteration)."""
+    if view in ("walkthrough", "regret_matching") or t in {int(i) for i in recorded}:
+        return
+    at = int(np.searchsorted(recorded, t))
+    near = " and ".join(f"{int(recorded[k]):,}" for k in (at - 1, at) if 0 <= k < len(recorded))
+    raise UsageError(f"--html-t {t:,} is not a recorded iteration of this run; the nearest recorded are {near} "
+                     "(--snapshots chooses which are kept).")
+
+
+def _html_page(args: argparse.Namespace, run: Run) -> bytes:
+    """The --html file of `run` in the view --html-view, --html-t and --html-node ask for."""
+    from cfrviz.figures.html_page import html_text
+
+    view = args.html_view or "tree"
+    if args.html_t is not None:
+        _check_recorded(view, args.html_t, run.iterations)
+    return html_text(run, view, t=args.html_t, node=args.html_node).encode("utf-8")
 
 
 def format_report(run: Run, stream: TextIO) -> None:
@@ -340,6 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = check_arguments(args)
         from cfrviz import solving
         run = solving.solve_settings(settings, args.snapshots)
+        # The file is made before the report is printed: a refusal prints its sentence alone.
+        page = None if args.html is None else _html_page(args, run)
         format_report(run, sys.stdout)
         outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
         if args.json is not None:
@@ -349,10 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             outputs.append((args.json, write_strategy))
         if args.out is not None:
             outputs.append((args.out, lambda handle: save_run(run, handle)))
-        if args.html is not None:
-            from cfrviz.figures.html_page import html_text
-
-            page = html_text(run).encode("utf-8")
+        if args.html is not None and page is not None:
             outputs.append((args.html, lambda handle: handle.write(page)))
         write_all_or_none(outputs)
     except ValueError as error:   # UsageError, and bad settings caught by the library itself

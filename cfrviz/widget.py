@@ -40,9 +40,10 @@ _WALK_TRAITS = {"t": "step", "walk_step": "step", "node": "node", "kind": "kind"
 # The host adapter (an anywidget front-end module: `render({model, el})`). It mounts the timeline
 # with the header built from the traits and the payload bytes; what the timeline reports goes to
 # the traits, and a mode's own state (the best response's exploiter) into the header. A trait that
-# Python changed re-draws: t by a new header (a header whose t equals the last one's changes
-# nothing, so null first), node and kind by a fresh drawing (the timeline keeps its own choice
-# when a header repeats what it last heard). Changes are drawn once per message (a microtask).
+# Python changed asks the timeline for the traits' view (a new `ask` in the header: t, node and
+# kind apply even where they equal the last header's, so node None clears a clicked node); the
+# timeline's own reports come back as echoes and draw nothing. Changes are drawn once per message
+# (a microtask).
 _ADAPTER = """
 const HEADER_KEYS = ["t", "node", "kind"];
 let widgetCount = 0;
@@ -61,13 +62,14 @@ function render({ model, el }) {
   el.appendChild(box);
   const encoder = new TextEncoder();
   const heard = new Map();      // trait -> the value the timeline reported (its echo draws nothing)
-  let last = null;              // the header last mounted
+  let ask = 0;                  // the header's ask: raised when Python sets t, node or kind
   let dirty = new Set();
   const names = () => model.get("_host_keys") || {};
   function header() {
     const h = { ...(model.get("_header") || {}) };
     const map = names();
     for (const k of HEADER_KEYS) h[k] = model.get(map[k]) ?? null;
+    h.ask = ask;
     return h;
   }
   function report(name, value) {
@@ -90,21 +92,15 @@ function render({ model, el }) {
     const data = new Uint8Array(head.length + body.length);
     data.set(head);
     data.set(body, head.length);
-    last = h;
     return MOUNT_FUNCTION({ key, data, parentElement: box, setStateValue: report, setTriggerValue: report });
   }
   function draw() {
     const changed = dirty;
     dirty = new Set();
-    const h = header();
     if (!changed.size) return;
-    if (changed.has("_payload") || changed.has("_header") || !last) { mount(h); return; }
     const map = names();
-    if (changed.has(map.node) || changed.has(map.kind)) { box.replaceChildren(); mount(h); }
-    else if (changed.has(map.t)) {
-      if (last.t === h.t) mount({ ...h, t: null });
-      mount(h);
-    }
+    if (HEADER_KEYS.some((k) => changed.has(map[k]))) ask += 1;
+    mount(header());
   }
   function changed(trait) {
     if (heard.has(trait)) {

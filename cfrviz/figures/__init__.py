@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 def save_html(run: Run, path: str | Path, view: str = "tree", t: int | None = None, node: int | None = None,
               nodes: Sequence[int] | None = None) -> Path:
     """Write `run`'s browser timeline as one self-contained HTML file (`cfrviz.figures.html_page`):
-    `view` is "tree", "evolution", "charts", "convergence", "exploitability", "best_response" or
-    "walkthrough", opened at iteration `t` (default the last; the walkthrough's iteration, default 1)
-    and node `node`. Returns the path written."""
+    `view` is one of `html_page.HTML_VIEWS`: "tree", "evolution", "charts", "convergence", "exploitability",
+    "best_response", "walkthrough", "regret_matching" (a matrix game's run) or "play" (a game drawn whole),
+    opened at iteration `t` (default the last; the walkthrough's iteration, default 1) and node `node`.
+    Returns the path written."""
     from cfrviz.figures.html_page import save_html as write   # loaded only when a file is written
 
     return write(run, path, view, t=t, node=node, nodes=nodes)

@@ -41,6 +41,9 @@ HTML_VIEWS: dict[str, TimelineMode] = {
     "play": TimelineMode.PLAY,                    # Play against the strategy at t (games drawn whole)
 }
 _LOG_VIEWS = ("convergence", "exploitability", "regret_matching")
+#: The views where a node of the run's tree can be selected (the others draw no tree, or choose their own node).
+NODE_VIEWS = tuple(view for view, mode in HTML_VIEWS.items()
+                   if mode in (TimelineMode.TREE, TimelineMode.BEST_RESPONSE, TimelineMode.PLAY))
 
 # Nothing is fetched: this policy blocks every request the file could make (images and videos the
 # page draws itself are data: and blob: URLs).
@@ -49,19 +52,23 @@ _POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-in
 
 # The host adapter: the view starts from the header, then the URL fragment; what the timeline
 # reports is kept here and written back to the fragment (so a reload or a copied address keeps it).
+# A fragment names the whole view as toFragment writes it, so a link opens the same view in a fresh
+# tab and in this one: no t or kind is the file's own, no node is none (an empty fragment: the
+# file's view). A changed fragment asks the timeline for that view (the header's `ask`): `#t=5`
+# after a click clears the clicked node.
 _ADAPTER = """
 const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
 const start = readJson("cfrviz-view");
 const body = document.getElementById("cfrviz-payload").textContent;
-const view = { ...start.header };
+const view = { ...start.header, ask: 0 };
 const reported = {};
 const whole = (text) => /^[0-9]+$/.test(text ?? "") ? Number(text) : undefined;
 function fromFragment() {
-  const asked = new URLSearchParams(location.hash.slice(1));
+  const text = location.hash.slice(1), asked = new URLSearchParams(text);
   const t = whole(asked.get("t")), node = whole(asked.get("node")), kind = asked.get("kind");
-  if (t !== undefined) view.t = t;
-  if (node !== undefined) view.node = node;
-  if (kind === "average" || kind === "current") view.kind = kind;
+  view.t = t ?? start.header.t;
+  view.node = text ? node ?? null : start.header.node;
+  view.kind = kind === "average" || kind === "current" ? kind : start.header.kind;
 }
 function toFragment() {
   const parts = [];
@@ -90,21 +97,29 @@ if (view.mode === "play") {
 }
 show(view);
 requestAnimationFrame(() => performance.mark("cfrviz-first-picture"));
+// The reader's colour scheme changed: the page's background did, and the timeline follows it.
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => show(view));
 window.addEventListener("hashchange", () => {
   fromFragment();
-  // A header equal to the last one changes nothing; null first, so the asked t and node apply.
-  show({ ...view, t: null, node: null });
+  view.ask += 1;
   show(view);
 });
 window.cfrvizReported = reported;
 """
 
+# The page follows the reader's colour scheme (Streamlit's light and dark colours); the timeline
+# then takes its palette from the body's background (theme.js).
 _PAGE_STYLE = """
+:root { color-scheme: light dark; }
 body { margin: 0 auto; padding: 12px 16px; max-width: 1400px; background: #fff;
        font-family: "Source Sans Pro", system-ui, sans-serif; color: #31333f; }
 .cfrviz-about { margin: 0 0 10px; }
 .cfrviz-about h1 { font-size: 1.3rem; margin: 0 0 2px; }
 .cfrviz-about p { margin: 0; font-size: 0.85rem; color: #555; }
+@media (prefers-color-scheme: dark) {
+  body { background: #0e1117; color: #fafafa; }
+  .cfrviz-about p { color: #b4b8c5; }
+}
 """
 
 
@@ -165,6 +180,7 @@ Open it in a browser; #t=40&node=7 at the end of its address opens that iteratio
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <meta http-equiv="Content-Security-Policy" content="{_POLICY}">
 <meta name="generator" content="cfrviz {html.escape(made)}">
 <title>{html.escape(title)} · cfrviz</title>

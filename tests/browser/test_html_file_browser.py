@@ -117,6 +117,29 @@ def test_a_fragment_typed_into_the_address_opens_that_view(page, tmp_path: Path)
     assert asked == []
 
 
+def test_a_fragment_without_a_node_clears_the_clicked_node(page, tmp_path: Path) -> None:
+    # Reference: the fragment names the whole view, as the file writes it (`#t=5&node=7`; no node: none
+    # selected), so `#t=5` after a click shows iteration 5 with the inspector's empty note. Before the
+    # host interface took a header that asks for its view, the clicked node stayed selected (the header
+    # repeated the last one's "no node", which the timeline ignored).
+    run = cfrviz.solve("kuhn", "cfr", iterations=100)
+    out = save_html(run, tmp_path / "kuhn.html")
+    node = run.tree.node_label.index("QK kb")
+    asked = _open_offline(page, out, ".tl-tree svg")
+    page.locator(f'.tl-node[data-node="{node}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function(f"() => location.hash === '#t=100&node={node}'", timeout=RENDER_TIMEOUT_MS)
+    page.mouse.move(1, 1)   # off the node: the inspector shows a hovered node before the selected one
+    page.evaluate("() => { location.hash = 't=5'; }")
+    page.locator(".tl-inspector", has_text="No node selected").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert t_label(page) == 5
+    assert page.locator(".tl-inspector h4", has_text="Node ").count() == 0
+    # The same node asked for again by the fragment is selected again.
+    page.evaluate(f"() => {{ location.hash = 't=5&node={node}'; }}")
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert asked == []
+
+
 def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp_path: Path) -> None:
     # Reference: the view the app was opened at (its link's t and node) and the same settings
     # solved here for the inspector's heading.

@@ -101,10 +101,17 @@ def test_t_node_and_edge_widths_follow_python_and_the_page(page, notebook_url: s
     again.click()
     expect(label).to_have_text("Iteration t = 30 of 50", timeout=RENDER_TIMEOUT_MS)
 
-    # The node: chosen in Python, clicked in the page, chosen again in Python, cleared in Python.
+    # The node: clicked in the page, then None set again from Python (its input says -1, as it did
+    # when the widget was drawn: the header repeats the last one's null, and still clears it).
     run = cfrviz.solve("kuhn", "cfr", iterations=50)
     chosen, clicked = run.tree.node_label.index("QK kb"), run.tree.node_label.index("JQ k")
     heading = kuhn.locator(".tl-inspector h4", has_text="Node ")
+    kuhn.locator(f'.tl-node[data-node="{clicked}"]').first.click()
+    expect(heading).to_contain_text(f"Node {clicked}: JQ k")
+    _python_sees(page, f"node = {clicked},")
+    again.click()
+    expect(heading).to_have_count(0, timeout=RENDER_TIMEOUT_MS)
+    # Chosen in Python, clicked in the page, chosen again in Python, cleared in Python.
     _from_python(page, "node from Python", str(chosen))
     expect(heading).to_contain_text(f"Node {chosen}: QK kb", timeout=RENDER_TIMEOUT_MS)
     kuhn.locator(f'.tl-node[data-node="{clicked}"]').first.click()

@@ -3,7 +3,8 @@
 // timeline into component.parentElement with component.data (one JSON header line, the payload id
 // and the host's view, then the payload body of cfrviz/figures/timeline.py) and reports t, node,
 // kind and the page events through component.setStateValue / setTriggerValue. Called again with a
-// new header, it redraws. cfrviz.figures.timeline_code joins the modules into one script.
+// new header, it redraws; a header with a new `ask` shows the host's t, node and kind whatever the
+// user chose since (payload.js's Header). cfrviz.figures.timeline_code joins the modules into one script.
 import { parse } from "./payload.js";
 import { modeNamed, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";

@@ -99,13 +99,17 @@
  */
 
 /**
- * The header line: the payload's id and the server's view.
+ * The header line: the payload's id and the server's view. t, node and kind apply when they differ
+ * from the last header's (a header that repeats them leaves the user's choice), or all three when
+ * `ask` differs from the last header's: a host raises it to have its view shown as it says (a URL
+ * fragment, a trait set in Python), node null then clearing a clicked node. Streamlit sends none.
  * @typedef {Object} Header
  * @property {string} id
  * @property {string} [mode]
  * @property {number | null} [t]
  * @property {number | null} [node]
  * @property {string | null} [kind]
+ * @property {number} [ask]
  * @property {string[]} [focus]
  * @property {boolean} [log]
  * @property {any} [state]

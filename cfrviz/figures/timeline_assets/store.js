@@ -56,6 +56,8 @@ export class Timeline {
     this.headerT = null;
     /** @type {number | undefined} */
     this.headerNode = undefined;
+    /** @type {number | undefined} the last header's `ask` */
+    this.headerAsk = undefined;
     /** @type {number | null} */
     this.sentT = null;
     /** @type {any} */
@@ -183,19 +185,22 @@ export class Timeline {
   }
 
   // The server's view: applied when it changed on the server (another page, a link), never
-  // when it only echoes what this component already shows.
+  // when it only echoes what this component already shows. A header with a new `ask` (a URL
+  // fragment, a trait set in Python) is the host asking for its t, node and kind whatever is shown.
   /** @param {import("./payload.js").Header} h */
   applyHeader(h) {
-    if (h.t !== this.headerT) {
+    const asked = h.ask !== undefined && h.ask !== this.headerAsk;
+    this.headerAsk = h.ask;
+    if (asked || h.t !== this.headerT) {
       this.headerT = h.t;
-      if (h.t !== null && h.t !== undefined && h.t !== this.sentT && this.frames.length) {
+      if (h.t !== null && h.t !== undefined && (asked || h.t !== this.sentT) && this.frames.length) {
         this.f = this.nearest(h.t);
         this.sentT = this.frames[this.f];
       }
     }
-    if (h.kind !== this.headerKind) {
+    if (asked || h.kind !== this.headerKind) {
       this.headerKind = h.kind;
-      if ((h.kind === "average" || h.kind === "current") && h.kind !== this.sentKind && h.kind !== this.kind) {
+      if ((h.kind === "average" || h.kind === "current") && (asked || h.kind !== this.sentKind) && h.kind !== this.kind) {
         this.setKind(h.kind, false);
       }
     }
@@ -206,7 +211,7 @@ export class Timeline {
     }
     if (this.spec.state) this.spec.state(this, this.modeState, h.state ?? null);   // a mode's per-rerun state
     const node = h.node === null || h.node === undefined ? -1 : (this.local.get(h.node) ?? -2);
-    if (node !== this.headerNode) {
+    if (asked || node !== this.headerNode) {
       this.headerNode = node;
       this.selected = node >= 0 ? node : -1;
       this.offPart = node === -2 ? h.node : null;
