@@ -96,7 +96,8 @@ function brPanels(tl, st) {
   st.tableBox = el("div", { class: "br-table-box" });
   tl.root.insertBefore(st.tableBox, tl.legend);
   const item = el("span", { class: "tl-key-item" });
-  item.innerHTML = '<b class="br-swatch">▬</b> ';
+  el("span", { class: "br-swatch", "aria-hidden": "true" }, item);
+  item.appendChild(document.createTextNode(" "));
   item.appendChild(document.createTextNode("the exploiter's best-response action at t"));
   tl.legend.insertBefore(item, tl.legend.querySelector(".tl-legend-text"));
 }
@@ -120,8 +121,11 @@ function brBuild(tl, st) {
                                   x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2"),
                                   "data-node": b.nodes.id[e.k], "data-set": b.sets[s].key,
                                   "data-action": b.sets[s].actions[b.nodes.action[e.k]] }, overlay);
+    // Its rim, 2 px each side in a dark shade of the yellow: the mark reads against a light page too.
+    const rim = el("svg:line", { class: "br-rim", x1: e.line.getAttribute("x1"), y1: e.line.getAttribute("y1"),
+                                 x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2") });
     line.remove();     // in the drawing only while marked, so downloaded figures hold only what is shown
-    st.marks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
+    st.marks.push({ line, rim, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
   }
   brBuildTable(tl, st);
 }
@@ -135,11 +139,15 @@ function brDraw(tl, st) {
   const best = x.best[g];
   for (const m of st.marks) {
     const on = m.player === me && best[m.s] === m.action;
-    if (on !== m.on) { m.on = on; if (on) m.overlay.appendChild(m.line); else m.line.remove(); }
+    if (on !== m.on) { m.on = on; if (on) m.overlay.append(m.rim, m.line); else { m.rim.remove(); m.line.remove(); } }
     if (!on) continue;
-    // A rim of the same width around the edge, however thick the average strategy draws it.
-    const width = (Number(m.edge.getAttribute("stroke-width")) + 8).toFixed(1);
-    if (width !== m.width) { m.width = width; m.line.style.strokeWidth = width; }
+    // A band of the same width around the edge, however thick the average strategy draws it.
+    const width = Number(m.edge.getAttribute("stroke-width")) + 8;
+    if (width.toFixed(1) !== m.width) {
+      m.width = width.toFixed(1);
+      m.line.style.strokeWidth = m.width;
+      m.rim.style.strokeWidth = (width + 4).toFixed(1);
+    }
   }
   const [v1, v2] = x.values[g], exploitability = (v1 + v2) / 2;
   const c = st.cells;
