@@ -26,6 +26,7 @@ from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 from cfrviz.tree.naming import seat_names
+from cfrviz.tree.parts import card_view
 
 MAX_FRAMES = 300
 DENSE_FRAMES = 120  # the first snapshots kept one by one before frames thin out
@@ -297,6 +298,9 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "groups": groups,
         "layouts": [{"name": lay.name, "by": lay.arrange_by, "column": list(lay.column), "row": list(lay.row),
                      "columns": lay.columns, "rows": lay.rows} for lay in layouts],
+        # Whether the tree splits by the players' private cards: its parts then go by a player's card, and
+        # a set can be drawn whole (an OpenSpiel or .efg game's parts are subtrees).
+        "cardView": card_view(tree),
         "sets": [{
             "index": i,
             "key": tree.infosets[i].key,
