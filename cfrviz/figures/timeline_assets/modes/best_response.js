@@ -4,7 +4,7 @@
 // here without asking the server. The exploiter (player 1 or 2) is chosen in the component and
 // reported to Python as `exploiter` (1 or 2), for the link.
 
-import { el, fmt, cap } from "../util.js";
+import { el, fmt, cap, number, clampedExploitability } from "../util.js";
 import { buildTree, drawTree } from "../tree.js";
 import { registerMode } from "../registry.js";
 
@@ -76,7 +76,7 @@ function brPanels(tl, st) {
     second: metric(`${cap(b.players[1])}'s best response earns`, "br-value-2", "chips per hand, against player 1's average strategy"),
     game: metric("Game value (player 1)", "br-game-value", "the equilibrium value: what player 1 earns when both play an equilibrium"),
   };
-  st.cells.game.textContent = x && x.gameValue !== null ? signed(x.gameValue, 5) : "unknown";
+  st.cells.game.textContent = x && x.gameValue !== null ? number(x.gameValue, { signed: true }) : "unknown";
   // Each player's gain over the equilibrium value, as a bar; exploitability is their mean.
   const split = el("div", { class: "br-split" }, st.gains);
   st.bars = [0, 1].map((p) => {
@@ -104,6 +104,12 @@ function brPanels(tl, st) {
 
 /** @param {number} v @param {number} digits */
 const signed = (v, digits) => (v >= 0 ? "+" : "") + fmt(v, digits);
+// The cards above the tree write their numbers as the pages do (cfrviz.util.text.number); the tables keep
+// fixed decimals, a column's digits under each other.
+/** @param {number} v */
+const plus = (v) => number(v, { signed: true });
+/** @param {number} v */
+const exploitabilityText = (v) => number(clampedExploitability(v));
 
 /** @param {any} tl @param {any} st */
 function brBuild(tl, st) {
@@ -151,9 +157,9 @@ function brDraw(tl, st) {
   }
   const [v1, v2] = x.values[g], exploitability = (v1 + v2) / 2;
   const c = st.cells;
-  c.exploitability.textContent = fmt(exploitability, 5);
-  c.first.textContent = signed(v1, 5);
-  c.second.textContent = signed(v2, 5);
+  c.exploitability.textContent = exploitabilityText(exploitability);
+  c.first.textContent = plus(v1);
+  c.second.textContent = plus(v2);
   const V = x.gameValue;
   const gains = V === null ? [v1, v2] : [v1 - V, v2 + V];
   const mean = (gains[0] + gains[1]) / 2;
@@ -164,12 +170,12 @@ function brDraw(tl, st) {
     bar.bar.style.left = `${a.toFixed(2)}%`;
     bar.bar.style.width = `${Math.max(0.5, z - a).toFixed(2)}%`;
     bar.mean.style.left = `${at(mean).toFixed(2)}%`;
-    bar.text.textContent = V === null ? `earns ${signed(x.values[g][p], 4)}`
-      : `${signed(gains[p], 4)} (earns ${signed(x.values[g][p], 4)})`;
+    bar.text.textContent = V === null ? `earns ${plus(x.values[g][p])}`
+      : `${plus(gains[p])} (earns ${plus(x.values[g][p])})`;
   });
   if (st.locked) {
     st.locked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
-      + `locked set: ${fmt(b.exploitability[tl.f], 5)}. In the full game, where it may (above): ${fmt(exploitability, 5)}.`;
+      + `locked set: ${exploitabilityText(b.exploitability[tl.f])}. In the full game, where it may (above): ${exploitabilityText(exploitability)}.`;
   }
   brDrawTable(tl, st, g);
 }
