@@ -64,7 +64,8 @@ def best_response_frames(tree: GameTree, run: Run, snapshots: Sequence[int] | np
     return {
         "frames": [int(run.iterations[s]) for s in picks],
         "sets": [tree.infosets[i].key for i in sets],
-        "values": np.round(values, 6).tolist(),
+        # Unrounded: the page writes exploitability, their mean, with three significant digits however small.
+        "values": values.tolist(),
         "best": best.tolist(),
         "gain": np.round(gain, 6).tolist(),
         "actionValue": np.round(action_value, 4).tolist(),

@@ -21,11 +21,13 @@ import numpy as np
 from cfrviz.analysis import inspector
 from cfrviz.analysis.locks import strategy_change
 from cfrviz.figures._style import ACTION_COLORS, ACTION_TEXT_COLORS, ACTOR_STYLE, PILL_COLORS, PLAYER_NAMES
+from cfrviz.util.text import clamped_exploitability
 from cfrviz.util.vocabulary import Player, StrategyKind, UpdateScheme
 from cfrviz.games.base import ACTION_LETTERS
 from cfrviz.run import Run
 from cfrviz.tree import GameTree
 from cfrviz.tree.naming import seat_names
+from cfrviz.tree.parts import card_view
 
 MAX_FRAMES = 300
 DENSE_FRAMES = 120  # the first snapshots kept one by one before frames thin out
@@ -185,6 +187,13 @@ def frame_numbers(run: Run, snapshots: Sequence[int] | np.ndarray,
 # The payload
 
 
+def _exploitability(array: np.ndarray) -> list[float | None]:
+    """Exploitability [F] for the wire, unrounded (the browser writes it with the pages' `number`, three
+    significant digits however small) and with rounding noise below zero clamped, as the pages show it;
+    NaN becomes None."""
+    return [None if v != v else clamped_exploitability(v) for v in np.asarray(array, dtype=float).tolist()]
+
+
 def _rounded(array: np.ndarray, digits: int = 4) -> Any:
     """Nested lists of floats rounded for the wire; NaN becomes None (JSON has no NaN)."""
     values = np.round(np.asarray(array, dtype=float), digits)
@@ -297,6 +306,9 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
         "groups": groups,
         "layouts": [{"name": lay.name, "by": lay.arrange_by, "column": list(lay.column), "row": list(lay.row),
                      "columns": lay.columns, "rows": lay.rows} for lay in layouts],
+        # Whether the tree splits by the players' private cards: its parts then go by a player's card, and
+        # a set can be drawn whole (an OpenSpiel or .efg game's parts are subtrees).
+        "cardView": card_view(tree),
         "sets": [{
             "index": i,
             "key": tree.infosets[i].key,
@@ -334,8 +346,8 @@ def build_payload(tree: GameTree, run: Run | None, nodes: Sequence[int] | None =
     payload.update({
         "iterations": int(run.iterations[-1]),
         "frames": [int(run.iterations[s]) for s in snapshots],
-        "exploitability": _rounded(run.exploitability[pick], 8),
-        "currentExploitability": (_rounded(run.current_exploitability[pick], 8)
+        "exploitability": _exploitability(run.exploitability[pick]),
+        "currentExploitability": (_exploitability(run.current_exploitability[pick])
                                   if len(run.current_exploitability) == run.num_snapshots
                                   and np.isfinite(run.current_exploitability).all() else None),
         "value": _rounded(run.value[pick], 6),

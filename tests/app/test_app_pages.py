@@ -28,7 +28,7 @@ def test_landing_page_shows_the_headline_chart_and_links():
     assert header["mode"] == "exploitability" and header["log"] is True
     run = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr", 1000, "simultaneous", 0))
     assert payload["frames"][-1] == 1000 and payload["nodes"]["id"] == [] and payload["sets"] == []
-    assert payload["exploitability"][-1] == round(float(run.exploitability[-1]), 8)
+    assert payload["exploitability"][-1] == clamped_exploitability(float(run.exploitability[-1]))
     title = (f"Exploitability of the average strategy: {number(clamped_exploitability(run.exploitability[-1]))} chips "
              "per hand after 1,000 iterations")
     assert any(title in markdown.value for markdown in at.markdown)

@@ -14,6 +14,7 @@ from cfrviz import catalog
 from cfrviz.run import RunSettings
 from cfrviz.solvers import register_minimizer, unregister_minimizer
 from cfrviz.solvers.examples import NumpyCFRPlus
+from cfrviz.util.text import clamped_exploitability
 from tests.support.apptest import mounted, open_link
 
 LINK = {"game": "kuhn", "algo": "numpy-cfr+", "iters": "200", "updates": "alternating"}
@@ -40,4 +41,4 @@ def test_a_registered_rule_is_solved_and_shown_from_a_link(rule, page):
     header, payload = mounted(at)
     kernel = ui.cached_solve(RunSettings(catalog.get("kuhn"), "cfr+", 200, "alternating", 0))
     assert payload["frames"][-1] == 200
-    assert payload["exploitability"][-1] == round(float(kernel.exploitability[-1]), 8)
+    assert payload["exploitability"][-1] == clamped_exploitability(float(kernel.exploitability[-1]))

@@ -54,12 +54,12 @@ def test_first_visit_with_an_empty_numba_cache_shows_the_solve_while_compiling(
         # Shown before the kernels were ready: the warm-up's child is still compiling them.
         compiling = warm_up_children(process.pid)
         shown = title.first.text_content() or ""
-        # Home writes it with the app's one formatter (cfrviz.util.text.number); the timeline's card (below) still
-        # formats in its own script.
+        # Home writes it with the app's one formatter (cfrviz.util.text.number), and so does the timeline's card
+        # (below, util.js's twin of it).
         assert f"{number(clamped_exploitability(float(reference.exploitability[-1])))} chips per hand" in shown, shown
         assert compiling, "the kernels were compiled before the first solve was shown"
         # The chart's card reads the shown frame's (t = the last iteration) exploitability from the payload.
         metric = page.locator('[data-testid="timeline-exploitability"]').first.text_content() or ""
-        assert metric.startswith(f"{reference.exploitability[-1]:.2e} average"), metric
+        assert metric.startswith(f"{number(clamped_exploitability(float(reference.exploitability[-1])))} average"), metric
         errors = page.locator('[data-testid="stException"]')
         assert errors.count() == 0, errors.first.inner_text()[:600]

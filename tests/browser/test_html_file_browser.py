@@ -18,11 +18,16 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, only_requests, open_app, play_bets_and_checks_its_loss, \
     t_label, wait_tree
 from tests.support.cli import run_cli
+from tests.support.efg_shapes import myerson_named
 
 import cfrviz
 from cfrviz.analysis.inspector import frame_numbers
 from cfrviz.figures import save_html
+from cfrviz.figures.html_page import html_text
 from cfrviz.figures.timeline import frame_snapshots
+from cfrviz.games.efg import read_efg
+from cfrviz.tree import parts
+from cfrviz.util.vocabulary import Player
 
 pytestmark = pytest.mark.browser
 
@@ -270,4 +275,31 @@ def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, a
     offline = page.context.new_page()
     asked = _open_offline(offline, saved, drawn)
     assert offline.get_by_test_id("cfrviz-settings").inner_text().startswith(f"view {view} · ")
+    assert asked == []
+
+
+@pytest.mark.parametrize(("game", "offered"), [("kuhn", True), ("efg", False)])
+def test_draw_this_set_whole_is_offered_only_for_a_tree_split_by_cards(page, tmp_path: Path, game: str,
+                                                                         offered: bool) -> None:
+    # Reference: the card views of cfrviz.tree.parts. Kuhn's tree splits by a player's card, so a part
+    # (player 1 holds J) that draws one history of player 2's set can be redrawn as that set's card view.
+    # Myerson's card game (Myerson 1991, section 2.1) as .efg has no private cards: its parts are subtrees,
+    # and with only the red deal drawn, player 2's "set raised" has a history off the part and nothing to
+    # draw it whole by. Before, the button was offered on both.
+    if game == "kuhn":
+        run = cfrviz.solve("kuhn", "cfr", iterations=20)
+        drawn = parts.part_nodes(run.tree, parts.Part(Player.FIRST, card="J")).tolist()
+    else:
+        run = cfrviz.solve(read_efg(myerson_named("x")), "cfr", iterations=20)
+        drawn = [n for n in range(run.tree.num_nodes) if run.tree.node_label[n].startswith(("draw", "r"))]
+    tree = run.tree
+    node = next(n for n in drawn if tree.infoset[n] >= 0 and tree.infoset_player[tree.infoset[n]] == Player.SECOND
+                and not set(tree.nodes_of(int(tree.infoset[n])).tolist()) <= set(drawn))
+    out = tmp_path / f"{game}.html"
+    out.write_text(html_text(run, view="tree", node=node, nodes=drawn), encoding="utf-8")
+    asked = _offline(page)
+    page.goto(out.as_uri(), timeout=RENDER_TIMEOUT_MS)
+    page.locator(".tl-inspector .tl-table").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(".tl-inspector h4").first.inner_text().startswith(f"Node {node}:")
+    assert page.locator(".tl-inspector .tl-chip", has_text="Draw this set whole").count() == (1 if offered else 0)
     assert asked == []

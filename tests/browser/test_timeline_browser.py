@@ -14,6 +14,7 @@ from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUN
 from tests.support.drawing import LABEL_BOXES, contrast, over, overlaps, rgb
 
 import cfrviz
+from cfrviz.util.text import clamped_exploitability, number
 
 pytestmark = pytest.mark.browser
 
@@ -154,7 +155,8 @@ def test_convergence_cursor_follows_the_timeline(page, app_url: str) -> None:
     page.locator(".tl-slider").first.focus()
     page.keyboard.press("Home")
     assert t_label(page) == 1 and page.evaluate("window.__scriptRuns") == 0
-    assert card.inner_text().split()[0] == f"{run.exploitability[0]:.2e}"
+    # Written as the pages write it (cfrviz.util.text.number), e.g. 0.458, not 4.58e-01.
+    assert card.inner_text().split()[0] == number(clamped_exploitability(float(run.exploitability[0])))
     page.get_by_text("Exploitability at iteration 1").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
 
 

@@ -1,6 +1,7 @@
 """The timeline follows its host's theme (cfrviz/figures/timeline_assets/theme.js and timeline.css):
 a page with a dark background gets the dark palette, a light one the light palette, whatever the
-reader's colour scheme; a host with no background at all follows prefers-color-scheme.
+reader's colour scheme; a host with no background at all follows prefers-color-scheme. The tree's
+pill keys read at 4.5:1 on what is painted under them, and the best-response mark stands out at 3:1.
 
 References: WCAG 2's contrast ratio (4.5:1 for body text) computed here from the colours the
 browser reports; Streamlit's dark background #0e1117 as the dark host. The HTML file's own page
@@ -8,11 +9,13 @@ follows the reader's scheme, and the timeline in it the page.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from tests.support.browser import RENDER_TIMEOUT_MS
-from tests.support.drawing import contrast
+from tests.support.drawing import contrast, rgb
 
 import cfrviz
 from cfrviz.figures.html_page import html_text
@@ -91,3 +94,58 @@ def test_the_html_file_follows_the_readers_scheme(browser, tmp_path: Path, page_
     assert contrast(seen["title"], seen["body"]) >= 4.5 and contrast(seen["about"], seen["body"]) >= 4.5, seen
     assert timeline["paper"] == seen["body"]
     assert contrast(timeline["ink"], timeline["paper"]) >= 4.5 and contrast(timeline["muted"], timeline["paper"]) >= 4.5
+
+
+# Each pill key's box and text colour, and each shown best-response mark's outermost line (the widest drawn
+# along the same edge) with its colour, and the page's paper.
+PILL_KEYS = """() => [...document.querySelectorAll('.tl-tree .tl-key')].map((t) => {
+  const r = t.getBoundingClientRect();
+  return {text: t.textContent, fill: getComputedStyle(t).fill, x: r.x, y: r.y, w: r.width, h: r.height};
+})"""
+MARK_RIMS = """() => {
+  const lines = [...document.querySelectorAll('.tl-tree .br-overlay line')];
+  const at = (l) => ['x1', 'y1', 'x2', 'y2'].map((a) => l.getAttribute(a)).join();
+  return [...document.querySelectorAll('.tl-tree .br-mark')].map((m) => {
+    const outer = lines.filter((l) => at(l) === at(m))
+      .sort((a, b) => parseFloat(getComputedStyle(b).strokeWidth) - parseFloat(getComputedStyle(a).strokeWidth))[0];
+    return getComputedStyle(outer).stroke;
+  });
+}"""
+
+
+@pytest.mark.parametrize(("view", "t"), [("tree", 30), ("tree", 50), ("best_response", 30), ("best_response", 50)])
+def test_every_pill_key_reads_at_4_5_to_1_on_the_pixels_painted_under_it(browser, tmp_path: Path, view: str,
+                                                                            t: int) -> None:
+    # Reference: WCAG 2.1's 4.5:1 for normal text (1.4.3), and 3:1 for a graphical object against what is
+    # next to it (1.4.11): the best-response mark against the page. The keys are hidden and the page is
+    # photographed, so every pixel inside a key's box is what was painted under it (a pill faded by reach,
+    # and whatever shows through it). Before the pills were painted opaque in the payload's pill shades, a
+    # key on the Best response page read 4.44:1 (J kb at t = 50: a mark showed through its faded pill), and
+    # the yellow mark was 1.3:1 on white.
+    run = cfrviz.solve("kuhn", "cfr", iterations=50)
+    path = tmp_path / "view.html"
+    path.write_text(html_text(run, view=view, t=t), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 1400})
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        page.locator(".tl-tree .tl-key").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+        keys, rims = page.evaluate(PILL_KEYS), page.evaluate(MARK_RIMS)
+        paper = rgb(page.evaluate("() => getComputedStyle(document.querySelector('.tl')).backgroundColor"))
+        page.add_style_tag(content=".tl-tree .tl-key { visibility: hidden; }")
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    finally:
+        context.close()
+    assert len(keys) == 24, len(keys)          # Kuhn's 12 sets, two drawn histories each
+    poor = []
+    for key in keys:
+        ink = rgb(key["fill"])
+        under = {shot.getpixel((int(key["x"]) + i, int(key["y"]) + j))
+                 for i in range(1, int(key["w"]) - 1) for j in range(2, int(key["h"]) - 2)}
+        worst = min(contrast(ink, (*pixel, 1.0)) for pixel in under)
+        if worst < 4.5:
+            poor.append((key["text"], key["fill"], round(worst, 2)))
+    assert poor == []
+    if view == "best_response":
+        assert len(rims) == 12                  # player 1's best action at each history of its six sets
+        assert min(contrast(rgb(rim), paper) for rim in rims) >= 3.0, rims

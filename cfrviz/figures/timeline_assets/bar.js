@@ -37,7 +37,9 @@ export function buildBar(tl) {
   bar.slider = el("input", { type: "range", class: "tl-slider", "aria-label": "Iteration t" }, box);
   bar.slider.addEventListener("input", () => tl.go(fromSlider(tl, bar), false));
   bar.slider.addEventListener("change", () => tl.sendT());
-  bar.tLabel = el("span", { class: "tl-t", "data-testid": "timeline-t" }, box);
+  // The iteration and the small exploitability chart with its cursor at t, kept on one line.
+  const at = el("span", { class: "tl-at" }, box);
+  bar.tLabel = el("span", { class: "tl-t", "data-testid": "timeline-t" }, at);
   const options = el("div", { class: "tl-options" }, box);
   /** @param {string} text @param {boolean} checked @param {(on: boolean) => void} action */
   const check = (text, checked, action) => {
@@ -69,8 +71,10 @@ export function buildBar(tl) {
       el("option", { value: String(k) }, select, `deals by ${lay.name}`));
     select.addEventListener("change", () => { tl.layout = Number(select.value); tl.width = 0; tl.layoutChanged(); });
   }
-  bar.exp = el("svg:svg", { class: "tl-spark-exp", width: 170, height: 30, role: "img",
-                            "aria-label": "exploitability over the iterations" }, box);
+  // Drawn in a 170 × 30 box stretched to the room left beside the iteration (timeline.css).
+  bar.exp = el("svg:svg", { class: "tl-spark-exp", width: 170, height: 30, viewBox: "0 0 170 30",
+                            preserveAspectRatio: "none", role: "img",
+                            "aria-label": "exploitability over the iterations" }, at);
   // Figures for slides: built here from the drawing, nothing asked of the server.
   const exportBox = el("div", { class: "tl-export", role: "group", "aria-label": "Download the view" }, box);
   exportBox.appendChild(document.createTextNode("Download "));
@@ -153,8 +157,9 @@ export function drawExploitability(tl, bar = tl.bar) {
   const pts = vals.map((/** @type {number} */ v, /** @type {number} */ f) =>
     `${(4 + tl.axis(tl.frames[f]) * 162).toFixed(1)},${(26 - (v - lo) / (hi - lo) * 22).toFixed(1)}`);
   el("svg:title", {}, svg, "Exploitability of the average strategy (log scale)");
-  el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: "#555", "stroke-width": 1.5 }, svg);
-  bar.expCursor = el("svg:line", { y1: 0, y2: 30, stroke: "#E69F00", "stroke-width": 2 }, svg);
+  el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: "#555", "stroke-width": 1.5,
+                       "vector-effect": "non-scaling-stroke" }, svg);
+  bar.expCursor = el("svg:line", { y1: 0, y2: 30, stroke: "#E69F00", "stroke-width": 2, "vector-effect": "non-scaling-stroke" }, svg);
 }
 
 /** @param {any} tl @param {KeyboardEvent} e */

@@ -1,7 +1,7 @@
 // The chart modes: "charts" (Convergence, Evolution with no set chosen), "exploitability" (Home's
 // one chart) and "sets" (Evolution: every set's strategy as bars, and the focused sets' charts).
 // Each chart has labelled axes and a cursor at t that the core moves.
-import { el, fmt, prob, thousands, sci } from "./util.js";
+import { el, fmt, prob, thousands, number, clampedExploitability } from "./util.js";
 import { spark } from "./inspector.js";
 import { registerMode } from "./registry.js";
 
@@ -36,7 +36,7 @@ function buildCharts(tl) {
     const ys = lines.map(([values]) => values.map((x) => logY ? Math.log10(Math.max(x, 1e-12)) : x));
     const lo = Math.min(...ys.flat()), hi = Math.max(...ys.flat()) + 1e-12;
     /** @param {number} v */
-    const tick = (v) => logY ? sci(10 ** v) : fmt(v, 3);
+    const tick = (v) => logY ? number(10 ** v) : fmt(v, 3);
     const x0 = Math.ceil(Math.max(tl.measure(tick(lo)), tl.measure(tick(hi)))) + 8, w = W - x0 - 10;
     /** @param {number} y */
     const Y = (y) => top + plotH - (y - lo) / (hi - lo) * plotH;
@@ -89,8 +89,11 @@ function buildCharts(tl) {
   }
   if (b.exploitability) {
     const c = card("Exploitability (chips/hand, log scale)");
-    metric(c, () => `${sci(b.exploitability[tl.f])} average` +
-      (b.currentExploitability ? ` · ${sci(b.currentExploitability[tl.f])} current` : ""), "timeline-exploitability");
+    // Written as the pages write it (cfrviz.util.text.number), from the unrounded values.
+    /** @param {number} v */
+    const shown = (v) => number(clampedExploitability(v));
+    metric(c, () => `${shown(b.exploitability[tl.f])} average` +
+      (b.currentExploitability ? ` · ${shown(b.currentExploitability[tl.f])} current` : ""), "timeline-exploitability");
     /** @type {[number[], string, string?][]} */
     const lines = [[b.exploitability, "#0072B2"]];
     if (b.currentExploitability) lines.push([b.currentExploitability, "#D55E00", "5 4"]);

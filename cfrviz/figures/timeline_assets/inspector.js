@@ -123,7 +123,8 @@ function buildInspector(tl, k) {
       chip.addEventListener("click", () => tl.send?.setTriggerValue("node", hid));
     }
   }
-  if (info.histories.some((h) => h[2] < 0)) {
+  // Only a tree split by the players' cards has a part that holds a set whole (its player's card view).
+  if (b.cardView && info.histories.some((h) => h[2] < 0)) {
     const whole = el("button", { type: "button", class: "tl-chip" }, box,
                      `Draw this set whole (deals by ${b.players[info.player]}'s card)`);
     whole.addEventListener("click", () => tl.send?.setTriggerValue("wholeSet", id));

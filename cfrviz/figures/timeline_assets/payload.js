@@ -76,6 +76,7 @@
  * @property {[number, number][]} links
  * @property {number[][]} groups
  * @property {Layout[]} layouts
+ * @property {boolean} cardView the tree splits by private cards (cfrviz.tree.parts.card_view): a set can be drawn whole
  * @property {InfoSet[]} sets
  * @property {number[]} order
  * @property {number[]} frames

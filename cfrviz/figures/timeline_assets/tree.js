@@ -8,8 +8,13 @@ import { registerMode } from "./registry.js";
 import { KEY_HINT, buildTable, clicked, fillTable, keyboard } from "./tree_access.js";
 
 const PITCH = 24;          // px between leaf rows: a 14 px label and its neighbour never touch
+const TEXT_CONTRAST = 4.5; // WCAG 2.1's least contrast for normal text (1.4.3, AA), as _style.py's
 
 /** @typedef {import("./payload.js").Payload} Payload */
+
+/** A player's pill colour: the payload's shade of the player's colour that carries white text at 4.5:1.
+ * @param {Payload} b @param {number} player */
+const pill = (b, player) => b.colors.pills[player];
 
 
 /**
@@ -153,7 +158,7 @@ export function buildTree(tl) {
     let shape, text = null;
     if (actor[k] <= 1) {
       shape = el("svg:rect", { x: x(k) - half[k], y: y(k) - 10, width: 2 * half[k], height: 20, rx: 10,
-                               fill: b.colors.player[actor[k]] }, g);
+                               fill: pill(b, actor[k]) }, g);
       const shift = lockOf(k) && tl.keysShown ? LOCK_ROOM / 2 : 0;
       if (tl.keysShown) text = el("svg:text", { x: x(k) + shift, y: y(k) + 5, "text-anchor": "middle", class: "tl-key" }, g, keyOf(k));
     } else if (actor[k] === 2) {
@@ -177,7 +182,7 @@ export function buildTree(tl) {
     // The keyboard focus ring, right after its node (shown on the node's :focus-visible, timeline.css):
     // outside the node's group, so the group's box, where a click lands, stays its shape's.
     el("svg:rect", { class: "tl-focus-ring", x: x(k) - half[k] - 7, y: y(k) - 17, width: 2 * half[k] + 14, height: 34, rx: 17 }, gNodes);
-    const base = rgba(actor[k] <= 1 ? b.colors.player[actor[k]] : "#fff");
+    const base = rgba(actor[k] <= 1 ? pill(b, actor[k]) : "#fff");
     tl.nodeShapes.push({ g, shape, k, text, lock, base, opacity: -1 });
   }
   // Rings round the sets whose average strategy moved from the unlocked run's (drawTree colours them).
@@ -238,14 +243,16 @@ export function drawTree(tl) {
     const o = Math.round(100 * (0.3 + 0.7 * Math.sqrt(reach[s.k]))) / 100;
     if (o === s.opacity) continue;
     s.opacity = o;
-    s.shape.setAttribute("fill-opacity", o.toFixed(2));
-    if (s.text || s.lock) {
-      // White or black key, whichever reads better on the pill as painted (WCAG contrast).
-      const behind = over(s.base, o, tl.shade[s.k] ? tl.bandPaper : tl.paper);
-      const ink = contrast(behind, [255, 255, 255]) >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000";
-      if (s.text) s.text.style.fill = ink;
-      if (s.lock) s.lock.style.color = ink;
-    }
+    if (!s.text && !s.lock) { s.shape.setAttribute("fill-opacity", o.toFixed(2)); continue; }
+    // A pill is painted opaque, in its colour faded by reach over the band or the page: no edge end
+    // or best-response mark shows through under its key, so the key is read against this colour.
+    const behind = over(s.base, o, tl.shade[s.k] ? tl.bandPaper : tl.paper).map(Math.round);
+    s.shape.setAttribute("fill", `rgb(${behind.slice(0, 3).join(",")})`);
+    // White on the pill's shade (made for white text at 4.5:1); black once reach fades it light.
+    const white = contrast(behind, [255, 255, 255]);
+    const ink = white >= TEXT_CONTRAST || white >= contrast(behind, [0, 0, 0]) ? "#fff" : "#000";
+    if (s.text) s.text.style.fill = ink;
+    if (s.lock) s.lock.style.color = ink;
   }
   const least = comparison(tl)?.c.movedAtLeast ?? 0;
   for (const r of tl.movedRings || []) {
@@ -301,7 +308,7 @@ export function fillLegend(tl) {
   legend.innerHTML = "";
   /** @param {string} color @param {string} text */
   const item = (color, text) => { const s = el("span", { class: "tl-key-item" }, legend); s.innerHTML = `<b style="color:${color}">■</b> `; s.appendChild(document.createTextNode(text)); };
-  item(c.player[0], "player 1 to act"); item(c.player[1], "player 2 to act");
+  item(c.pills[0], "player 1 to act"); item(c.pills[1], "player 2 to act");
   item(c.chance, "chance deals"); item(c.terminal, "terminal: player 1's payoff in chips");
   el("span", { class: "tl-legend-text" }, legend, "Nodes with the same label form one information set: the player to act cannot tell them apart (shaded when they are neighbours). Edge width: probability of the action.");
   if (b.sets.some((s) => s.lock)) {

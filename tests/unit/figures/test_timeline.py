@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.efg_shapes import myerson_named
 
 import cfrviz
 from cfrviz.util.vocabulary import Player, StrategyKind
 from cfrviz.tree import parts as tree_parts
+from cfrviz.games.efg import read_efg
 from cfrviz.figures.timeline import (
     MAX_FRAMES,
     build_payload,
@@ -117,6 +119,16 @@ def test_a_part_by_player_2s_card_draws_player_2s_sets_whole() -> None:
     q_k = next(s for s in payload["sets"] if s["key"] == "Q k")
     assert sorted(h[1] for h in q_k["histories"]) == ["JQ k", "KQ k", "QQ k"]
     assert all(h[2] >= 0 for h in q_k["histories"])
+
+
+def test_the_payload_says_whether_the_tree_splits_by_cards() -> None:
+    # Reference: Kuhn and Leduc deal a private card to each player at the root (cfrviz.tree.parts'
+    # card views); Myerson's card game as .efg (Myerson 1991, section 2.1) and rock-paper-scissors have
+    # no private cards, so the timeline offers no "Draw this set whole" there.
+    for game, splits in (("kuhn", True), ("leduc", True), (read_efg(myerson_named("x")), False),
+                         ([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], False)):
+        tree = cfrviz.solve(game, "cfr", iterations=1).tree
+        assert build_payload(tree, None, [0])["cardView"] is splits, game
 
 
 def test_component_bytes_round_trip_and_the_body_is_shared(kuhn_run: cfrviz.Run) -> None:

@@ -4,7 +4,7 @@
 // here without asking the server. The exploiter (player 1 or 2) is chosen in the component and
 // reported to Python as `exploiter` (1 or 2), for the link.
 
-import { el, fmt, cap } from "../util.js";
+import { el, fmt, cap, number, clampedExploitability } from "../util.js";
 import { buildTree, drawTree } from "../tree.js";
 import { registerMode } from "../registry.js";
 
@@ -76,7 +76,7 @@ function brPanels(tl, st) {
     second: metric(`${cap(b.players[1])}'s best response earns`, "br-value-2", "chips per hand, against player 1's average strategy"),
     game: metric("Game value (player 1)", "br-game-value", "the equilibrium value: what player 1 earns when both play an equilibrium"),
   };
-  st.cells.game.textContent = x && x.gameValue !== null ? signed(x.gameValue, 5) : "unknown";
+  st.cells.game.textContent = x && x.gameValue !== null ? number(x.gameValue, { signed: true }) : "unknown";
   // Each player's gain over the equilibrium value, as a bar; exploitability is their mean.
   const split = el("div", { class: "br-split" }, st.gains);
   st.bars = [0, 1].map((p) => {
@@ -96,13 +96,20 @@ function brPanels(tl, st) {
   st.tableBox = el("div", { class: "br-table-box" });
   tl.root.insertBefore(st.tableBox, tl.legend);
   const item = el("span", { class: "tl-key-item" });
-  item.innerHTML = '<b class="br-swatch">▬</b> ';
+  el("span", { class: "br-swatch", "aria-hidden": "true" }, item);
+  item.appendChild(document.createTextNode(" "));
   item.appendChild(document.createTextNode("the exploiter's best-response action at t"));
   tl.legend.insertBefore(item, tl.legend.querySelector(".tl-legend-text"));
 }
 
 /** @param {number} v @param {number} digits */
 const signed = (v, digits) => (v >= 0 ? "+" : "") + fmt(v, digits);
+// The cards above the tree write their numbers as the pages do (cfrviz.util.text.number); the tables keep
+// fixed decimals, a column's digits under each other.
+/** @param {number} v */
+const plus = (v) => number(v, { signed: true });
+/** @param {number} v */
+const exploitabilityText = (v) => number(clampedExploitability(v));
 
 /** @param {any} tl @param {any} st */
 function brBuild(tl, st) {
@@ -120,8 +127,11 @@ function brBuild(tl, st) {
                                   x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2"),
                                   "data-node": b.nodes.id[e.k], "data-set": b.sets[s].key,
                                   "data-action": b.sets[s].actions[b.nodes.action[e.k]] }, overlay);
+    // Its rim, 2 px each side in a dark shade of the yellow: the mark reads against a light page too.
+    const rim = el("svg:line", { class: "br-rim", x1: e.line.getAttribute("x1"), y1: e.line.getAttribute("y1"),
+                                 x2: e.line.getAttribute("x2"), y2: e.line.getAttribute("y2") });
     line.remove();     // in the drawing only while marked, so downloaded figures hold only what is shown
-    st.marks.push({ line, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
+    st.marks.push({ line, rim, overlay, edge: e.line, s, player: b.sets[s].player, action: b.nodes.action[e.k], on: false, width: "" });
   }
   brBuildTable(tl, st);
 }
@@ -135,17 +145,21 @@ function brDraw(tl, st) {
   const best = x.best[g];
   for (const m of st.marks) {
     const on = m.player === me && best[m.s] === m.action;
-    if (on !== m.on) { m.on = on; if (on) m.overlay.appendChild(m.line); else m.line.remove(); }
+    if (on !== m.on) { m.on = on; if (on) m.overlay.append(m.rim, m.line); else { m.rim.remove(); m.line.remove(); } }
     if (!on) continue;
-    // A rim of the same width around the edge, however thick the average strategy draws it.
-    const width = (Number(m.edge.getAttribute("stroke-width")) + 8).toFixed(1);
-    if (width !== m.width) { m.width = width; m.line.style.strokeWidth = width; }
+    // A band of the same width around the edge, however thick the average strategy draws it.
+    const width = Number(m.edge.getAttribute("stroke-width")) + 8;
+    if (width.toFixed(1) !== m.width) {
+      m.width = width.toFixed(1);
+      m.line.style.strokeWidth = m.width;
+      m.rim.style.strokeWidth = (width + 4).toFixed(1);
+    }
   }
   const [v1, v2] = x.values[g], exploitability = (v1 + v2) / 2;
   const c = st.cells;
-  c.exploitability.textContent = fmt(exploitability, 5);
-  c.first.textContent = signed(v1, 5);
-  c.second.textContent = signed(v2, 5);
+  c.exploitability.textContent = exploitabilityText(exploitability);
+  c.first.textContent = plus(v1);
+  c.second.textContent = plus(v2);
   const V = x.gameValue;
   const gains = V === null ? [v1, v2] : [v1 - V, v2 + V];
   const mean = (gains[0] + gains[1]) / 2;
@@ -156,12 +170,12 @@ function brDraw(tl, st) {
     bar.bar.style.left = `${a.toFixed(2)}%`;
     bar.bar.style.width = `${Math.max(0.5, z - a).toFixed(2)}%`;
     bar.mean.style.left = `${at(mean).toFixed(2)}%`;
-    bar.text.textContent = V === null ? `earns ${signed(x.values[g][p], 4)}`
-      : `${signed(gains[p], 4)} (earns ${signed(x.values[g][p], 4)})`;
+    bar.text.textContent = V === null ? `earns ${plus(x.values[g][p])}`
+      : `${plus(gains[p])} (earns ${plus(x.values[g][p])})`;
   });
   if (st.locked) {
     st.locked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
-      + `locked set: ${fmt(b.exploitability[tl.f], 5)}. In the full game, where it may (above): ${fmt(exploitability, 5)}.`;
+      + `locked set: ${exploitabilityText(b.exploitability[tl.f])}. In the full game, where it may (above): ${exploitabilityText(exploitability)}.`;
   }
   brDrawTable(tl, st, g);
 }
