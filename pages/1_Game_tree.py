@@ -110,6 +110,7 @@ st.markdown(md(narrate_iteration(run, view.snapshot, selected_set if selected_se
 
 
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
+                       whole_sets=True,
                        extra=comparison, events={"lockSet": functools.partial(page_events.lock_asked, tree)})
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges

@@ -278,14 +278,14 @@ def test_the_pages_without_a_run_of_their_own_offer_their_view_as_a_file(page, a
     assert asked == []
 
 
-@pytest.mark.parametrize(("game", "offered"), [("kuhn", True), ("efg", False)])
-def test_draw_this_set_whole_is_offered_only_for_a_tree_split_by_cards(page, tmp_path: Path, game: str,
-                                                                         offered: bool) -> None:
-    # Reference: the card views of cfrviz.tree.parts. Kuhn's tree splits by a player's card, so a part
-    # (player 1 holds J) that draws one history of player 2's set can be redrawn as that set's card view.
-    # Myerson's card game (Myerson 1991, section 2.1) as .efg has no private cards: its parts are subtrees,
-    # and with only the red deal drawn, player 2's "set raised" has a history off the part and nothing to
-    # draw it whole by. Before, the button was offered on both.
+@pytest.mark.parametrize("game", ["kuhn", "efg"])
+def test_a_file_offers_no_set_drawn_whole(page, tmp_path: Path, game: str) -> None:
+    # Reference: the card views of cfrviz.tree.parts. Kuhn's tree splits by a player's card, so in the app a
+    # part (player 1 holds J) that draws one history of player 2's set can be redrawn as that set's card
+    # view; a file holds only its own part, so it cannot, and its button did nothing. Myerson's card game
+    # (Myerson 1991, section 2.1) as .efg has no private cards: its parts are subtrees, and with only the
+    # red deal drawn, player 2's "set raised" has a history off the part and nothing to draw it whole by.
+    # Before, a file offered the button on both (the app's Game tree: test_timeline_browser.py).
     if game == "kuhn":
         run = cfrviz.solve("kuhn", "cfr", iterations=20)
         drawn = parts.part_nodes(run.tree, parts.Part(Player.FIRST, card="J")).tolist()
@@ -301,5 +301,5 @@ def test_draw_this_set_whole_is_offered_only_for_a_tree_split_by_cards(page, tmp
     page.goto(out.as_uri(), timeout=RENDER_TIMEOUT_MS)
     page.locator(".tl-inspector .tl-table").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     assert page.locator(".tl-inspector h4").first.inner_text().startswith(f"Node {node}:")
-    assert page.locator(".tl-inspector .tl-chip", has_text="Draw this set whole").count() == (1 if offered else 0)
+    assert page.locator(".tl-inspector .tl-chip", has_text="Draw this set whole").count() == 0
     assert asked == []

@@ -350,3 +350,32 @@ def test_the_edge_width_choice_goes_to_the_server_once_and_stays_after_its_rerun
                                           Math.abs(l.getBoundingClientRect().bottom - (b.top + b.height / 2)) < 3);
           return Number(into.getAttribute('stroke-width')); }}""")
     assert width == pytest.approx(1.5 + 9 * p, abs=0.01)
+
+
+def test_the_game_tree_draws_a_set_whole_when_asked_and_best_response_does_not_offer_it(page, app_url: str) -> None:
+    # Reference: cfrviz.tree.parts' card views, by hand. Player 2's set "Q k" holds JQ k, QQ k and KQ k;
+    # the part "player 1 holds Q" draws QQ k only, so the inspector offers that set drawn whole, and the
+    # Game tree redraws it as player 2's card view ("player 2 holds Q": all three histories drawn). Best
+    # response draws parts but cannot redraw one on demand, and neither can a file: there the button
+    # did nothing before it was offered only where a page draws it.
+    tree = cfrviz.compile_game("leduc")
+    nodes = [tree.node_label.index(label) for label in ("JQ k", "QQ k", "KQ k")]
+    whole = ".tl-inspector .tl-chip"
+    open_app(page, f"{app_url}/Game_tree?{LEDUC}&node=5")
+    wait_tree(page)
+    page.locator(f'.tl-node[data-node="{nodes[1]}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {nodes[1]}: QQ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    page.locator(whole, has_text="Draw this set whole").first.click()
+    page.get_by_text("showing player 2 holds Q").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    for node in nodes:
+        page.locator(f'.tl-node[data-node="{node}"]').first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(whole, has_text="Draw this set whole").count() == 0   # the set is whole now
+
+    # Best response's first part is "player 1 holds J": player 2's "J k" is drawn there as JJ k only.
+    jj_k = tree.node_label.index("JJ k")
+    open_app(page, f"{app_url}/Best_response?{LEDUC}")
+    wait_tree(page)
+    page.locator(f'.tl-node[data-node="{jj_k}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {jj_k}: JJ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert page.locator(whole, has_text="Draw this set whole").count() == 0

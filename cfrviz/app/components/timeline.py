@@ -165,7 +165,7 @@ class Extra:
 
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = TimelineMode.TREE, key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
-          kind_key: str | None = None, extra: Extra | None = None,
+          kind_key: str | None = None, extra: Extra | None = None, whole_sets: bool = False,
           events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None,
           file_about: Mapping[str, str] | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
@@ -182,7 +182,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     from the browser). A mode whose time axis is its own (no `view.run`) names "t" there to hear
     the iteration the visitor stopped at. `state` (small, JSON-ready) goes in every header, for
     what a mode shows that changes between reruns without changing the payload (e.g. the hand
-    being played).
+    being played). `whole_sets`: this page redraws a node's information set whole when the inspector
+    asks (`WHOLE_SET_KEY`), so the inspector offers it (the Game tree; no file or other page can).
 
     "Interactive page (.html)" (the view on screen as one file) is offered for the modes the file can
     hold (`FILE_MODES`): its header records the run's settings, or `file_about` for a page without a
@@ -206,7 +207,8 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     # The browser already shows what it reported itself: then the last header goes again, so the
     # data is unchanged and the payload is not sent a second time.
     wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
-              "log": log, **({} if state is None else {"state": state})}
+              "log": log, **({} if state is None else {"state": state}),
+              **({"wholeSets": True} if whole_sets else {})}
     headers = st.session_state.setdefault(_HEADERS, {})
     shown = st.session_state.setdefault(_SHOWN, {})
     header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
@@ -233,7 +235,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     # Play in a file deals from the whole tree: a game drawn in parts (`nodes`) plays in the app only.
     if about is not None and mode in FILE_MODES and not (mode == TimelineMode.PLAY and nodes is not None):
         # The view on screen as one HTML file; a callable, so the page is built only when clicked.
-        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id"}}
+        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k not in ("id", "wholeSets")}}
         file_about = {**about, **(file_about or {})}
         st.download_button("Interactive page (.html)",
                            data=functools.partial(page_bytes, body, page_header, file_about, view.tree.game.title),

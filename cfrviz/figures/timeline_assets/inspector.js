@@ -123,8 +123,9 @@ function buildInspector(tl, k) {
       chip.addEventListener("click", () => tl.send?.setTriggerValue("node", hid));
     }
   }
-  // Only a tree split by the players' cards has a part that holds a set whole (its player's card view).
-  if (b.cardView && info.histories.some((h) => h[2] < 0)) {
+  // Only a tree split by the players' cards has a part that holds a set whole (its player's card view),
+  // and only a home that draws parts on demand (the app's Game tree) can show it.
+  if (b.cardView && tl.wholeSets && info.histories.some((h) => h[2] < 0)) {
     const whole = el("button", { type: "button", class: "tl-chip" }, box,
                      `Draw this set whole (deals by ${b.players[info.player]}'s card)`);
     whole.addEventListener("click", () => tl.send?.setTriggerValue("wholeSet", id));

@@ -111,6 +111,8 @@
  * @property {number | null} [node]
  * @property {string | null} [kind]
  * @property {number} [ask]
+ * @property {boolean} [wholeSets] the home redraws a node's information set whole when the inspector asks
+ *   (the app's Game tree); elsewhere the inspector offers no such button
  * @property {string[]} [focus]
  * @property {boolean} [log]
  * @property {any} [state]

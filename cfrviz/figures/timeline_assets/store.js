@@ -41,6 +41,7 @@ export class Timeline {
     /** @type {string | null} */
     this.sentKind = null;
     this.log = !!header.log;
+    this.wholeSets = !!header.wholeSets;
     this.focus = header.focus || [];
     this.layout = 0;
     this.selected = -1;
