@@ -30,7 +30,7 @@ from cfrviz.run import RunSettings, export_strategy, save_run
 from cfrviz.site import command as site_command
 from cfrviz.tree.locks import Locks, restrict
 from cfrviz.util.whole_numbers import MAX_DIGITS, MAX_SEED, parse_whole_number
-from cfrviz.util.text import quoted
+from cfrviz.util.text import clamped_exploitability, quoted
 from cfrviz.util.files import write_failure
 
 if TYPE_CHECKING:
@@ -324,8 +324,8 @@ def format_report(run: Run, stream: TextIO) -> None:
                                      + (", from the sequence-form linear program)" if source == "linear program"
                                         else ")"))
     print(f"value of the average strategy for player 1: {value:.6f}{note}", file=stream)
-    print(f"exploitability of the average strategy: {float(run.exploitability[-1]):.6g} chips per hand",
-          file=stream)
+    exploitability = clamped_exploitability(run.exploitability[-1])   # rounding noise below zero is 0
+    print(f"exploitability of the average strategy: {exploitability:.6g} chips per hand", file=stream)
     if game.alpha_family:
         from cfrviz.analysis import closest_alpha, distance_to_equilibrium
 
@@ -348,10 +348,11 @@ def _locked_report(run: Run, value: float, stream: TextIO) -> None:
     average = np.asarray(run.average_strategy[-1])
     print(f"locks: {run.settings.locks.text()}", file=stream)
     print(f"value of the average strategy for player 1: {value:.6f}{target}", file=stream)
-    print(f"exploitability in the locked game (locked sets stay fixed): {float(run.exploitability[-1]):.6g} "
+    locked = clamped_exploitability(run.exploitability[-1])   # rounding noise below zero is 0
+    print(f"exploitability in the locked game (locked sets stay fixed): {locked:.6g} "
           "chips per hand", file=stream)
     print(f"exploitability in the full game (a best response may change locked sets too): "
-          f"{float(full_exploitability(restricted, average)):.6g} chips per hand", file=stream)
+          f"{clamped_exploitability(float(full_exploitability(restricted, average))):.6g} chips per hand", file=stream)
 
 
 def write_all_or_none(outputs: Sequence[tuple[Path, Callable[[IO[bytes]], object]]]) -> None:

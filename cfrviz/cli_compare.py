@@ -2,8 +2,10 @@
 
 Runs `cfrviz.compare` (games × algorithms × update schemes × seeds → one tidy table) on one game and
 prints the summary: each line's final exploitability, the median over seeds with a t-interval
-across seeds for sampling methods. The table goes to CSV or Parquet, the app's Compare figures to
-one SVG file. A progress bar goes to stderr when it is a terminal and the run lasts.
+across seeds for sampling methods, its numbers written as the app writes them
+(`cfrviz.util.text.number`). The table goes to CSV or Parquet at full precision (exploitability's
+rounding noise below zero as 0, as the app's CSV files write it), the app's Compare figures to one
+SVG file. A progress bar goes to stderr when it is a terminal and the run lasts.
 
 `cfrviz.cli` wires this in: it hands over its argument readers and its all-or-none file writer, so
 both subcommands read and write alike (and this module does not import the CLI that imports it).
@@ -21,6 +23,7 @@ from typing import IO, TYPE_CHECKING, TextIO
 
 from cfrviz.catalog import GameSpec
 from cfrviz.solvers import ALGORITHMS, UPDATE_SCHEMES
+from cfrviz.util.text import ROUNDING_NOTE, clamped_exploitability, number
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 from cfrviz.util.whole_numbers import MAX_SEED
 
@@ -82,7 +85,9 @@ def add_parser(commands: argparse._SubParsersAction,   # type: ignore[type-arg] 
     compare.add_argument("--seeds", default=1, type=whole_number("--seeds", 1), metavar="S",
                          help="seeds 0 … S-1 for each sampling method (default 1; deterministic methods run once)")
     table = compare.add_mutually_exclusive_group()
-    table.add_argument("--csv", type=Path, metavar="FILE", help="write the tidy table (one row per snapshot) as CSV")
+    table.add_argument("--csv", type=Path, metavar="FILE",
+                       help="write the tidy table (one row per snapshot) as CSV, at full precision (exploitability's "
+                            "rounding noise below zero written as 0)")
     table.add_argument("--parquet", type=Path, metavar="FILE", help="write the tidy table as Parquet (needs pyarrow)")
     compare.add_argument("--plot", type=Path, metavar="FILE.svg",
                          help="draw the app's Compare figures (against iterations, node visits, seconds) to SVG")
@@ -94,10 +99,10 @@ def _check(args: argparse.Namespace, writable: Writable) -> None:
     """ValueError sentences for what argparse cannot see, before anything is solved."""
     game: GameSpec = args.game
     cap = game.cli_iteration_cap
-    for flag, number in (("--iterations", args.iterations), ("--sampling-iterations", args.sampling_iterations)):
-        if number is not None and number > cap:
+    for flag, asked in (("--iterations", args.iterations), ("--sampling-iterations", args.sampling_iterations)):
+        if asked is not None and asked > cap:
             raise ValueError(f"{flag} is capped at {cap:,} for {game.title} so one solve cannot tie up the "
-                             f"machine; {number:,} was asked for.")
+                             f"machine; {asked:,} was asked for.")
     if args.seeds - 1 > MAX_SEED:
         raise ValueError(f"--seeds numbers seeds from 0 to at most {MAX_SEED}; {args.seeds} seeds do not fit.")
     if len(args.strategy) != 1:
@@ -142,22 +147,39 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _number(value: float, form: str) -> str:
-    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, form)
+#: The exploitability columns of `compare`'s table and `summary_table`: rounding noise below zero is 0.
+EXPLOITABILITY_COLUMNS = ("exploitability", "current_exploitability")
+
+
+def clamped_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a `compare` or `summary_table` table with exploitability's rounding noise below zero
+    written as 0 (`clamped_exploitability`), as the app's CSV files write it; full precision otherwise."""
+    out = table.copy()
+    for column in EXPLOITABILITY_COLUMNS:
+        out[column] = out[column].map(clamped_exploitability)
+    return out
+
+
+def _shown(value: float, signed: bool = False) -> str:
+    """A cell as the app writes numbers (`number`); a missing value (NaN) is an empty cell."""
+    return "" if math.isnan(value) else number(value, signed=signed)
 
 
 def format_summary(summary: pd.DataFrame, title: str, skipped: Sequence[str], stream: TextIO) -> None:
-    """Print `summary_table`'s rows as an aligned text table, with what its numbers are."""
+    """Print `summary_table`'s rows as an aligned text table, with what its numbers are. Numbers are
+    written as the app and the static site write them (`cfrviz.util.text.number`), exploitability
+    with its rounding noise below zero as 0, said in a note when it happens."""
     header = ("algorithm", "updates", "iterations", "seeds", "exploitability", "95% interval",
               "current expl.", "node visits", "seconds", "value")
+    shown = clamped_table(summary)
     rows = []
-    for record in summary.to_dict("records"):
+    for record in shown.to_dict("records"):
         interval = ("" if math.isnan(record["exploitability_low"]) else
-                    f"{record['exploitability_low']:.2e} to {record['exploitability_high']:.2e}")
+                    f"{number(record['exploitability_low'])} to {number(record['exploitability_high'])}")
         rows.append((ALGORITHMS[record["algorithm"]].title, str(record["updates"]), f"{record['iterations']:,}",
-                     str(record["seeds"]), _number(record["exploitability"], ".3e"), interval,
-                     _number(record["current_exploitability"], ".3e"), f"{record['node_visits']:,.0f}",
-                     _number(record["seconds"], ".3f"), _number(record["value"], ".6f")))
+                     str(record["seeds"]), _shown(record["exploitability"]), interval,
+                     _shown(record["current_exploitability"]), f"{record['node_visits']:,.0f}",
+                     _shown(record["seconds"]), _shown(record["value"], signed=True)))
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
     right = {2, 3, 4, 6, 7, 8, 9}
 
@@ -177,6 +199,8 @@ def format_summary(summary: pd.DataFrame, title: str, skipped: Sequence[str], st
               "seeds (it need not be centred on the median). Node visits, seconds and value: medians.", file=stream)
     print("Seconds count the solver only, after a warm-up solve (no compiling); the machine may be busy.",
           file=stream)
+    if not shown[list(EXPLOITABILITY_COLUMNS)].equals(summary[list(EXPLOITABILITY_COLUMNS)]):
+        print(ROUNDING_NOTE + " The CSV and Parquet files write it as 0 too.", file=stream)
     for note in skipped:
         print(note, file=stream)
 
@@ -201,6 +225,7 @@ def run(args: argparse.Namespace, writable: Writable, write_all_or_none: WriteAl
                   f"{args.iterations:,} iterations (sampling methods {sampling:,})")
     seeds = f", seeds 0-{args.seeds - 1} for sampling methods" if args.seeds > 1 else ""
     format_summary(summary_table(frame), f"{game.title}: {iterations}{seeds}", frame.attrs.get("skipped", []), stdout)
+    frame = clamped_table(frame)   # the files and the figure: full precision, rounding noise below zero as 0
     outputs: list[tuple[Path, Callable[[IO[bytes]], object]]] = []
     if args.csv is not None:
         text = frame.to_csv(index=False).encode("utf-8")
@@ -222,4 +247,5 @@ def run(args: argparse.Namespace, writable: Writable, write_all_or_none: WriteAl
     write_all_or_none(outputs)
 
 
-__all__ = ["PROGRESS_AFTER_SECONDS", "ProgressBar", "add_parser", "format_summary", "run"]
+__all__ = ["EXPLOITABILITY_COLUMNS", "PROGRESS_AFTER_SECONDS", "ProgressBar", "add_parser", "clamped_table",
+           "format_summary", "run"]

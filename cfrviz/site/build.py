@@ -34,6 +34,7 @@ from cfrviz.site.markup import blocks, legend_html
 from cfrviz.site.menu import Menu, Walk
 from cfrviz.solvers import ALGORITHMS
 from cfrviz.teaching import texts
+from cfrviz.util.text import clamped_exploitability, number
 from cfrviz.util.vocabulary import Algorithm, UpdateScheme
 
 #: Written at the top of a built folder: a rebuild may replace what a build wrote, and nothing else.
@@ -225,14 +226,20 @@ def _equilibrium(out: _Writer, folder: str, run: Run) -> dict[str, str] | None:
 PLAY_ALGORITHMS = (Algorithm.CFR, Algorithm.CFR_PLUS)
 
 
+def run_summary(label: str, exploitability: float, last: int) -> str:
+    """A built run's one-line summary (site.js shows it above the timeline), its exploitability written as
+    the app writes it (rounding noise below zero as 0: `clamped_exploitability`, then `number`)."""
+    return (f"{label}: exploitability of the average strategy {number(clamped_exploitability(exploitability))} "
+            f"chips per hand after {last:,} iterations.")
+
+
 def _run_views(out: _Writer, views: dict[str, list[dict[str, Any]]], settings: RunSettings, run: Run,
                unlocked: Run | None) -> None:
     """One data file per view of `run`, and its entry on every page that shows it."""
     params = link_params(settings)
     folder = f"data/{_slug(params)}"
     last = int(run.iterations[-1])
-    summary = (f"{_run_label(settings)}: exploitability of the average strategy "
-               f"{float(run.exploitability[-1]):.2e} chips per hand after {last:,} iterations.")
+    summary = run_summary(_run_label(settings), float(run.exploitability[-1]), last)
     base = {"params": params, "label": _run_label(settings), "game": settings.spec.link, "last": last,
             "nodes": run.tree.num_nodes, "summary": summary}
 

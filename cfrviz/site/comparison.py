@@ -1,8 +1,10 @@
 """The site's Compare page: each menu comparison solved at build time with `cfrviz.compare`, drawn as
 the app's Compare figures (SVG, inline: no plotly, no script) with `summary_table` underneath.
 
-Every table cell carries its exact value (`data-column`, `data-value`) beside the rounded text, so a
-test reads the numbers the page shows without parsing them back from print.
+Numbers are written as the app writes them (`cfrviz.util.text.number`), exploitability with its rounding
+noise below zero as 0 and the app's note under the table. Every table cell carries its exact value
+(`data-column`, `data-value`; exploitability after that clamp) beside the rounded text, so a test reads
+the numbers the page shows without parsing them back from print.
 """
 from __future__ import annotations
 
@@ -22,7 +24,15 @@ from cfrviz.solvers import ALGORITHMS
 from cfrviz.solving.compare import compare, lines_from_table, summary_table
 from cfrviz.teaching import texts
 from cfrviz.util.intervals import band_words
+from cfrviz.util.text import ROUNDING_NOTE, clamped_exploitability, number
 from cfrviz.util.vocabulary import StrategyKind
+
+
+def _number(value: object, signed: bool = False) -> str:
+    """A cell as the app writes numbers (`number`); a missing value (NaN: no band with one seed) is empty."""
+    exact = float(str(value))
+    return "" if math.isnan(exact) else number(exact, signed=signed)
+
 
 #: The summary table's columns the page shows, with their headings and how each is printed.
 _SHOWN: tuple[tuple[str, str, Callable[[object], str]], ...] = (
@@ -30,14 +40,16 @@ _SHOWN: tuple[tuple[str, str, Callable[[object], str]], ...] = (
     ("updates", "updates", str),
     ("iterations", "iterations", lambda v: f"{int(str(v)):,}"),
     ("seeds", "seeds", str),
-    ("exploitability", "exploitability (chips per hand)", lambda v: f"{float(str(v)):.2e}"),
-    ("exploitability_low", "band low", lambda v: "" if math.isnan(float(str(v))) else f"{float(str(v)):.2e}"),
-    ("exploitability_high", "band high", lambda v: "" if math.isnan(float(str(v))) else f"{float(str(v)):.2e}"),
-    ("current_exploitability", "current exploitability", lambda v: f"{float(str(v)):.2e}"),
+    ("exploitability", "exploitability (chips per hand)", _number),
+    ("exploitability_low", "band low", _number),
+    ("exploitability_high", "band high", _number),
+    ("current_exploitability", "current exploitability", _number),
     ("node_visits", "nodes touched", lambda v: f"{round(float(str(v))):,}"),
-    ("seconds", "seconds", lambda v: f"{float(str(v)):.4f}"),
-    ("value", "value to player 1", lambda v: f"{float(str(v)):+.4f}"),
+    ("seconds", "seconds", _number),
+    ("value", "value to player 1", lambda v: _number(v, signed=True)),
 )
+#: Columns whose rounding noise below zero is shown (and carried in `data-value`) as 0, as the app's table.
+_CLAMPED = frozenset({"exploitability", "current_exploitability"})
 
 
 @dataclass(frozen=True)
@@ -70,15 +82,19 @@ def _caption(seeds: int) -> str:
 
 
 def table_html(summary: pd.DataFrame) -> str:
-    """`summary_table`'s rows as an HTML table (one per game shown), each cell with its exact value."""
+    """`summary_table`'s rows as an HTML table (one per game shown), each cell with its exact value, and
+    under it the app's note on exploitability's rounding noise (shown as 0, as on the app's Compare page)."""
     head = "".join(f"<th scope=\"col\">{html.escape(title)}</th>" for _, title, _ in _SHOWN)
     rows = []
     for record in summary.to_dict("records"):
-        cells = "".join(f'<td data-column="{column}" data-value="{html.escape(repr(record[column]))}">'
-                        f"{html.escape(shown(record[column]))}</td>" for column, _, shown in _SHOWN)
+        values = {column: clamped_exploitability(float(record[column])) if column in _CLAMPED else record[column]
+                  for column, _, _ in _SHOWN}
+        cells = "".join(f'<td data-column="{column}" data-value="{html.escape(repr(values[column]))}">'
+                        f"{html.escape(shown(values[column]))}</td>" for column, _, shown in _SHOWN)
         rows.append(f'<tr data-game="{html.escape(str(record["game"]))}">{cells}</tr>')
     return (f'<div class="cfrviz-scroll"><table class="cfrviz-table" data-testid="compare-table"><thead><tr>{head}'
-            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+            f'<p class="cfrviz-caption" data-testid="compare-rounding">{inline(ROUNDING_NOTE)}</p>')
 
 
 def section_html(solved: Solved) -> str:
