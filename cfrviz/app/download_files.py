@@ -9,6 +9,13 @@ visitors' reruns end many times a second, so the file could be gone before the b
 visitors). Naming it under the visitor's own session is not enough either: that session's next
 rerun (a timeline step reported back) drops its names too.
 
+A click can also come too late for the button it was made on: every rerun of the visitor's page
+registers the button's callable afresh under a new id, and the next sweep anywhere drops the old
+id while the browser may still show it (a Play or Regret matching page reruns when its timeline
+reports a step), so the click found "Deferred file ... not found" and nothing downloaded. The
+wrapped sweep keeps each replaced callable `GRACE_S` seconds more (at most `MAX_REPLACED` of them),
+and a click on such an id runs it as Streamlit would have.
+
 `keep_clicked_downloads()` wraps the media file manager's `execute_deferred` so the built file is
 named under a holder of cfrviz's own for `GRACE_S` seconds, then let go (and swept as usual) by the
 next click or the session reaper's next pass (`expire_clicked_downloads`). At most
@@ -42,6 +49,8 @@ from cfrviz.util import idle
 GRACE_S = 30.0
 #: Most bytes of clicked files held at once (a Leduc run at the app's cap is a 23 MB .npz).
 MAX_HELD_BYTES = 200_000_000
+#: Most replaced deferred callables kept at once (each a small closure over what its button builds from).
+MAX_REPLACED = 256
 # The "session" under which clicked files are named: Streamlit never clears it by itself.
 HOLDER = "cfrviz-clicked-downloads"
 
@@ -50,6 +59,8 @@ _lock = threading.Lock()
 _wrapped: set[int] = set()
 # Per wrapped manager: (built at, file id, bytes), oldest first.
 _held: dict[int, collections.deque[tuple[float, str, int]]] = {}
+# Per wrapped manager: deferred id -> (when a sweep first found no session naming it, Streamlit's entry).
+_replaced: dict[int, collections.OrderedDict[str, tuple[float, Any]]] = {}
 
 
 def run_file_bytes(run: Run, save: Callable[[Run, IO[bytes]], None] = save_run) -> bytes:
@@ -80,20 +91,41 @@ def keep_clicked_downloads(manager: Any = None, clock: Callable[[], float] = tim
         if id(manager) in _wrapped:
             return True
         original = getattr(manager, "execute_deferred", None)
-        if not _known(manager) or not callable(original):
+        sweep = getattr(manager, "_remove_orphaned_deferred_callables", None)
+        if not _known(manager) or not callable(original) or not callable(sweep):
             _LOGGER.warning("cfrviz: this Streamlit's media file manager is unknown, so a clicked download may "
                             "be swept before the browser fetches it on a busy server.")
             return False
+        replaced: collections.OrderedDict[str, tuple[float, Any]] = collections.OrderedDict()
 
         @functools.wraps(original)
         def execute_deferred(file_id: str) -> str:
+            with manager._lock:
+                kept = replaced.get(file_id)
+                if file_id not in manager._deferred_callables and kept is not None \
+                        and clock() - kept[0] <= GRACE_S:
+                    manager._deferred_callables[file_id] = kept[1]   # a click on the button's last id
             url: str = original(file_id)
             _hold(manager, url, clock)
             return url
 
+        @functools.wraps(sweep)
+        def remove_orphaned_deferred_callables() -> None:
+            # Under the manager's lock (Streamlit's remove_orphaned_files holds it): note what the
+            # sweep is about to drop, then let go of what has been kept long enough.
+            named = {f for names in manager._files_by_session_and_coord.values() for f in names.values()}
+            now = clock()
+            for file_id, entry in manager._deferred_callables.items():
+                if file_id not in named and file_id not in replaced:
+                    replaced[file_id] = (now, entry)
+            _forget_replaced(replaced, now)
+            sweep()
+
         manager.execute_deferred = execute_deferred
+        manager._remove_orphaned_deferred_callables = remove_orphaned_deferred_callables
         _wrapped.add(id(manager))
         _held[id(manager)] = collections.deque()
+        _replaced[id(manager)] = replaced
         return True
 
 
@@ -105,6 +137,7 @@ def expire_clicked_downloads(manager: Any = None, clock: Callable[[], float] = t
         return
     with manager._lock:
         _let_go(manager, clock(), 0)
+        _forget_replaced(_replaced[id(manager)], clock())
 
 
 def empty_media_files(manager: Any = None) -> None:
@@ -117,6 +150,7 @@ def empty_media_files(manager: Any = None) -> None:
         return
     with manager._lock:
         _let_go(manager, float("inf"), 0)
+        _replaced[id(manager)].clear()
     for _ in range(2):
         manager.remove_orphaned_files()
 
@@ -132,7 +166,13 @@ def _server_manager() -> Any:
 
 def _known(manager: Any) -> bool:
     return all(hasattr(manager, name) for name in ("_lock", "_files_by_session_and_coord", "_file_metadata",
-                                                   "_storage"))
+                                                   "_storage", "_deferred_callables"))
+
+
+def _forget_replaced(replaced: collections.OrderedDict[str, tuple[float, Any]], now: float) -> None:
+    """Let go of replaced callables past their grace, then the oldest beyond `MAX_REPLACED`."""
+    while replaced and (now - next(iter(replaced.values()))[0] > GRACE_S or len(replaced) > MAX_REPLACED):
+        replaced.popitem(last=False)
 
 
 def _hold(manager: Any, url: str, clock: Callable[[], float]) -> None:
