@@ -17,7 +17,7 @@ from cfrviz.util.text import escape_markdown as md
 from cfrviz.figures.timeline import graphml_bytes, lock_comparison
 from cfrviz.figures.drawn import ROUND_ONE, is_drawn_whole
 from cfrviz.app.components import timeline
-from cfrviz.app.locks import LOCK_ASKED_KEY, lock_editor, locked_vs_unlocked
+from cfrviz.app.locks import LOCK_ASKED_KEY, LOCK_EDITOR_SELECTOR, lock_editor, locked_vs_unlocked
 from cfrviz.app import page_events, practice_box
 from cfrviz.teaching import practice
 from cfrviz.teaching.narration import narrate_iteration
@@ -110,7 +110,7 @@ st.markdown(md(narrate_iteration(run, view.snapshot, selected_set if selected_se
 
 
 edges = timeline.mount(view, nodes=nodes, key="tree_timeline", arrangements=arrangements, kind_key="tree_edges",
-                       whole_sets=True,
+                       whole_sets=True, locks=None if view.uploaded else LOCK_EDITOR_SELECTOR,
                        extra=comparison, events={"lockSet": functools.partial(page_events.lock_asked, tree)})
 ui.set_page_value("edges", edges)
 state["_tree_edges_linked"] = edges

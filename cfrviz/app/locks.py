@@ -58,6 +58,14 @@ def with_lock(locks: Locks, key: str, probabilities: tuple[float, ...]) -> Locks
 #: Session key: the node whose set the tree's lock key (L) asked to lock; its editor opens.
 LOCK_ASKED_KEY = "cfrviz_lock_asked"
 
+# The open editor's controls sit in a container keyed by the set's index; Streamlit gives its element
+# the class "st-key-<key>", which the timeline's header names (`LOCK_EDITOR_SELECTOR`, "{set}" the
+# set's index) so that after L the keyboard focus moves to the editor's first control.
+_EDITOR_KEY = "cfrviz_lock_editor_"
+
+#: Where the timeline finds the lock editor of information set {set} (the Game tree's header `locks`).
+LOCK_EDITOR_SELECTOR = f".st-key-{_EDITOR_KEY}{{set}}"
+
 
 def lockable_node(value: object, tree: GameTree) -> int | None:
     """The node the timeline's lock key sent (`value`, from the browser), when it is a node of `tree`
@@ -74,17 +82,20 @@ def lock_editor(tree: GameTree, node: int | None, locks: Locks, set_locks: Calla
     Without a selected decision node, the set is picked from a list: locking needs no click first.
     `asked`: open it (the tree's lock key, L)."""
     if node is not None and 0 <= node < tree.num_nodes and int(tree.infoset[node]) >= 0:
-        record = tree.infosets[int(tree.infoset[node])]
+        index = int(tree.infoset[node])
+        record = tree.infosets[index]
         title, picked = f"🔒 Lock this set: {escape_markdown(record.key)}", True
     else:
-        record, title, picked = tree.infosets[0], "🔒 Lock an information set (or click a node of the tree)", False
+        index, record = 0, tree.infosets[0]
+        title, picked = "🔒 Lock an information set (or click a node of the tree)", False
     with st.expander(title, expanded=record.key in locks or asked):
         if not picked:
             keys = [r.key for r in tree.infosets]
-            chosen = st.selectbox("Information set", range(len(keys)), key=f"{LOCK_WIDGET}set",
-                                  format_func=lambda i: f"{keys[i]} (player {int(tree.infosets[i].player) + 1})")
-            record = tree.infosets[int(chosen)]
-        _lock_controls(record.key, record.actions, locks, set_locks, disabled)
+            index = int(st.selectbox("Information set", range(len(keys)), key=f"{LOCK_WIDGET}set",
+                                     format_func=lambda i: f"{keys[i]} (player {int(tree.infosets[i].player) + 1})"))
+            record = tree.infosets[index]
+        with st.container(key=f"{_EDITOR_KEY}{index}"):
+            _lock_controls(record.key, record.actions, locks, set_locks, disabled)
 
 
 def _lock_controls(key: str, actions: tuple[str, ...], locks: Locks, set_locks: Callable[[Locks], None],

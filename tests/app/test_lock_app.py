@@ -11,8 +11,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from cfrviz.app.locks import LOCK_WIDGET
-from tests.support.apptest import open_link
+import cfrviz
+from cfrviz.app.locks import LOCK_EDITOR_SELECTOR, LOCK_WIDGET
+from tests.app.test_upload_pages import upload_700
+from tests.support.apptest import mounted, open_link, open_page
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
@@ -105,3 +107,30 @@ def test_convergence_targets_the_locked_value_and_best_response_shows_both_games
     (note,) = [i.value for i in at.info if "Locked run" in i.value]
     locked_game, full_game = (float(x) for x in re.findall(r"\d+\.\d{5}", note))
     assert locked_game < 1e-3 < full_game
+
+
+def _editor_keys(node: object) -> list[str]:
+    """The keys of the lock editor's containers on the page (Streamlit ends a keyed block's id with its key)."""
+    found = []
+    block_id = str(getattr(getattr(node, "proto", None), "id", "") or "")
+    if "cfrviz_lock_editor_" in block_id:
+        found.append(block_id.rsplit("-", 1)[1])
+    for child in getattr(node, "children", {}).values():
+        found += _editor_keys(child)
+    return found
+
+
+def test_only_the_game_trees_enabled_lock_editor_is_named_in_the_timelines_header() -> None:
+    # Reference: node 1 is the deal JQ, player 1's set "J" (information set 0 of Kuhn's tree, as
+    # cfrviz.compile_game("kuhn").infoset_index("J") says): the header names the editor of set {set}, and
+    # the page draws it for set 0. Best response has no lock editor, and an uploaded run's is disabled,
+    # so their inspectors must not point to one (the browser: tests/browser/test_timeline_browser.py).
+    assert cfrviz.compile_game("kuhn").infoset_index("J") == 0
+    at = open_page("pages/1_Game_tree.py", {"game": "kuhn", "iters": "100", "node": "1"})
+    assert mounted(at)[0]["locks"] == LOCK_EDITOR_SELECTOR == ".st-key-cfrviz_lock_editor_{set}"
+    assert _editor_keys(at._tree) == ["cfrviz_lock_editor_0"]
+    at.switch_page("pages/7_Best_response.py").run()
+    assert not at.exception and "locks" not in mounted(at)[0]
+    at.switch_page("pages/1_Game_tree.py").run()
+    upload_700(at)
+    assert not at.exception and "locks" not in mounted(at)[0]

@@ -152,6 +152,9 @@ def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp
     node = run.tree.node_label.index("QK kb")
     open_app(page, f"{app_url}/Game_tree?game=kuhn&algo=cfr&iters=200&updates=simultaneous&t=40&node={node}")
     wait_tree(page)
+    # The app's inspector points to its lock editor; the file has none, so its header drops the editor
+    # and its inspector points to nothing (before the drop, the file offered a button that did nothing).
+    page.get_by_test_id("timeline-lock-ask").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
         page.get_by_role("button", name="Interactive page (.html)").first.click()
     saved = tmp_path / "view.html"
@@ -161,6 +164,7 @@ def test_the_apps_interactive_page_is_the_view_on_screen(page, app_url: str, tmp
     offline.goto(saved.as_uri(), timeout=RENDER_TIMEOUT_MS)
     offline.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     assert t_label(offline) == 40
+    assert offline.get_by_test_id("timeline-lock-ask").count() == 0
     assert asked == []
 
 

@@ -379,3 +379,42 @@ def test_the_game_tree_draws_a_set_whole_when_asked_and_best_response_does_not_o
     page.locator(f'.tl-node[data-node="{jj_k}"]').first.click()
     page.locator(".tl-inspector h4", has_text=f"Node {jj_k}: JJ k").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     assert page.locator(whole, has_text="Draw this set whole").count() == 0
+
+
+# The text of the element with the keyboard focus, looking into shadow roots.
+FOCUSED_TEXT = """() => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a ? (a.innerText || a.textContent || '').trim() : '';
+}"""
+
+
+def test_the_game_trees_inspector_points_to_lock_this_set_and_best_response_does_not(page, app_url: str) -> None:
+    # Reference: Kuhn's tree (cfrviz.tree): the root deals (chance: no set to lock), and "QK kb" is player 1's
+    # history in the set "Q kb" (fold, call). The Game tree's lock editor (cfrviz.app.locks) opens as
+    # "Lock this set: Q kb" for the set the inspector's button names, with the keyboard focus on its first
+    # control, "Always fold". Best response has no lock editor, so its inspector points to none. Before,
+    # no inspector pointed to the editor.
+    tree = cfrviz.compile_game("kuhn")
+    node = tree.node_label.index("QK kb")
+    infoset = tree.infosets[int(tree.infoset[node])]
+    assert (infoset.key, infoset.actions) == ("Q kb", ("fold", "call"))
+    pointer = page.get_by_test_id("timeline-lock-ask")
+    open_app(page, f"{app_url}/Game_tree?{KUHN}&node=0")
+    wait_tree(page)
+    page.locator(".tl-inspector h4", has_text="Node 0:").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert pointer.count() == 0
+    page.locator(f'.tl-node[data-node="{node}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert "press L on its node" in pointer.first.inner_text()
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    pointer.first.get_by_role("button", name="Lock this set").click()
+    page.get_by_text("Lock this set: Q kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function(f"() => ({FOCUSED_TEXT})() === 'Always fold'", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+
+    open_app(page, f"{app_url}/Best_response?{KUHN}")
+    wait_tree(page)
+    page.locator(f'.tl-node[data-node="{node}"]').first.click()
+    page.locator(".tl-inspector h4", has_text=f"Node {node}: QK kb").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    assert pointer.count() == 0

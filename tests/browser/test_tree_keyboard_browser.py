@@ -108,15 +108,20 @@ def test_a_keyboard_selects_a_node_reads_its_numbers_and_locks_its_set(page, app
     page.keyboard.press(".")
     assert t_label(page) > 5
 
-    # L opens "Lock this set" for the focused node's set.
+    # L opens "Lock this set" for the focused node's set, and the keyboard focus goes to the editor's
+    # first control ("Always check": the set is unlocked, so no "Unlock" comes first). Before, it
+    # stayed on the tree node, a whole inspector's worth of Tab presses away.
     page.keyboard.press("l")
     lock_button = page.get_by_role("button", name="Always check").first
     lock_button.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     assert page.get_by_text(f"Lock this set: {key}").first.is_visible()
+    page.wait_for_function(f"() => {{ const f = ({FOCUSED})(); return !!f && f.tag === 'BUTTON' && "
+                           "f.text === 'Always check'; }", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
+    now = focused(page)
+    assert now is not None and (now["tag"], now["text"]) == ("BUTTON", "Always check"), now
 
-    # Lock it by keyboard: Tab to "Always check", Enter.
-    tab_until(page, lambda f: f["tag"] == "BUTTON" and f["text"] == "Always check")
+    # Lock it by keyboard: Enter, right there.
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => (new URLSearchParams(location.search).get('lock') || '').includes('{key}')",
                            timeout=RENDER_TIMEOUT_MS)

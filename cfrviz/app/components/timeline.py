@@ -166,7 +166,7 @@ class Extra:
 def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = TimelineMode.TREE, key: str = "timeline",
           arrangements: Sequence[int] = (0,), focus: Sequence[str] = (), log: bool = False,
           kind_key: str | None = None, extra: Extra | None = None, whole_sets: bool = False,
-          events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None,
+          locks: str | None = None, events: Mapping[str, Callable[[Any], None]] | None = None, state: Any = None,
           file_about: Mapping[str, str] | None = None) -> str:
     """Draw the timeline for `view` (a `cfrviz.app.View`): the tree part `nodes` with its inspector
     ("tree"), or the charts ("charts"), or the strategy bars of the sets of `nodes` ("sets", with
@@ -184,6 +184,9 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     what a mode shows that changes between reruns without changing the payload (e.g. the hand
     being played). `whole_sets`: this page redraws a node's information set whole when the inspector
     asks (`WHOLE_SET_KEY`), so the inspector offers it (the Game tree; no file or other page can).
+    `locks`: this page opens a lock editor for a node's set when the tree sends "lockSet" (its L key);
+    the CSS selector of that editor's element ("{set}" the set's index), so the inspector offers
+    "Lock this set" and, after L, the keyboard focus moves to the editor's first control.
 
     "Interactive page (.html)" (the view on screen as one file) is offered for the modes the file can
     hold (`FILE_MODES`): its header records the run's settings, or `file_about` for a page without a
@@ -208,7 +211,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     # data is unchanged and the payload is not sent a second time.
     wanted = {"id": payload_id, "t": view.t, "node": view.node, "kind": chosen, "mode": mode, "focus": list(focus),
               "log": log, **({} if state is None else {"state": state}),
-              **({"wholeSets": True} if whole_sets else {})}
+              **({"wholeSets": True} if whole_sets else {}), **({} if locks is None else {"locks": locks})}
     headers = st.session_state.setdefault(_HEADERS, {})
     shown = st.session_state.setdefault(_SHOWN, {})
     header = next_header(headers.get(key), wanted, shown.get(key), mounted=key in st.session_state)
@@ -235,7 +238,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
     # Play in a file deals from the whole tree: a game drawn in parts (`nodes`) plays in the app only.
     if about is not None and mode in FILE_MODES and not (mode == TimelineMode.PLAY and nodes is not None):
         # The view on screen as one HTML file; a callable, so the page is built only when clicked.
-        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k not in ("id", "wholeSets")}}
+        page_header = {"id": payload_id, **{k: v for k, v in header.items() if k != "id" and k not in _APP_ONLY}}
         file_about = {**about, **(file_about or {})}
         st.download_button("Interactive page (.html)",
                            data=functools.partial(page_bytes, body, page_header, file_about, view.tree.game.title),
@@ -244,6 +247,10 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
                            help="This timeline as one file that opens in any browser, offline: scrub, play, "
                                 "click nodes and export SVG or PNG there too.")
     return chosen
+
+
+# Header keys for what only the app's page can do (draw a set whole, open a lock editor): a file drops them.
+_APP_ONLY = ("wholeSets", "locks")
 
 
 def _slug(title: str) -> str:

@@ -2,7 +2,7 @@
 // t, and small charts of its strategy and regret over the iterations; on a phone, a sheet over the
 // tree. Also the selection itself: a click on a node, sent to the host as `node`.
 import { el, fmt, thousands } from "./util.js";
-import { padlock, comparison, movedAt, unlockedAt } from "./locks.js";
+import { askLock, padlock, comparison, movedAt, unlockedAt } from "./locks.js";
 
 /** @typedef {import("./payload.js").Payload} Payload */
 
@@ -129,6 +129,13 @@ function buildInspector(tl, k) {
     const whole = el("button", { type: "button", class: "tl-chip" }, box,
                      `Draw this set whole (deals by ${b.players[info.player]}'s card)`);
     whole.addEventListener("click", () => tl.send?.setTriggerValue("wholeSet", id));
+  }
+  // Where the home has a lock editor (the app's Game tree): the way to it, from here and by key.
+  if (tl.locks) {
+    const line = el("div", { class: "tl-lock-ask", "data-testid": "timeline-lock-ask" }, box);
+    const ask = el("button", { type: "button", class: "tl-chip" }, line, info.lock ? "Change this set's lock" : "Lock this set");
+    ask.addEventListener("click", () => askLock(tl, k));
+    line.append(" or press L on its node: the lock editor opens below the tree.");
   }
   tl.reachLine = el("div", { class: "tl-reach" }, box);
   const table = el("table", { class: "tl-table" }, box);

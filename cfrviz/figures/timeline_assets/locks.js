@@ -1,6 +1,66 @@
-// Node locking on the tree: the padlock on a locked set's pill (and in the legend and inspector),
-// and the locked-vs-unlocked comparison behind the rings round the sets a lock moved.
+// Node locking on the tree: asking the host to lock a set (and moving the keyboard focus into its
+// lock editor), the padlock on a locked set's pill (and in the legend and inspector), and the
+// locked-vs-unlocked comparison behind the rings round the sets a lock moved.
 import { el, rgba } from "./util.js";
+import { reveal } from "./focus.js";
+
+const EDITOR_WAIT = 20000;   // ms: the rerun that opens the editor, on a busy server
+
+/**
+ * "Lock this set" for drawn node k's set (the tree's L key, the inspector's button): select the node
+ * and ask the host to open its lock editor; where the header names that editor (`locks`), the
+ * keyboard focus then moves to its first control, so a keyboard user need not tab through the
+ * inspector to reach it.
+ * @param {any} tl @param {number} k
+ */
+export function askLock(tl, k) {
+  const s = tl.b.nodes.set[k];
+  if (s < 0) return;
+  if (tl.selected !== k) { tl.selected = k; tl.inspected = null; tl.draw(); }
+  tl.send?.setTriggerValue("lockSet", tl.b.nodes.id[k]);
+  if (tl.locks) focusEditor(tl, tl.locks.replaceAll("{set}", String(tl.b.sets[s].index)));
+}
+
+// Wait (a frame at a time) for the editor found by `selector` to show a control, and focus the first.
+// Given up after EDITOR_WAIT, or at the user's next key or click: they have gone on elsewhere.
+/** @param {any} tl @param {string} selector */
+function focusEditor(tl, selector) {
+  tl.stopEditorWait?.();
+  const until = performance.now() + EDITOR_WAIT;
+  let frame = 0;
+  const stop = () => {
+    cancelAnimationFrame(frame);
+    removeEventListener("keydown", stop, true);
+    removeEventListener("pointerdown", stop, true);
+    tl.stopEditorWait = null;
+  };
+  const look = () => {
+    const control = firstControl(document.querySelector(selector));
+    control?.focus({ preventScroll: true });
+    // Focus taken only where the control can have it (not yet, say, while its expander opens).
+    if (control && /** @type {Document | ShadowRoot} */ (control.getRootNode()).activeElement === control) {
+      stop();
+      reveal(control);
+    } else if (performance.now() > until) stop();
+    else frame = requestAnimationFrame(look);
+  };
+  addEventListener("keydown", stop, true);
+  addEventListener("pointerdown", stop, true);
+  tl.stopEditorWait = stop;
+  frame = requestAnimationFrame(look);
+}
+
+// The first control in `box` a keyboard can use now: enabled and shown (a closed expander's content
+// still has boxes, so its visibility is asked: checkVisibility, where the browser has it).
+/** @param {Element | null} box @returns {HTMLElement | null} */
+function firstControl(box) {
+  if (!box) return null;
+  for (const c of box.querySelectorAll("button, input, select, textarea, [tabindex]:not([tabindex='-1'])")) {
+    const e = /** @type {HTMLElement & { disabled?: boolean }} */ (c);
+    if (!e.disabled && (e.checkVisibility ? e.checkVisibility() : e.getClientRects().length > 0)) return e;
+  }
+  return null;
+}
 
 export const LOCK_ROOM = 13;   // px a padlock adds to a locked set's pill
 

@@ -113,6 +113,10 @@
  * @property {number} [ask]
  * @property {boolean} [wholeSets] the home redraws a node's information set whole when the inspector asks
  *   (the app's Game tree); elsewhere the inspector offers no such button
+ * @property {string} [locks] the home opens a lock editor for a set when the tree sends `lockSet` (the app's
+ *   Game tree, when its editor is enabled): the CSS selector of that editor's element in the page, "{set}"
+ *   standing for the set's index. The inspector then offers "Lock this set", and after it (or L) the
+ *   keyboard focus moves to the editor's first control once it shows
  * @property {string[]} [focus]
  * @property {boolean} [log]
  * @property {any} [state]

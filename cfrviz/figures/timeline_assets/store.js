@@ -42,6 +42,8 @@ export class Timeline {
     this.sentKind = null;
     this.log = !!header.log;
     this.wholeSets = !!header.wholeSets;
+    /** @type {string | null} */
+    this.locks = typeof header.locks === "string" ? header.locks : null;
     this.focus = header.focus || [];
     this.layout = 0;
     this.selected = -1;

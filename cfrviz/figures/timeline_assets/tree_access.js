@@ -4,6 +4,7 @@
 import { el, prob } from "./util.js";
 import { select } from "./inspector.js";
 import { reveal } from "./focus.js";
+import { askLock } from "./locks.js";
 
 /** @typedef {import("./payload.js").Payload} Payload */
 
@@ -85,14 +86,6 @@ function treeKey(tl, e) {
   e.preventDefault();
   e.stopPropagation();
   return true;
-}
-
-// "Lock this set" for node k's set: select it here and ask the host to open its lock editor.
-/** @param {any} tl @param {number} k */
-function askLock(tl, k) {
-  if (tl.b.nodes.set[k] < 0) return;
-  if (tl.selected !== k) { tl.selected = k; tl.inspected = null; tl.draw(); }
-  tl.send?.setTriggerValue("lockSet", tl.b.nodes.id[k]);
 }
 
 // ------------------------------------------------------------------ text alternative
