@@ -97,8 +97,8 @@ def test_clicking_a_node_shows_the_inspector_in_the_first_viewport(page, app_url
     assert page.locator(".tl-inspector", has_text="cumulative regret").first.is_visible()
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('node') === '{node}'",
                            timeout=RENDER_TIMEOUT_MS)
-    # Player 2's set "Q k" names both its histories.
-    chips = page.locator(".tl-inspector .tl-chip").all_inner_texts()
+    # Player 2's set "Q k" names both its histories (the inspector's other chips are actions: lock, draw whole).
+    chips = page.locator(".tl-inspector .tl-histories .tl-chip").all_inner_texts()
     assert chips == ["JQ k", "KQ k"]
     # Hovering another node shows its numbers at t; leaving it brings the clicked node back.
     other = tree.node_label.index("JQ kb")

@@ -113,7 +113,7 @@ function buildInspector(tl, k) {
     note.appendChild(document.createTextNode(` Locked: ${info.actions.map((a, j) => `${a} ${fmt(info.lock[j], 3)}`).join(", ")}. ` +
       "The solver treats this set as a chance node: both strategies are the lock and its regret stays 0."));
   }
-  const chips = el("div", {}, box);
+  const chips = el("div", { class: "tl-histories" }, box);
   chips.appendChild(document.createTextNode(`Histories in this set (${info.histories.length}): `));
   for (const [hid, label, local] of info.histories) {
     const chip = el("button", { type: "button", class: "tl-chip" + (hid === id ? " tl-this" : "") }, chips, label);
