@@ -160,11 +160,6 @@ def clamped_table(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _shown(value: float, signed: bool = False) -> str:
-    """A cell as the app writes numbers (`number`); a missing value (NaN) is an empty cell."""
-    return "" if math.isnan(value) else number(value, signed=signed)
-
-
 def format_summary(summary: pd.DataFrame, title: str, skipped: Sequence[str], stream: TextIO) -> None:
     """Print `summary_table`'s rows as an aligned text table, with what its numbers are. Numbers are
     written as the app and the static site write them (`cfrviz.util.text.number`), exploitability
@@ -177,9 +172,9 @@ def format_summary(summary: pd.DataFrame, title: str, skipped: Sequence[str], st
         interval = ("" if math.isnan(record["exploitability_low"]) else
                     f"{number(record['exploitability_low'])} to {number(record['exploitability_high'])}")
         rows.append((ALGORITHMS[record["algorithm"]].title, str(record["updates"]), f"{record['iterations']:,}",
-                     str(record["seeds"]), _shown(record["exploitability"]), interval,
-                     _shown(record["current_exploitability"]), f"{record['node_visits']:,.0f}",
-                     _shown(record["seconds"]), _shown(record["value"], signed=True)))
+                     str(record["seeds"]), number(record["exploitability"], missing=""), interval,
+                     number(record["current_exploitability"], missing=""), f"{record['node_visits']:,.0f}",
+                     number(record["seconds"], missing=""), number(record["value"], signed=True, missing="")))
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
     right = {2, 3, 4, 6, 7, 8, 9}
 

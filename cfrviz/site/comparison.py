@@ -9,7 +9,6 @@ the numbers the page shows without parsing them back from print.
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -30,8 +29,7 @@ from cfrviz.util.vocabulary import StrategyKind
 
 def _number(value: object, signed: bool = False) -> str:
     """A cell as the app writes numbers (`number`); a missing value (NaN: no band with one seed) is empty."""
-    exact = float(str(value))
-    return "" if math.isnan(exact) else number(exact, signed=signed)
+    return number(float(str(value)), signed=signed, missing="")
 
 
 #: The summary table's columns the page shows, with their headings and how each is printed.

@@ -78,18 +78,19 @@ def clamped_exploitability(value: float) -> float:
     return 0.0 if -ROUNDING_NOISE < value < 0 else float(value)
 
 
-def number(value: float, *, signed: bool = False) -> str:
+def number(value: float, *, signed: bool = False, missing: str = "n/a") -> str:
     """The app's one way of writing a number: three significant digits, plain decimals from 0.001 to
-    1,000, powers of ten below, thousands separated above; 0 is "0" and minus is the minus sign.
+    1,000, powers of ten below, thousands separated above; 0 is "0" and minus is the minus sign. A
+    missing value (NaN) reads `missing` (a table's empty cell passes "").
 
     >>> number(0.0072663), number(7.2663e-05), number(-0.5, signed=True), number(0.25, signed=True)
     ('0.00727', '7.27e-05', '−0.5', '+0.25')
-    >>> number(0.0), number(12345.6), number(float("nan"))
-    ('0', '12,346', 'n/a')
+    >>> number(0.0), number(12345.6), number(float("nan")), number(float("nan"), missing="")
+    ('0', '12,346', 'n/a', '')
     """
     value = float(value)
     if value != value:   # NaN
-        return "n/a"
+        return missing
     size = abs(value)
     if size == 0:
         text = "0"
