@@ -24,6 +24,15 @@ Streamlit's private media file manager (checked against the pinned Streamlit by
 tests/unit/app/test_download_files.py); when that is not there, the log says so once and
 downloads behave as Streamlit makes them.
 
+A click's answer can be lost on its way, too: the browser asks for the file with a message and
+waits for the answer message that names the file's address, spinner on and button disabled, up to
+three minutes. Streamlit queues that answer with the session's other messages, and a rerun that
+starts before the queue is sent (the click's own, or a timeline's report) empties the queue but for
+its lifecycle messages, so the answer went with it (CI saw Play's "Interactive page (.html)" stay
+disabled for a minute). `keep_clicked_downloads()` also keeps backend operations' answers through
+that emptying (`keep_answers`); and the app's download buttons do not rerun on a click
+(`on_click="ignore"`), as nothing on a page depends on one.
+
 `run_file_bytes(run)` builds the run download's `.npz` through a temporary file: the bytes are
 allocated once, at the file's size, not grown in an in-memory buffer and copied out of it, and a
 build that finds no memory free (a class's solves and pages filling the server) is tried once more
@@ -41,6 +50,7 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from cfrviz.app.rebinding import rebind
 from cfrviz.run import Run, save_run
 from cfrviz.util import idle
 
@@ -53,6 +63,8 @@ MAX_HELD_BYTES = 200_000_000
 MAX_REPLACED = 256
 # The "session" under which clicked files are named: Streamlit never clears it by itself.
 HOLDER = "cfrviz-clicked-downloads"
+#: The ForwardMsg type of an answer to a browser's backend operation (a deferred download's click).
+ANSWER = "backend_operation_response"
 
 _LOGGER = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -82,7 +94,11 @@ def _file_bytes(run: Run, save: Callable[[Run, IO[bytes]], None]) -> bytes:
 
 def keep_clicked_downloads(manager: Any = None, clock: Callable[[], float] = time.monotonic) -> bool:
     """Wrap `manager` (default: the running server's media file manager) once; False when there
-    is no server (AppTest, a script) or this Streamlit's manager is not the one known here."""
+    is no server (AppTest, a script) or this Streamlit's manager is not the one known here. Every
+    session's message queue keeps backend operations' answers through a rerun from then on."""
+    rebind("streamlit.runtime.forward_msg_queue", "ForwardMsgQueue.clear", keep_answers,
+           "a rerun that starts just after a download's click may lose the click's answer, and the "
+           "button then spins for three minutes.")
     if manager is None:
         manager = _server_manager()
         if manager is None:
@@ -127,6 +143,20 @@ def keep_clicked_downloads(manager: Any = None, clock: Callable[[], float] = tim
         _held[id(manager)] = collections.deque()
         _replaced[id(manager)] = replaced
         return True
+
+
+def keep_answers(clear: Callable[..., None]) -> Callable[..., None]:
+    """`ForwardMsgQueue.clear` that keeps, when it keeps lifecycle messages (a new run starting),
+    the answers to backend operations (a download's file address) as well, after those."""
+
+    @functools.wraps(clear)
+    def clear_keeping_answers(queue: Any, retain_lifecycle_msgs: bool = False, *args: Any, **kwargs: Any) -> None:
+        answers = [msg for msg in queue._queue if msg.WhichOneof("type") == ANSWER] if retain_lifecycle_msgs else []
+        clear(queue, retain_lifecycle_msgs, *args, **kwargs)
+        kept = {id(msg) for msg in queue._queue}
+        queue._queue.extend(msg for msg in answers if id(msg) not in kept)
+
+    return clear_keeping_answers
 
 
 def expire_clicked_downloads(manager: Any = None, clock: Callable[[], float] = time.monotonic) -> None:

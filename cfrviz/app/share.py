@@ -35,11 +35,11 @@ def share(view: View) -> None:
                                    file_name=f"cfrviz_{_file_stem(view)}_{view.settings.algorithm}.npz",
                                    # An .npz is a zip file: said so, the server sends it as it is
                                    # (Streamlit gzips octet-streams again, for nothing, under load).
-                                   mime="application/zip", key=W + "dl_run")
+                                   mime="application/zip", on_click="ignore", key=W + "dl_run")
                 st.download_button("Download average strategy (.json)",
                                    data=functools.partial(_strategy_json, source),
                                    file_name=f"cfrviz_{_file_stem(view)}_strategy.json",
-                                   mime="application/json", key=W + "dl_json")
+                                   mime="application/json", on_click="ignore", key=W + "dl_json")
             except (AttributeError, NotImplementedError):
                 st.caption("Downloads need `save_run` and `export_strategy`.")
         st.file_uploader(f"View a saved run (.npz) or strategy (.json), up to {MAX_UPLOAD_MB} MB, "

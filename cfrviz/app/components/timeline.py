@@ -243,7 +243,7 @@ def mount(view: Any, *, nodes: Sequence[int] | None, mode: TimelineMode = Timeli
         st.download_button("Interactive page (.html)",
                            data=functools.partial(page_bytes, body, page_header, file_about, view.tree.game.title),
                            file_name=f"cfrviz-{_slug(view.tree.game.title)}-{mode}-t{header.get('t')}.html",
-                           mime="text/html", key=f"{key}_html",
+                           mime="text/html", on_click="ignore", key=f"{key}_html",
                            help="This timeline as one file that opens in any browser, offline: scrub, play, "
                                 "click nodes and export SVG or PNG there too.")
     return chosen

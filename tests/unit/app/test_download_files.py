@@ -8,9 +8,12 @@ in any session, calls it, and a session's next full run drops its own names (`cl
 """
 from __future__ import annotations
 
+import inspect
 from unittest import mock
 
 import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
@@ -170,3 +173,33 @@ def test_without_the_wrap_a_click_on_a_replaced_button_finds_nothing() -> None:
     _sweeps(bare)
     with pytest.raises(MediaFileStorageError):
         bare.execute_deferred(old)
+
+
+def _queued_for_a_new_run() -> ForwardMsgQueue:
+    """A session's queue as a rerun finds it just after a click: the click's answer (the built file's
+    address) and an element of the run before, not yet sent."""
+    queue = ForwardMsgQueue()
+    answer = ForwardMsg()
+    answer.backend_operation_response.request_id = "click-1"
+    answer.backend_operation_response.deferred_file.url = "/media/abc.html"
+    element = ForwardMsg()
+    element.metadata.delta_path[:] = [0, 1]
+    element.delta.new_element.markdown.body = "the run before"
+    queue.enqueue(answer)
+    queue.enqueue(element)
+    return queue
+
+
+def test_a_new_run_keeps_a_clicks_answer_in_the_queue() -> None:
+    # Reference: Streamlit's own clear, which keeps only lifecycle messages (and toasts) when a new
+    # run starts, and so dropped the answer: the button then spun for three minutes.
+    queue = _queued_for_a_new_run()
+    inspect.unwrap(ForwardMsgQueue.clear)(queue, retain_lifecycle_msgs=True)
+    assert len(queue) == 0
+    keep_clicked_downloads(MediaFileManager(MemoryMediaFileStorage("/media")))
+    queue = _queued_for_a_new_run()
+    queue.clear(retain_lifecycle_msgs=True)
+    assert [msg.backend_operation_response.deferred_file.url for msg in queue.flush()] == ["/media/abc.html"]
+    queue = _queued_for_a_new_run()
+    queue.clear()                           # a session's end: nothing is kept
+    assert len(queue) == 0

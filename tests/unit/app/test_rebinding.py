@@ -103,3 +103,24 @@ def test_a_name_bound_anew_by_someone_else_is_wrapped_anew(module: types.ModuleT
     assert rebind(MODULE, "run", wrap, LOST)
     assert seen == [original, replacement]
     assert module.run() == "a(replacement)"
+
+
+class HandMadeQueue:
+    def clear(self) -> str:
+        return "cleared"
+
+
+def test_a_dotted_name_rebinds_a_class_attribute_that_every_instance_calls(module: types.ModuleType) -> None:
+    module.Queue = HandMadeQueue                           # type: ignore[attr-defined]
+    made_before = HandMadeQueue()
+    original_clear = HandMadeQueue.clear
+
+    def wrap(clear: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda queue: f"kept({clear(queue)})"
+
+    try:
+        assert rebind(MODULE, "Queue.clear", wrap, LOST)
+        assert made_before.clear() == "kept(cleared)" and HandMadeQueue().clear() == "kept(cleared)"
+        assert not rebind(MODULE, "Queue.gone", wrap, LOST) and not rebind(MODULE, "Gone.clear", wrap, LOST)
+    finally:
+        HandMadeQueue.clear = original_clear               # type: ignore[method-assign]
