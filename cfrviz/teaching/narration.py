@@ -75,7 +75,12 @@ def narrate_iteration(run: Run, snapshot: int, information_set: int | None = Non
     moved = change[information_set, :count]
     largest = int(np.argmax(np.abs(moved)))
     played = run.current_strategy[snapshot, information_set, :count]
+    if _n(np.abs(moved).max()) == "0":
+        # Nothing that shows at the narration's 3 decimals (CFR+ holds a regret at zero, say): "changed by
+        # fold 0, call 0, most for fold" would read as a change.
+        regrets = f"its cumulative regrets stayed at {_pairs(record.actions, run.cumulative_regret[snapshot, information_set, :count])}"
+    else:
+        regrets = f"CFR changed its cumulative regrets by {_pairs(record.actions, moved)}, most for {record.actions[largest]}"
     return (f"At iteration {t:,}, set {record.key} (player {int(record.player) + 1}) played "
-            f"{_pairs(record.actions, played)}; {since}, CFR changed its cumulative regrets by "
-            f"{_pairs(record.actions, moved)}, most for {record.actions[largest]}. The average strategy's exploitability is "
+            f"{_pairs(record.actions, played)}; {since}, {regrets}. The average strategy's exploitability is "
             f"{_n(max(float(run.exploitability[snapshot]), 0.0))} chips per hand.")

@@ -306,4 +306,10 @@ def test_a_file_offers_no_set_drawn_whole(page, tmp_path: Path, game: str) -> No
     page.locator(".tl-inspector .tl-table").first.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
     assert page.locator(".tl-inspector h4").first.inner_text().startswith(f"Node {node}:")
     assert page.locator(".tl-inspector .tl-chip", has_text="Draw this set whole").count() == 0
+    # Nor a lock: a file opens no lock editor, so neither the tree's title nor its key line offers L
+    # (they did, and L did nothing).
+    title = page.locator(".tl-tree svg > title").first.text_content() or ""
+    keys = page.get_by_test_id("timeline-tree-keys").first.inner_text()
+    assert "Enter or Space select" in title and "Enter or Space select" in keys
+    assert "lock" not in title.lower() and "lock" not in keys.lower()
     assert asked == []

@@ -5,7 +5,7 @@ import { el, prob, rgba, over, contrast, paperOf } from "./util.js";
 import { LOCK_ROOM, padlock, comparison, movedAt, movedColor } from "./locks.js";
 import { drawInspector } from "./inspector.js";
 import { registerMode } from "./registry.js";
-import { KEY_HINT, buildTable, clicked, fillTable, keyboard } from "./tree_access.js";
+import { keyHint, buildTable, clicked, fillTable, keyboard } from "./tree_access.js";
 
 const PITCH = 24;          // px between leaf rows: a 14 px label and its neighbour never touch
 const TEXT_CONTRAST = 4.5; // WCAG 2.1's least contrast for normal text (1.4.3, AA), as _style.py's
@@ -83,7 +83,7 @@ export function buildTree(tl) {
 
   tl.treeBox.replaceChildren();
   const svg = el("svg:svg", { width: W, height: H, role: "group", "aria-label": `${b.title} game tree` }, tl.treeBox);
-  el("svg:title", {}, svg, `${b.title} game tree: ${N} nodes drawn. ${KEY_HINT}`);
+  el("svg:title", {}, svg, `${b.title} game tree: ${N} nodes drawn. ${keyHint(tl)}`);
   tl.svg = svg;
   const gGroups = el("svg:g", {}, svg), gEdges = el("svg:g", {}, svg), gMoved = el("svg:g", {}, svg);
   const gLinks = el("svg:g", {}, svg);

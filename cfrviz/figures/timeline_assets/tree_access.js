@@ -15,9 +15,15 @@ export function clicked(tl, k) {
 }
 
 // ------------------------------------------------------------------ keyboard
-/** What the tree's keys do, said in the tree's title, its hint line and the report. */
-export const KEY_HINT = "Tab reaches the tree; ← parent, → first child, ↑ ↓ the node above or below in its column, " +
-  "Enter or Space select, L lock this set, , and . step time (the bar's ← → step time too).";
+/**
+ * What the tree's keys do, said in the tree's title and its hint line. L only where the host opens a
+ * lock editor (the app's Game tree): elsewhere the key does nothing, so the hint does not offer it.
+ * @param {any} tl
+ */
+export function keyHint(tl) {
+  return "Tab reaches the tree; ← parent, → first child, ↑ ↓ the node above or below in its column, " +
+    `Enter or Space select, ${tl.locks ? "L lock this set, " : ""}, and . step time (the bar's ← → step time too).`;
+}
 
 // One tab stop on the tree (roving tabindex): the focused node, else the selection, else the root.
 /** @param {any} tl */
@@ -44,7 +50,7 @@ export function keyboard(tl) {
   for (const s of tl.nodeShapes) s.g.setAttribute("tabindex", s.k === start ? 0 : -1);
   tl.treeKey = (/** @type {KeyboardEvent} */ e) => treeKey(tl, e);
   tl.hint = el("div", { class: "tl-note tl-tree-hint", "data-testid": "timeline-tree-keys" }, tl.treeBox);
-  tl.hint.textContent = "Keys on the tree: " + KEY_HINT.replace("Tab reaches the tree; ", "");
+  tl.hint.textContent = "Keys on the tree: " + keyHint(tl).replace("Tab reaches the tree; ", "");
 }
 
 /** Move the tree's tab stop to node k and focus it. @param {any} tl @param {number} k */
@@ -75,8 +81,7 @@ function treeKey(tl, e) {
     ArrowDown: () => { if (at + 1 < column.length) focusNode(tl, column[at + 1]); },
     Enter: () => clicked(tl, k),
     " ": () => clicked(tl, k),
-    l: () => askLock(tl, k),
-    L: () => askLock(tl, k),
+    ...(tl.locks ? { l: () => askLock(tl, k), L: () => askLock(tl, k) } : {}),
     ",": () => tl.go(tl.f - 1, true),
     ".": () => tl.go(tl.f + 1, true),
   };

@@ -42,3 +42,14 @@ def test_the_trees_line_names_the_set_whose_regret_moved_most_and_by_how_much() 
     assert f"{record.actions[0]} {shown}" in line
     chosen = narrate_iteration(run, snapshot, run.tree.infoset_index("K b"))
     assert "set K b (player 2)" in chosen
+
+
+def test_a_set_whose_regrets_did_not_move_says_where_they_stayed() -> None:
+    # Reference: CFR+ floors cumulative regret at zero (Tammelin 2014), and player 2 with the king
+    # facing a bet always calls: its fold regret stays at 0 and call's does not grow (calling is best).
+    run = cfrviz.solve("kuhn", "cfr+", iterations=200)
+    k_b = run.tree.infoset_index("K b")
+    assert np.allclose(run.cumulative_regret[30, k_b] - run.cumulative_regret[29, k_b], 0.0)
+    line = narrate_iteration(run, 30, k_b)
+    assert "its cumulative regrets stayed at fold 0, call 0" in line
+    assert "most for" not in line and "changed its cumulative regrets" not in line
