@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, t_label, timeline_root, wait_for_app
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, REPORT_DELAY_MS, SIZES, WATCH_RUNS, label_t,
+                                   presses_in_one_task, t_label, timeline_root, wait_for_app)
 from tests.support.drawing import overlaps
 
 import cfrviz
@@ -33,13 +34,9 @@ MARKED = """(root) => [...root.querySelectorAll('.br-mark')].map(m => [m.dataset
 
 
 # Records the bar's t and the exploitability shown after every repaint of the timeline.
-RECORD = """(root) => {
-  root.brRecords = [];
-  const label = root.querySelector('[data-testid="timeline-t"]');
-  const value = root.querySelector('[data-testid="br-exploitability"]');
-  new MutationObserver(() => root.brRecords.push([label.textContent, value.textContent]))
-    .observe(label, {childList: true, characterData: true, subtree: true});
-}"""
+# What a repaint shows: the timeline's label and the exploitability shown, read after each key press.
+SHOWN = """(root) => [root.querySelector('[data-testid="timeline-t"]').textContent,
+                    root.querySelector('[data-testid="br-exploitability"]').textContent]"""
 
 
 # A page's first visit solves the run and builds both best responses of every frame: on a busy
@@ -72,16 +69,11 @@ def test_arrow_right_repaints_the_gains_and_marks_without_a_rerun(page, app_url:
     open_best_response(page, app_url, f"{KUHN}&t=1")
     assert t_label(page) == 1
     page.evaluate(WATCH_RUNS)
-    # Each repaint is recorded in the page as it happens, so the presses follow each other at once.
-    timeline_root(page).evaluate(RECORD)
-    page.locator(".tl-slider").first.focus()
-    for _ in range(12):
-        page.keyboard.press("ArrowRight")
+    slider = page.locator(".tl-slider").first
+    slider.focus()
+    records, pressed = presses_in_one_task(slider, ["ArrowRight"] * 12, SHOWN)
     assert page.evaluate("window.__scriptRuns") == 0, "a key press reran the script"
-    # (a repaint for another reason repeats the same t: keep each t's first record)
-    every = timeline_root(page).evaluate("(root) => root.brRecords")
-    records = [r for k, r in enumerate(every) if k == 0 or r[0] != every[k - 1][0]]
-    seen = [int(t.split("=")[1].split("of")[0]) for t, _ in records]
+    seen = [label_t(t) for t, _ in records]
     shown = [text for _, text in records]
     assert seen == list(range(2, 14))
     assert len(set(shown)) > 1
@@ -94,6 +86,7 @@ def test_arrow_right_repaints_the_gains_and_marks_without_a_rerun(page, app_url:
     assert marked(page) == expected_marks(run, 13, 0)
     # The pause after the presses tells the server t once.
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '13'", timeout=RENDER_TIMEOUT_MS)
+    assert page.evaluate("window.__scriptRunStarts[0]") - pressed >= REPORT_DELAY_MS, "t was told before the pause"
 
 
 def test_the_overlay_marks_each_exploiters_best_response_and_the_link_keeps_it(page, app_url: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, t_label, url_query
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, REPORT_DELAY_MS, SIZES, WATCH_RUNS, label_t,
+                                   presses_in_one_task, t_label, url_query)
 from tests.support.drawing import overlaps
 
 from cfrviz.games.matrix import PRESETS
@@ -67,13 +68,12 @@ def test_arrow_keys_move_the_simplex_to_the_solvers_average_without_a_rerun(page
     assert t_label(page) <= 2   # the page opens at the first recorded iteration (issue 30, defect 2)
     page.evaluate(WATCH_RUNS)
     page.locator(".tl-slider").first.focus()
-    page.keyboard.press("Home")
-    seen, dots = [], []
-    for _ in range(10):
-        page.keyboard.press("ArrowRight")
-        seen.append(t_label(page))
-        dots.append(page.locator(".rm-average-dot").first.get_attribute("cx"))
-    assert seen == list(range(2, 12))
+    read = """(root) => [root.querySelector('[data-testid="timeline-t"]').innerText,
+                         root.querySelector('.rm-average-dot').getAttribute('cx')]"""
+    slider = page.locator(".tl-slider").first
+    seen, pressed = presses_in_one_task(slider, ["Home"] + ["ArrowRight"] * 10, read)
+    labels, dots = zip(*seen[1:])
+    assert [label_t(text) for text in labels] == list(range(2, 12))
     assert len(set(dots)) > 1, "the simplex point did not move"
     assert page.evaluate("window.__scriptRuns") == 0, "a key press reran the script"
     # Where each player's dot is drawn, read back as a strategy, is the solver's average at t = 11
@@ -92,6 +92,7 @@ def test_arrow_keys_move_the_simplex_to_the_solvers_average_without_a_rerun(page
     page.wait_for_function("() => new URLSearchParams(location.search).get('rm_t') === '11'", timeout=SLOW_MS)
     page.wait_for_selector(APP_IDLE, timeout=SLOW_MS)
     assert page.evaluate("window.__scriptRuns") == 1 and t_label(page) == 11
+    assert page.evaluate("window.__scriptRunStarts[0]") - pressed >= REPORT_DELAY_MS, "t was told before the pause"
     share = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first
     assert "rm_t=11" in share.inner_text()
 

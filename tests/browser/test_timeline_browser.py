@@ -9,8 +9,8 @@ legibility; and the viewport for what is on the screen.
 from __future__ import annotations
 
 import pytest
-from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, open_app,
-                                   t_label, timeline_root, url_query, wait_tree)
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, REPORT_DELAY_MS, SIZES, WATCH_RUNS, label_t, open_app,
+                                   presses_in_one_task, t_label, timeline_root, url_query, wait_tree)
 from tests.support.drawing import LABEL_BOXES, contrast, over, overlaps, rgb
 
 import cfrviz
@@ -40,14 +40,14 @@ def test_ten_key_presses_redraw_without_a_rerun_and_the_pause_puts_t_in_the_url(
 
     page.evaluate(WATCH_RUNS)
     page.locator(".tl-slider").first.focus()
-    widths, averages, seen = [], [], []
-    edge = page.locator(".tl-tree line").nth(10)
-    for _ in range(10):
-        page.keyboard.press("ArrowRight")
-        seen.append(t_label(page))
-        widths.append(edge.get_attribute("stroke-width"))
-        averages.append(inspector_cell(page, "average strategy", 0))
-    assert seen == list(range(2, 12))
+    read = """(root) => [root.querySelector('[data-testid="timeline-t"]').innerText,
+                         root.querySelectorAll('.tl-tree line')[10].getAttribute('stroke-width'),
+                         [...root.querySelectorAll('.tl-inspector tr')].find((r) => r.innerText.includes('average strategy'))
+                           .querySelectorAll('td')[1].innerText]"""
+    slider = page.locator(".tl-slider").first
+    seen, pressed = presses_in_one_task(slider, ["ArrowRight"] * 10, read)
+    labels, widths, averages = zip(*seen)
+    assert [label_t(text) for text in labels] == list(range(2, 12))
     assert page.evaluate("window.__scriptRuns") == 0, "a key press reran the script"
     assert len(set(widths)) > 1 and len(set(averages)) > 1
     # The inspector shows the run's own average strategy at t = 11.
@@ -59,6 +59,7 @@ def test_ten_key_presses_redraw_without_a_rerun_and_the_pause_puts_t_in_the_url(
     page.wait_for_function("() => new URLSearchParams(location.search).get('t') === '11'", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
     assert page.evaluate("window.__scriptRuns") == 1
+    assert page.evaluate("window.__scriptRunStarts[0]") - pressed >= REPORT_DELAY_MS, "t was told before the pause"
     assert t_label(page) == 11
 
 

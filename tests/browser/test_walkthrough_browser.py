@@ -9,7 +9,8 @@ state for reruns (tests.support.browser.WATCH_RUNS).
 from __future__ import annotations
 
 import pytest
-from tests.support.browser import APP_IDLE, RENDER_TIMEOUT_MS, SIZES, WATCH_RUNS, open_app
+from tests.support.browser import (APP_IDLE, RENDER_TIMEOUT_MS, REPORT_DELAY_MS, SIZES, WATCH_RUNS, open_app,
+                                   presses_in_one_task)
 from tests.support.drawing import LABEL_BOXES, overlaps
 
 import cfrviz
@@ -60,12 +61,11 @@ def test_arrow_keys_step_in_the_browser_and_the_pause_puts_the_step_in_the_link(
     assert step_label(page) == (1, 15)
     root = page.locator(".tl-walk").first
     page.evaluate(WATCH_RUNS)
-    page.locator(".tl-walk .tl-tree svg").first.click(position={"x": 3, "y": 3})
-    seen = []
-    for _ in range(6):
-        page.keyboard.press("ArrowRight")
-        seen.append(step_label(page)[0])
-    assert seen == [2, 3, 4, 5, 6, 7]
+    drawing = page.locator(".tl-walk .tl-tree svg").first
+    drawing.click(position={"x": 3, "y": 3})
+    labels, pressed = presses_in_one_task(drawing, ["ArrowRight"] * 6,
+                                          """(root) => root.querySelector('[data-testid="timeline-t"]').innerText""")
+    assert [int(text.replace(",", "").split()[1]) for text in labels] == [2, 3, 4, 5, 6, 7]
     assert page.evaluate("window.__scriptRuns") == 0, "a key step reran the script"
     # Step 7 is the terminal QK kbc: the ring is around that node, and the path to it is 4 edges
     # (the deal, check, bet, call).
@@ -77,6 +77,7 @@ def test_arrow_keys_step_in_the_browser_and_the_pause_puts_the_step_in_the_link(
                            timeout=RENDER_TIMEOUT_MS)
     page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
     assert page.evaluate("window.__scriptRuns") == 1
+    assert page.evaluate("window.__scriptRunStarts[0]") - pressed >= REPORT_DELAY_MS, "the step was told before the pause"
     assert step_label(page)[0] == 7
     share = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first
     assert "walk_step=7" in share.inner_text()
