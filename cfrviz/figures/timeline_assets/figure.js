@@ -44,16 +44,23 @@ function fitText(text, width) {
   text.setAttribute("lengthAdjust", "spacingAndGlyphs");
 }
 
+/** @type {Map<string, number>} */
 const fontMetrics = new Map();
-/** @param {string} font @returns {number} */
-function ascent(font) {
-  if (!fontMetrics.has(font)) {
+// The font's ascent, measured on a canvas. A browser that gives no 2D canvas context (canvas
+// blocked) gets 0.8 of the font size, a Latin font's usual ascent: its SVG's text may sit a pixel off.
+/** @param {string} font @param {number} size px @returns {number} */
+function ascent(font, size) {
+  let a = fontMetrics.get(font);
+  if (a === undefined) {
     const ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = font;
-    const m = ctx.measureText("Hg");
-    fontMetrics.set(font, m.fontBoundingBoxAscent ?? m.actualBoundingBoxAscent);
+    if (ctx) {
+      ctx.font = font;
+      const m = ctx.measureText("Hg");
+      a = m.fontBoundingBoxAscent ?? m.actualBoundingBoxAscent;
+    } else a = 0.8 * size;
+    fontMetrics.set(font, a);
   }
-  return fontMetrics.get(font);
+  return a;
 }
 
 // Copy what the browser shows inside `box` (HTML with text, borders, filled bars and SVGs) into
@@ -118,7 +125,7 @@ function copyText(node, into, ox, oy) {
     else lines.push({ top: r.top, left: r.left, right: r.right, words: [m[0]] });
   }
   for (const line of lines) {
-    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font)).toFixed(1),
+    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font, parseFloat(cs.fontSize))).toFixed(1),
                                style: `fill:${cs.color};font-family:${family(cs.fontFamily)};font-size:${cs.fontSize};font-weight:${cs.fontWeight}` },
                  into, line.words.join(" "));
     fitText(t, line.right - line.left);

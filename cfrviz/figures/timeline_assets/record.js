@@ -1,8 +1,10 @@
 // The view painted on a canvas: a PNG of it, and a WebM of it stepping through the frames.
-import { thousands } from "./util.js";
+import { el, thousands, paperOf } from "./util.js";
 import { figure, fileName, onSlide, save } from "./figure.js";
-import { paperOf } from "./util.js";
 
+// A canvas the browser cannot back (larger than its canvas memory allows: Safari caps it) has no 2D
+// context and makes no PNG: then no file is saved, and the user reads this beside the buttons.
+const NO_CANVAS = "This browser could not paint the view at this size (no canvas), so no file was saved.";
 
 // Paint a figure (made by `figure`, so only the shapes it holds) on a canvas context.
 /** @param {CanvasRenderingContext2D} ctx @param {any} node */
@@ -73,9 +75,8 @@ function canvasOf(fig, scale) {
   return canvas;
 }
 
-/** @param {HTMLCanvasElement} canvas @param {{ svg: any, width: number, height: number }} fig @param {number} scale */
-function paintFigure(canvas, fig, scale) {
-  const ctx = canvas.getContext("2d");
+/** @param {CanvasRenderingContext2D} ctx @param {{ svg: any, width: number, height: number }} fig @param {number} scale */
+function paintFigure(ctx, fig, scale) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.clearRect(0, 0, fig.width, fig.height);
   paint(ctx, fig.svg);
@@ -86,8 +87,22 @@ function paintFigure(canvas, fig, scale) {
 export function downloadPNG(tl, slide = false) {
   const fig = slide ? onSlide(figure(tl), paperOf(tl.root)) : figure(tl);
   const canvas = canvasOf(fig, 2);   // 2x pixel ratio: sharp on slides and retina screens
-  paintFigure(canvas, fig, 2);
-  canvas.toBlob((blob) => save(blob, fileName(tl, "png", slide ? "-1080p" : "")), "image/png");
+  const ctx = canvas.getContext("2d");
+  if (!ctx) { exportNote(tl, `${NO_CANVAS} The SVG download needs none.`); return; }
+  paintFigure(ctx, fig, 2);
+  canvas.toBlob((blob) => {
+    if (blob) save(blob, fileName(tl, "png", slide ? "-1080p" : ""));
+    else exportNote(tl, `${NO_CANVAS} The SVG download needs none.`);
+  }, "image/png");
+}
+
+// A line beside the download buttons, made the first time something must be said there.
+/** @param {any} tl @param {string} text */
+function exportNote(tl, text) {
+  const box = tl.root.querySelector(".tl-export");
+  const note = box.querySelector(".tl-export-note") ??
+    el("span", { class: "tl-note tl-export-note", role: "status", "data-testid": "timeline-export-status" }, box);
+  note.textContent = text;
 }
 
 // A WebM of the view stepping through frames first..last: each frame is painted on a canvas and
@@ -113,7 +128,9 @@ export async function downloadAnimation(tl, first, last, button, slide = false) 
   tl.f = picked[0]; tl.draw();
   const fig0 = shot();
   const canvas = canvasOf(fig0, 1);
-  paintFigure(canvas, fig0, 1);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) { tl.f = keep; tl.draw(); status.textContent = NO_CANVAS; return; }
+  paintFigure(ctx, fig0, 1);
   const type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
   const stream = canvas.captureStream(0);
   const track = /** @type {CanvasCaptureMediaStreamTrack} */ (stream.getVideoTracks()[0]);
@@ -130,7 +147,7 @@ export async function downloadAnimation(tl, first, last, button, slide = false) 
       tl.f = f; tl.draw();
       const fig = shot();
       for (let h = 0; h < hold; h++) {
-        paintFigure(canvas, { ...fig, width: fig0.width, height: fig0.height }, 1);
+        paintFigure(ctx, { ...fig, width: fig0.width, height: fig0.height }, 1);
         track.requestFrame();
         made += 1;
         status.textContent = `Recording frame ${made} of ${picked.length * hold}…`;
