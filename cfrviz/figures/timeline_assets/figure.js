@@ -70,10 +70,14 @@ function copyPanel(box, into, dx, dy) {
   const origin = box.getBoundingClientRect();
   const ox = origin.left - box.scrollLeft - dx, oy = origin.top - box.scrollTop - dy;
   if (!box.scrollTop && !box.scrollLeft && box.scrollHeight <= box.clientHeight + 1) copyBox(box, into, origin.left - dx, origin.top - dy);
+  /** @param {Element} e */
   const visible = (e) => { const cs = getComputedStyle(e); return cs.display !== "none" && cs.visibility !== "hidden"; };
-  const walk = (node) => {
-    if (node.nodeType === Node.TEXT_NODE) { copyText(node, into, ox, oy); return; }
-    if (node.nodeType !== Node.ELEMENT_NODE || !visible(node) || node.classList.contains("tl-close")) return;
+  /** @param {Node} child */
+  const walk = (child) => {
+    if (child.nodeType === Node.TEXT_NODE) { copyText(child, into, ox, oy); return; }
+    if (child.nodeType !== Node.ELEMENT_NODE) return;
+    const node = /** @type {Element} */ (child);
+    if (!visible(node) || node.classList.contains("tl-close")) return;
     if (node instanceof SVGSVGElement) {
       const r = node.getBoundingClientRect();
       copySVG(node, into, r.left - ox, r.top - oy);
@@ -92,7 +96,7 @@ function copyBox(node, into, ox, oy) {
   const bg = rgba(cs.backgroundColor);
   const radius = parseFloat(cs.borderTopLeftRadius) || 0;
   const x = r.left - ox, y = r.top - oy;
-  const sides = ["Top", "Right", "Bottom", "Left"].map((s) => cs[`border${s}Style`] !== "none" ? parseFloat(cs[`border${s}Width`]) : 0);
+  const sides = ["top", "right", "bottom", "left"].map((s) => cs.getPropertyValue(`border-${s}-style`) !== "none" ? parseFloat(cs.getPropertyValue(`border-${s}-width`)) : 0);
   const boxed = sides.every((w) => w > 0);
   if ((bg && bg[3] > 0) || boxed) {
     el("svg:rect", { x: x.toFixed(1), y: y.toFixed(1), width: r.width.toFixed(1), height: r.height.toFixed(1), rx: radius,
@@ -168,6 +172,7 @@ function drawnFigure(tl) {
      svg, title.join(" · "));
   const body = el("svg:g", {}, svg);
   let width = 0, height = 0;
+  /** @param {Element} box @param {number} x @param {number} y */
   const place = (box, x, y) => {
     copyPanel(box, body, x, y);
     width = Math.max(width, x + Math.max(box.scrollWidth, box.getBoundingClientRect().width));

@@ -13,8 +13,11 @@ function paint(ctx, node) {
   if (tag === "title") return;
   ctx.save();
   const st = node.style;
+  /** @param {string} p @returns {string} */
   const css = (p) => st ? st.getPropertyValue(p) : "";
+  /** @param {string} p @param {number} d */
   const num = (p, d) => { const v = parseFloat(css(p)); return Number.isFinite(v) ? v : d; };
+  /** @param {string} a */
   const attr = (a) => parseFloat(node.getAttribute(a)) || 0;
   const move = (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
   if (move) ctx.translate(Number(move[1]), Number(move[2]));
@@ -25,17 +28,19 @@ function paint(ctx, node) {
   const stroke = css("stroke") || node.getAttribute("stroke") || "none";
   const strokeWidth = num("stroke-width", parseFloat(node.getAttribute("stroke-width")) || 1);
   const dash = css("stroke-dasharray");
+  /** @param {() => void} draw */
   const doFill = (draw) => {
     if (fill === "none" || !fill) return;
     ctx.save(); ctx.globalAlpha *= num("fill-opacity", 1); ctx.fillStyle = fill; draw(); ctx.restore();
   };
+  /** @param {() => void} draw */
   const doStroke = (draw) => {
     if (stroke === "none" || !stroke || strokeWidth <= 0) return;
     ctx.save();
     ctx.globalAlpha *= num("stroke-opacity", 1);
     ctx.strokeStyle = stroke; ctx.lineWidth = strokeWidth;
     ctx.lineCap = css("stroke-linecap") || node.getAttribute("stroke-linecap") || "butt";
-    ctx.lineJoin = css("stroke-linejoin") || "miter";
+    ctx.lineJoin = /** @type {CanvasLineJoin} */ (css("stroke-linejoin") || "miter");   // a computed stroke-linejoin
     ctx.setLineDash(dash && dash !== "none" ? dash.split(/[ ,]+/).map(parseFloat).filter(Number.isFinite) : []);
     draw(); ctx.restore();
   };
@@ -51,7 +56,8 @@ function paint(ctx, node) {
     const path = new Path2D(node.getAttribute("d"));
     doFill(() => ctx.fill(path)); doStroke(() => ctx.stroke(path));
   } else if (tag === "polyline") {
-    const pts = (node.getAttribute("points") || "").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    /** @type {number[][]} */
+    const pts = (node.getAttribute("points") || "").trim().split(/\s+/).map((/** @type {string} */ p) => p.split(",").map(Number));
     doStroke(() => { ctx.beginPath(); pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y))); ctx.stroke(); });
   } else if (tag === "text") {
     ctx.font = `${css("font-weight") || "400"} ${css("font-size") || "14px"} ${css("font-family") || "sans-serif"}`;
@@ -135,6 +141,7 @@ export async function downloadAnimation(tl, first, last, button, slide = false) 
   const stream = canvas.captureStream(0);
   const track = /** @type {CanvasCaptureMediaStreamTrack} */ (stream.getVideoTracks()[0]);
   const recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
+  /** @type {Blob[]} */
   const chunks = [];
   recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
   const done = new Promise((resolve) => { recorder.onstop = resolve; });
