@@ -97,18 +97,19 @@ export function downloadPNG(tl, slide = false) {
   if (!ctx) { exportNote(tl, `${NO_CANVAS} The SVG download needs none.`); return; }
   paintFigure(ctx, fig, 2);
   canvas.toBlob((blob) => {
-    if (blob) save(blob, fileName(tl, "png", slide ? "-1080p" : ""));
-    else exportNote(tl, `${NO_CANVAS} The SVG download needs none.`);
+    if (!blob) { exportNote(tl, `${NO_CANVAS} The SVG download needs none.`); return; }
+    exportNote(tl, "");
+    save(blob, fileName(tl, "png", slide ? "-1080p" : ""));
   }, "image/png");
 }
 
-// A line beside the download buttons, made the first time something must be said there.
+// A line beside the download buttons, made the first time something must be said there ("" clears it).
 /** @param {any} tl @param {string} text */
 function exportNote(tl, text) {
   const box = tl.root.querySelector(".tl-export");
-  const note = box.querySelector(".tl-export-note") ??
-    el("span", { class: "tl-note tl-export-note", role: "status", "data-testid": "timeline-export-status" }, box);
-  note.textContent = text;
+  const note = box.querySelector(".tl-export-note");
+  if (note) note.textContent = text;
+  else if (text) el("span", { class: "tl-note tl-export-note", role: "status", "data-testid": "timeline-export-status" }, box, text);
 }
 
 // A WebM of the view stepping through frames first..last: each frame is painted on a canvas and
