@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from tests.support.browser import RENDER_TIMEOUT_MS, SIZES, open_app, wait_tree
 
 import cfrviz
@@ -144,3 +145,28 @@ def test_the_svg_of_a_charts_timeline_shows_its_bars_and_cards(page, app_url: st
         assert f"{tree.infosets[i].key} (player {tree.infoset_player[i] + 1})" in joined
     filled = [r for r in figure.iter(f"{SVG_NS}rect") if "fill:rgb" in r.get("style", "").replace(" ", "")]
     assert len(filled) >= 2 * tree.num_infosets
+
+
+def test_a_png_the_browser_has_no_canvas_for_says_so_and_saves_no_file(page, app_url: str) -> None:
+    # HTMLCanvasElement.getContext("2d") returns null when the browser cannot back a canvas (the HTML
+    # standard allows it; Safari does so past its canvas memory cap). Here every canvas larger than
+    # 8 million pixels gets none: the 16:9 slide's 3,840 × 2,160 = 8.3 million does; the page's own small
+    # ones and the figure's own size at 2× (about 2,600 × 1,800 here) do not.
+    open_app(page, f"{app_url}/Game_tree?{KUHN}&t=40&node=7")
+    wait_tree(page)
+    page.evaluate("""() => {
+      const get = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (...args) {
+        return this.width * this.height > 8e6 ? null : get.apply(this, args);
+      };
+    }""")
+    downloads: list[object] = []
+    page.on("download", lambda d: downloads.append(d))
+    page.get_by_role("button", name="Download a 16:9 slide PNG").first.click()
+    status = page.get_by_test_id("timeline-export-status").first
+    expect(status).to_have_text("This browser could not paint the view at this size (no canvas), so no file was "
+                                "saved. The SVG download needs none.", timeout=RENDER_TIMEOUT_MS)
+    assert downloads == []
+    # A PNG the browser can paint still downloads, and the sentence goes.
+    assert download(page, "Download PNG").read_bytes().startswith(b"\x89PNG")
+    expect(status).to_have_text("")

@@ -77,7 +77,11 @@ function buildCharts(tl) {
     const legend = el("div", { class: "tl-note" }, c);
     /** @type {Map<number, string[]>} */
     const letters = new Map();
-    b.sets.forEach((set) => set.actions.forEach((a, j) => { if (!letters.has(j)) letters.set(j, []); if (!letters.get(j).includes(a)) letters.get(j).push(a); }));
+    b.sets.forEach((set) => set.actions.forEach((a, j) => {
+      const names = letters.get(j) ?? [];
+      if (!names.includes(a)) names.push(a);
+      letters.set(j, names);
+    }));
     for (const [j, names] of letters) { const s = el("span", { style: "margin-right:12px" }, legend); s.innerHTML = `<b style="color:${b.colors.actions[j]}">■</b> `; s.append(names.join(" / ")); }
     for (const key of tl.focus || []) {
       const s = b.sets.findIndex((set) => set.key === key);
@@ -87,23 +91,24 @@ function buildCharts(tl) {
       spark(tl, c2, "cumulative regret", "regret", s, null);
     }
   }
-  if (b.exploitability) {
+  const average = b.exploitability, current = b.currentExploitability, value = b.expectedValue;
+  if (average) {
     const c = card("Exploitability (chips/hand, log scale)");
     // Written as the pages write it (cfrviz.util.text.number), from the unrounded values.
     /** @param {number} v */
     const shown = (v) => number(clampedExploitability(v));
-    metric(c, () => `${shown(b.exploitability[tl.f])} average` +
-      (b.currentExploitability ? ` · ${shown(b.currentExploitability[tl.f])} current` : ""), "timeline-exploitability");
+    metric(c, () => `${shown(average[tl.f])} average` +
+      (current ? ` · ${shown(current[tl.f])} current` : ""), "timeline-exploitability");
     /** @type {[number[], string, string?][]} */
-    const lines = [[b.exploitability, "#0072B2"]];
-    if (b.currentExploitability) lines.push([b.currentExploitability, "#D55E00", "5 4"]);
+    const lines = [[average, "#0072B2"]];
+    if (current) lines.push([current, "#D55E00", "5 4"]);
     chart(c, lines, true, "exploitability over the iterations", "exploitability, chips/hand (log scale)");
-    if (b.currentExploitability) el("div", { class: "tl-note" }, c, "solid: average strategy · dashed: current strategy (last iterate)");
+    if (current) el("div", { class: "tl-note" }, c, "solid: average strategy · dashed: current strategy (last iterate)");
   }
-  if (b.expectedValue && tl.mode === "charts") {
+  if (value && tl.mode === "charts") {
     const c = card("Running mean of player 1's value (chips/hand)");
-    metric(c, () => fmt(b.expectedValue[tl.f]), "timeline-value");
-    chart(c, [[b.expectedValue, "#0072B2"]], false, "running mean value", "player 1's value, chips/hand");
+    metric(c, () => fmt(value[tl.f]), "timeline-value");
+    chart(c, [[value, "#0072B2"]], false, "running mean value", "player 1's value, chips/hand");
   }
   for (const draw of pending) draw();
 }

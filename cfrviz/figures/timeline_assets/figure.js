@@ -44,16 +44,23 @@ function fitText(text, width) {
   text.setAttribute("lengthAdjust", "spacingAndGlyphs");
 }
 
+/** @type {Map<string, number>} */
 const fontMetrics = new Map();
-/** @param {string} font @returns {number} */
-function ascent(font) {
-  if (!fontMetrics.has(font)) {
+// The font's ascent, measured on a canvas. A browser that gives no 2D canvas context (canvas
+// blocked) gets 0.8 of the font size, a Latin font's usual ascent: its SVG's text may sit a pixel off.
+/** @param {string} font @param {number} size px @returns {number} */
+function ascent(font, size) {
+  let a = fontMetrics.get(font);
+  if (a === undefined) {
     const ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = font;
-    const m = ctx.measureText("Hg");
-    fontMetrics.set(font, m.fontBoundingBoxAscent ?? m.actualBoundingBoxAscent);
+    if (ctx) {
+      ctx.font = font;
+      const m = ctx.measureText("Hg");
+      a = m.fontBoundingBoxAscent ?? m.actualBoundingBoxAscent;
+    } else a = 0.8 * size;
+    fontMetrics.set(font, a);
   }
-  return fontMetrics.get(font);
+  return a;
 }
 
 // Copy what the browser shows inside `box` (HTML with text, borders, filled bars and SVGs) into
@@ -63,10 +70,14 @@ function copyPanel(box, into, dx, dy) {
   const origin = box.getBoundingClientRect();
   const ox = origin.left - box.scrollLeft - dx, oy = origin.top - box.scrollTop - dy;
   if (!box.scrollTop && !box.scrollLeft && box.scrollHeight <= box.clientHeight + 1) copyBox(box, into, origin.left - dx, origin.top - dy);
+  /** @param {Element} e */
   const visible = (e) => { const cs = getComputedStyle(e); return cs.display !== "none" && cs.visibility !== "hidden"; };
-  const walk = (node) => {
-    if (node.nodeType === Node.TEXT_NODE) { copyText(node, into, ox, oy); return; }
-    if (node.nodeType !== Node.ELEMENT_NODE || !visible(node) || node.classList.contains("tl-close")) return;
+  /** @param {Node} child */
+  const walk = (child) => {
+    if (child.nodeType === Node.TEXT_NODE) { copyText(child, into, ox, oy); return; }
+    if (child.nodeType !== Node.ELEMENT_NODE) return;
+    const node = /** @type {Element} */ (child);
+    if (!visible(node) || node.classList.contains("tl-close")) return;
     if (node instanceof SVGSVGElement) {
       const r = node.getBoundingClientRect();
       copySVG(node, into, r.left - ox, r.top - oy);
@@ -85,7 +96,7 @@ function copyBox(node, into, ox, oy) {
   const bg = rgba(cs.backgroundColor);
   const radius = parseFloat(cs.borderTopLeftRadius) || 0;
   const x = r.left - ox, y = r.top - oy;
-  const sides = ["Top", "Right", "Bottom", "Left"].map((s) => cs[`border${s}Style`] !== "none" ? parseFloat(cs[`border${s}Width`]) : 0);
+  const sides = ["top", "right", "bottom", "left"].map((s) => cs.getPropertyValue(`border-${s}-style`) !== "none" ? parseFloat(cs.getPropertyValue(`border-${s}-width`)) : 0);
   const boxed = sides.every((w) => w > 0);
   if ((bg && bg[3] > 0) || boxed) {
     el("svg:rect", { x: x.toFixed(1), y: y.toFixed(1), width: r.width.toFixed(1), height: r.height.toFixed(1), rx: radius,
@@ -118,7 +129,7 @@ function copyText(node, into, ox, oy) {
     else lines.push({ top: r.top, left: r.left, right: r.right, words: [m[0]] });
   }
   for (const line of lines) {
-    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font)).toFixed(1),
+    const t = el("svg:text", { x: (line.left - ox).toFixed(1), y: (line.top - oy + ascent(font, parseFloat(cs.fontSize))).toFixed(1),
                                style: `fill:${cs.color};font-family:${family(cs.fontFamily)};font-size:${cs.fontSize};font-weight:${cs.fontWeight}` },
                  into, line.words.join(" "));
     fitText(t, line.right - line.left);
@@ -161,6 +172,7 @@ function drawnFigure(tl) {
      svg, title.join(" · "));
   const body = el("svg:g", {}, svg);
   let width = 0, height = 0;
+  /** @param {Element} box @param {number} x @param {number} y */
   const place = (box, x, y) => {
     copyPanel(box, body, x, y);
     width = Math.max(width, x + Math.max(box.scrollWidth, box.getBoundingClientRect().width));

@@ -100,17 +100,18 @@ function buildInspector(tl, k) {
     if (n.actor[k] === 3) el("p", {}, box, `Terminal: player 1 gets ${fmt(n.payoff[k], 0)} chips here (player 2 the opposite).`);
     else {
       const kids = n.parent.map((p, c) => p === k ? c : -1).filter((c) => c >= 0);
-      el("p", {}, box, "Chance deals: " + kids.map((c) => `${n.edge[c]} (${n.chance[c].toFixed(3)})`).join(", "));
+      el("p", {}, box, "Chance deals: " + kids.map((c) => `${n.edge[c]} (${fmt(n.chance[c], 3)})`).join(", "));
     }
     return;
   }
   const info = b.sets[s];
   el("h4", {}, box, `Node ${id}: ${n.label[k]}`);
   el("div", { class: "tl-sub" }, box, `${b.players[info.player]} to act · information set ${info.key}`);
-  if (info.lock) {
+  const lock = info.lock;
+  if (lock) {
     const note = el("div", { class: "tl-lock-note", "data-testid": "timeline-lock" }, box);
     padlock(el("svg:svg", { width: 12, height: 14, class: "tl-lock-icon", "aria-hidden": "true" }, note), 6, 8);
-    note.appendChild(document.createTextNode(` Locked: ${info.actions.map((a, j) => `${a} ${fmt(info.lock[j], 3)}`).join(", ")}. ` +
+    note.appendChild(document.createTextNode(` Locked: ${info.actions.map((a, j) => `${a} ${fmt(lock[j], 3)}`).join(", ")}. ` +
       "The solver treats this set as a chance node: both strategies are the lock and its regret stays 0."));
   }
   const chips = el("div", { class: "tl-histories" }, box);
@@ -143,7 +144,7 @@ function buildInspector(tl, k) {
   el("th", {}, head, "at t");
   info.letters.forEach((a, j) => { const th = el("th", { style: `color:${(b.colors.actionText ?? b.colors.actions)[j]}` }, head, info.actions[j]); th.title = a; });
   const tbody = el("tbody", {}, table);
-  const compared = comparison(tl)?.setIndex[s] >= 0;
+  const compared = (comparison(tl)?.setIndex[s] ?? -1) >= 0;
   /** @type {[string, string, number, string][]} */
   const rows = [
     ["current strategy", "current", 3, "The strategy played in iteration t."],
@@ -182,7 +183,9 @@ export function spark(tl, box, title, key, s, range) {
   const series = values.map((row) => row[s]);
   const A = b.sets[s].actions.length;
   let lo = range ? range[0] : Infinity, hi = range ? range[1] : -Infinity;
-  if (!range) for (const row of series) for (let a = 0; a < A; a++) { lo = Math.min(lo, row[a]); hi = Math.max(hi, row[a]); }
+  for (const row of range ? [] : series) {
+    for (let a = 0; a < A; a++) { const v = row[a]; if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
+  }
   if (!(hi > lo)) { hi = lo + 1; }
   /** @param {number} v */
   const tick = (v) => range ? String(v) : fmt(v, Math.abs(hi - lo) >= 10 ? 1 : 2);
@@ -199,7 +202,8 @@ export function spark(tl, box, title, key, s, range) {
   el("svg:text", { x: x0 + w, y: H - 2, "text-anchor": "end" }, svg, thousands(tl.frames[tl.frames.length - 1]));
   if (lo < 0 && hi > 0) el("svg:line", { x1: x0, x2: x0 + w, y1: Y(0), y2: Y(0), stroke: "#ccc" }, svg);
   for (let a = 0; a < A; a++) {
-    const pts = series.map((row, f) => `${(x0 + tl.axis(tl.frames[f]) * w).toFixed(1)},${Y(row[a]).toFixed(1)}`);
+    // A missing value (null: NaN on the wire) is skipped, not drawn at 0.
+    const pts = series.flatMap((row, f) => { const v = row[a]; return v === null ? [] : [`${(x0 + tl.axis(tl.frames[f]) * w).toFixed(1)},${Y(v).toFixed(1)}`]; });
     el("svg:polyline", { points: pts.join(" "), fill: "none", stroke: b.colors.actions[a], "stroke-width": 2 }, svg);
   }
   const line = el("svg:line", { y1: 0, y2: plotH, stroke: "#E69F00", "stroke-width": 2 }, svg);
@@ -211,14 +215,15 @@ function updateInspector(tl) {
   const k = tl.inspected, f = tl.f;
   /** @type {Payload} */
   const b = tl.b;
-  if (k === undefined || k === null || k < 0 || !tl.cells || !tl.frames.length) return;
+  const ownReach = b.ownReach, othersReach = b.othersReach, cfValue = b.cfValue;   // a run's: a tree alone has none
+  if (k === undefined || k === null || k < 0 || !tl.cells || !tl.frames.length || !ownReach || !othersReach || !cfValue) return;
   const s = b.nodes.set[k], info = b.sets[s];
   tl.reachLine.innerHTML = "";
-  const own = b.ownReach[f][k], others = b.othersReach[f][k];
+  const own = ownReach[f][k], others = othersReach[f][k];
   tl.reachLine.append(`Reach at t: own (${b.players[info.player]}) `, el("b", {}, null, fmt(own)),
                       " · opponent and chance ", el("b", {}, null, fmt(others)));
   for (const row of tl.cells) {
-    const values = row.key === "cf" ? b.cfValue[f][k] : row.key === "unlocked" ? unlockedAt(tl, f, s) : /** @type {any} */ (b)[row.key][f][s];
+    const values = row.key === "cf" ? cfValue[f][k] : row.key === "unlocked" ? unlockedAt(tl, f, s) : /** @type {any} */ (b)[row.key][f][s];
     row.tds.forEach((/** @type {any} */ td, /** @type {number} */ a) => { td.textContent = values ? fmt(values[a], row.digits) : "–"; });
   }
   if (tl.movedLine) {

@@ -73,12 +73,14 @@ export function padlock(parent, cx, cy) {
   return g;
 }
 
+/** @typedef {{ c: any, setIndex: number[], frameIndex: number[], stops: any[] }} Comparison */
+
 /**
  * The locked-vs-unlocked comparison of the payload's extra (cfrviz.figures.timeline.lock_comparison)
  * matched to the timeline's payload: its index for each drawn set (by key), and for each frame its
  * frame at or before that iteration. Null without one.
  * @param {any} tl a Timeline (store.js)
- * @returns {{ c: any, setIndex: number[], frameIndex: number[], stops: any[] } | null}
+ * @returns {Comparison | null}
  */
 export function comparison(tl) {
   if (tl.compared !== undefined) return tl.compared;
@@ -97,20 +99,24 @@ export function comparison(tl) {
 // How far set s's average strategy moved from the unlocked run's at frame f, or null.
 /** @param {any} tl @param {number} f @param {number} s @returns {number | null} */
 export function movedAt(tl, f, s) {
-  const m = comparison(tl), j = m ? m.frameIndex[f] : -1, i = m ? m.setIndex[s] : -1;
+  const m = comparison(tl);
+  if (!m) return null;
+  const j = m.frameIndex[f], i = m.setIndex[s];
   return j >= 0 && i >= 0 ? m.c.moved[j][i] : null;
 }
 
 /** @param {any} tl @param {number} f @param {number} s @returns {number[] | null} */
 export function unlockedAt(tl, f, s) {
-  const m = comparison(tl), j = m ? m.frameIndex[f] : -1, i = m ? m.setIndex[s] : -1;
+  const m = comparison(tl);
+  if (!m) return null;
+  const j = m.frameIndex[f], i = m.setIndex[s];
   return j >= 0 && i >= 0 ? m.c.unlocked[j][i] : null;
 }
 
 // The ring's colour for a move v in [0, 1]: the payload's colours, light to dark, mixed linearly.
-/** @param {any} tl @param {number} v */
-export function movedColor(tl, v) {
-  const stops = comparison(tl).stops, at = Math.max(0, Math.min(1, v)) * (stops.length - 1);
+/** @param {Comparison} cmp the timeline's comparison @param {number} v */
+export function movedColor(cmp, v) {
+  const stops = cmp.stops, at = Math.max(0, Math.min(1, v)) * (stops.length - 1);
   const i = Math.min(stops.length - 2, Math.floor(at)), w = at - i;
   const mix = stops[i].slice(0, 3).map((/** @type {number} */ x, /** @type {number} */ j) => Math.round((1 - w) * x + w * stops[i + 1][j]));
   return `rgb(${mix.join(", ")})`;

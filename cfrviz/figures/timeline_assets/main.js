@@ -6,7 +6,7 @@
 // new header, it redraws; a header with a new `ask` shows the host's t, node and kind whatever the
 // user chose since (payload.js's Header). cfrviz.figures.timeline_code joins the modules into one script.
 import { parse } from "./payload.js";
-import { modeNamed, checkModes } from "./registry.js";
+import { modeOrTree, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";
 import { holdFocus, restoreFocus, revealFocus } from "./focus.js";
 import { followHost } from "./theme.js";
@@ -33,7 +33,7 @@ export default function (component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   const key = component.key ?? "timeline";
   const { header, body } = parse(data);
-  const mode = modeNamed(header.mode) ? header.mode : "tree";
+  const mode = modeOrTree(header.mode).name;
   let root = parentElement.querySelector(".tl");
   if (root && (root.tl?.id !== header.id || root.tl?.mode !== mode)) {
     // A new part or mode: a new drawing in the same element, which keeps the focus.

@@ -3,18 +3,24 @@
 // build_payload's fields to (tests/unit/figures/test_timeline_modules.py).
 
 /**
- * A drawn part's nodes, [M] arrays in the order of the part's sorted node ids (local indices).
- * parent, action, edge and chance are added here from `edges` (intoNodes).
+ * A drawn part's nodes as they are sent, [M] arrays in the order of the part's sorted node ids (local
+ * indices).
  * @typedef {Object} Nodes
  * @property {number[]} id
  * @property {number[]} actor 0 and 1 the players, 2 chance, 3 terminal
  * @property {number[]} set index into `sets`, -1 off a decision node
  * @property {string[]} label
  * @property {(number | null)[]} payoff player 1's payoff at a terminal node
- * @property {number[]} [parent]
- * @property {number[]} [action]
- * @property {string[]} [edge]
- * @property {(number | null)[]} [chance]
+ */
+
+/**
+ * Each node's parent and the edge into it (action index, letter, chance probability; -1, 0, "" and
+ * null at the root), [M] arrays added to the nodes on arrival from `edges` (intoNodes).
+ * @typedef {Object} NodeLinks
+ * @property {number[]} parent
+ * @property {number[]} action
+ * @property {string[]} edge
+ * @property {(number | null)[]} chance the edge's probability when the parent is a chance node, else null
  */
 
 /**
@@ -71,7 +77,7 @@
  * @property {string} title
  * @property {string[]} players
  * @property {Colors} colors
- * @property {Nodes} nodes
+ * @property {Nodes & NodeLinks} nodes linked on arrival (intoNodes)
  * @property {Edges} edges
  * @property {[number, number][]} links
  * @property {number[][]} groups
@@ -137,25 +143,30 @@ export function parse(data) {
   const header = JSON.parse(decoder.decode(bytes.subarray(0, cut)));
   let body = payloads.get(header.id);
   if (!body) {
-    body = /** @type {Payload} */ (JSON.parse(decoder.decode(bytes.subarray(cut + 1))));
-    intoNodes(body);
+    body = intoNodes(/** @type {Sent} */ (JSON.parse(decoder.decode(bytes.subarray(cut + 1)))));
     payloads.set(header.id, body);
-    if (payloads.size > 6) payloads.delete(payloads.keys().next().value);
+    const oldest = payloads.keys().next().value;
+    if (payloads.size > 6 && oldest !== undefined) payloads.delete(oldest);
   }
   return { header, body };
 }
 
+/** @typedef {Omit<Payload, "nodes"> & { nodes: Nodes }} Sent a payload as it is sent: its nodes not linked yet */
+
 /**
  * The payload's tree edges (networkx's, see cfrviz/figures/timeline.py) as per-node arrays: each
- * node's parent, and the action index, letter and chance probability of the edge into it.
- * @param {Payload} body
+ * node's parent, and the action index, letter and chance probability of the edge into it. The
+ * payload is changed in place (its nodes gain the links) and returned.
+ * @param {Sent} body
+ * @returns {Payload}
  */
 export function intoNodes(body) {
   const n = body.nodes, e = body.edges, N = n.id.length;
-  n.parent = new Array(N).fill(-1); n.action = new Array(N).fill(0);
-  n.edge = new Array(N).fill(""); n.chance = new Array(N).fill(null);
+  /** @type {NodeLinks} */
+  const links = { parent: new Array(N).fill(-1), action: new Array(N).fill(0), edge: new Array(N).fill(""), chance: new Array(N).fill(null) };
   for (let j = 0; j < e.child.length; j++) {
     const c = e.child[j];
-    n.parent[c] = e.parent[j]; n.action[c] = e.action[j]; n.edge[c] = e.letter[j]; n.chance[c] = e.chance[j];
+    links.parent[c] = e.parent[j]; links.action[c] = e.action[j]; links.edge[c] = e.letter[j]; links.chance[c] = e.chance[j];
   }
+  return Object.assign(body, { nodes: Object.assign(n, links) });
 }

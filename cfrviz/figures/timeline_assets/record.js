@@ -1,8 +1,10 @@
 // The view painted on a canvas: a PNG of it, and a WebM of it stepping through the frames.
-import { thousands } from "./util.js";
+import { el, thousands, paperOf } from "./util.js";
 import { figure, fileName, onSlide, save } from "./figure.js";
-import { paperOf } from "./util.js";
 
+// A canvas the browser cannot back (larger than its canvas memory allows: Safari caps it) has no 2D
+// context and makes no PNG: then no file is saved, and the user reads this beside the buttons.
+const NO_CANVAS = "This browser could not paint the view at this size (no canvas), so no file was saved.";
 
 // Paint a figure (made by `figure`, so only the shapes it holds) on a canvas context.
 /** @param {CanvasRenderingContext2D} ctx @param {any} node */
@@ -11,8 +13,11 @@ function paint(ctx, node) {
   if (tag === "title") return;
   ctx.save();
   const st = node.style;
+  /** @param {string} p @returns {string} */
   const css = (p) => st ? st.getPropertyValue(p) : "";
+  /** @param {string} p @param {number} d */
   const num = (p, d) => { const v = parseFloat(css(p)); return Number.isFinite(v) ? v : d; };
+  /** @param {string} a */
   const attr = (a) => parseFloat(node.getAttribute(a)) || 0;
   const move = (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
   if (move) ctx.translate(Number(move[1]), Number(move[2]));
@@ -23,17 +28,19 @@ function paint(ctx, node) {
   const stroke = css("stroke") || node.getAttribute("stroke") || "none";
   const strokeWidth = num("stroke-width", parseFloat(node.getAttribute("stroke-width")) || 1);
   const dash = css("stroke-dasharray");
+  /** @param {() => void} draw */
   const doFill = (draw) => {
     if (fill === "none" || !fill) return;
     ctx.save(); ctx.globalAlpha *= num("fill-opacity", 1); ctx.fillStyle = fill; draw(); ctx.restore();
   };
+  /** @param {() => void} draw */
   const doStroke = (draw) => {
     if (stroke === "none" || !stroke || strokeWidth <= 0) return;
     ctx.save();
     ctx.globalAlpha *= num("stroke-opacity", 1);
     ctx.strokeStyle = stroke; ctx.lineWidth = strokeWidth;
     ctx.lineCap = css("stroke-linecap") || node.getAttribute("stroke-linecap") || "butt";
-    ctx.lineJoin = css("stroke-linejoin") || "miter";
+    ctx.lineJoin = /** @type {CanvasLineJoin} */ (css("stroke-linejoin") || "miter");   // a computed stroke-linejoin
     ctx.setLineDash(dash && dash !== "none" ? dash.split(/[ ,]+/).map(parseFloat).filter(Number.isFinite) : []);
     draw(); ctx.restore();
   };
@@ -49,7 +56,8 @@ function paint(ctx, node) {
     const path = new Path2D(node.getAttribute("d"));
     doFill(() => ctx.fill(path)); doStroke(() => ctx.stroke(path));
   } else if (tag === "polyline") {
-    const pts = (node.getAttribute("points") || "").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    /** @type {number[][]} */
+    const pts = (node.getAttribute("points") || "").trim().split(/\s+/).map((/** @type {string} */ p) => p.split(",").map(Number));
     doStroke(() => { ctx.beginPath(); pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y))); ctx.stroke(); });
   } else if (tag === "text") {
     ctx.font = `${css("font-weight") || "400"} ${css("font-size") || "14px"} ${css("font-family") || "sans-serif"}`;
@@ -73,9 +81,8 @@ function canvasOf(fig, scale) {
   return canvas;
 }
 
-/** @param {HTMLCanvasElement} canvas @param {{ svg: any, width: number, height: number }} fig @param {number} scale */
-function paintFigure(canvas, fig, scale) {
-  const ctx = canvas.getContext("2d");
+/** @param {CanvasRenderingContext2D} ctx @param {{ svg: any, width: number, height: number }} fig @param {number} scale */
+function paintFigure(ctx, fig, scale) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.clearRect(0, 0, fig.width, fig.height);
   paint(ctx, fig.svg);
@@ -86,8 +93,23 @@ function paintFigure(canvas, fig, scale) {
 export function downloadPNG(tl, slide = false) {
   const fig = slide ? onSlide(figure(tl), paperOf(tl.root)) : figure(tl);
   const canvas = canvasOf(fig, 2);   // 2x pixel ratio: sharp on slides and retina screens
-  paintFigure(canvas, fig, 2);
-  canvas.toBlob((blob) => save(blob, fileName(tl, "png", slide ? "-1080p" : "")), "image/png");
+  const ctx = canvas.getContext("2d");
+  if (!ctx) { exportNote(tl, `${NO_CANVAS} The SVG download needs none.`); return; }
+  paintFigure(ctx, fig, 2);
+  canvas.toBlob((blob) => {
+    if (!blob) { exportNote(tl, `${NO_CANVAS} The SVG download needs none.`); return; }
+    exportNote(tl, "");
+    save(blob, fileName(tl, "png", slide ? "-1080p" : ""));
+  }, "image/png");
+}
+
+// A line beside the download buttons, made the first time something must be said there ("" clears it).
+/** @param {any} tl @param {string} text */
+function exportNote(tl, text) {
+  const box = tl.root.querySelector(".tl-export");
+  const note = box.querySelector(".tl-export-note");
+  if (note) note.textContent = text;
+  else if (text) el("span", { class: "tl-note tl-export-note", role: "status", "data-testid": "timeline-export-status" }, box, text);
 }
 
 // A WebM of the view stepping through frames first..last: each frame is painted on a canvas and
@@ -113,11 +135,14 @@ export async function downloadAnimation(tl, first, last, button, slide = false) 
   tl.f = picked[0]; tl.draw();
   const fig0 = shot();
   const canvas = canvasOf(fig0, 1);
-  paintFigure(canvas, fig0, 1);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) { tl.f = keep; tl.draw(); status.textContent = NO_CANVAS; return; }
+  paintFigure(ctx, fig0, 1);
   const type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
   const stream = canvas.captureStream(0);
   const track = /** @type {CanvasCaptureMediaStreamTrack} */ (stream.getVideoTracks()[0]);
   const recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
+  /** @type {Blob[]} */
   const chunks = [];
   recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
   const done = new Promise((resolve) => { recorder.onstop = resolve; });
@@ -130,7 +155,7 @@ export async function downloadAnimation(tl, first, last, button, slide = false) 
       tl.f = f; tl.draw();
       const fig = shot();
       for (let h = 0; h < hold; h++) {
-        paintFigure(canvas, { ...fig, width: fig0.width, height: fig0.height }, 1);
+        paintFigure(ctx, { ...fig, width: fig0.width, height: fig0.height }, 1);
         track.requestFrame();
         made += 1;
         status.textContent = `Recording frame ${made} of ${picked.length * hold}…`;

@@ -46,8 +46,17 @@ export function registerMode(name, mode) {
   modes.set(name, Object.freeze({ ...mode }));
 }
 
-/** @param {string | undefined | null} name @returns {Mode | undefined} */
-export const modeNamed = (name) => (name ? modes.get(name) : undefined);
+/**
+ * The mode `name` names, else the Game tree's ("tree": a header without a known mode draws the tree).
+ * @param {string | undefined | null} name @returns {{ name: string, mode: Mode }}
+ */
+export function modeOrTree(name) {
+  const mode = name ? modes.get(name) : undefined;
+  if (name && mode) return { name, mode };
+  const tree = modes.get("tree");
+  if (!tree) throw new Error("cfrviz timeline: no module for the mode tree.");
+  return { name: "tree", mode: tree };
+}
 
 /** Every TimelineMode has its module: else the script is incomplete. */
 export function checkModes() {

@@ -4,7 +4,7 @@
 // release or after a pause in key presses, `node` when a node is clicked, and `kind` (what edge
 // widths show) when it changes. What is drawn is the mode's (registry.js).
 import { el, thousands } from "./util.js";
-import { modeNamed } from "./registry.js";
+import { modeOrTree } from "./registry.js";
 import { buildBar, drawExploitability } from "./bar.js";
 import { fillLegend } from "./tree.js";
 
@@ -28,9 +28,9 @@ export class Timeline {
     this.id = header.id;
     /** @type {import("./payload.js").Payload} the drawn part (a mode may swap in another part) */
     this.b = body;
-    this.mode = modeNamed(header.mode) ? header.mode : "tree";
-    /** @type {import("./registry.js").Mode} */
-    this.spec = modeNamed(this.mode);
+    const { name, mode } = modeOrTree(header.mode);
+    this.mode = name;
+    this.spec = mode;
     /** @type {Record<string, any>} the mode's own state */
     this.modeState = {};
     /** @type {number[]} */
@@ -217,7 +217,7 @@ export class Timeline {
     if (asked || node !== this.headerNode) {
       this.headerNode = node;
       this.selected = node >= 0 ? node : -1;
-      this.offPart = node === -2 ? h.node : null;
+      this.offPart = node === -2 ? h.node ?? null : null;
       this.inspected = null;
     }
     this.draw();
@@ -286,8 +286,9 @@ export class Timeline {
 
   frameLabel() {
     if (this.spec.label) return this.spec.label(this, this.modeState);
-    if (!this.frames.length) return "no snapshots";
-    return `Iteration t = ${thousands(this.frames[this.f])} of ${thousands(this.b.iterations)}`;
+    const iterations = this.b.iterations;
+    if (!this.frames.length || iterations === undefined) return "no snapshots";
+    return `Iteration t = ${thousands(this.frames[this.f])} of ${thousands(iterations)}`;
   }
 
   // ---------------------------------------------------------------- per-frame drawing

@@ -254,7 +254,7 @@ export function drawTree(tl) {
     if (s.text) s.text.style.fill = ink;
     if (s.lock) s.lock.style.color = ink;
   }
-  const least = comparison(tl)?.c.movedAtLeast ?? 0;
+  const cmp = comparison(tl), least = cmp?.c.movedAtLeast ?? 0;
   for (const r of tl.movedRings || []) {
     const v = movedAt(tl, tl.f, r.s);
     const shown = v !== null && v >= least ? v : null;
@@ -266,7 +266,7 @@ export function drawTree(tl) {
     if (look === r.look) continue;
     r.look = look;
     // Hidden rings keep stroke "none" (not display:none), so a downloaded figure leaves them out too.
-    r.rect.setAttribute("stroke", shown === null ? "none" : movedColor(tl, look / 100));
+    r.rect.setAttribute("stroke", shown === null || !cmp ? "none" : movedColor(cmp, look / 100));
     r.rect.setAttribute("stroke-width", shown === null ? 0 : (3 + 0.03 * look).toFixed(2));
   }
   drawSelection(tl);
@@ -326,7 +326,7 @@ export function fillLegend(tl) {
     const svg = el("svg:svg", { width: 46 * steps.length, height: 40, class: "tl-moved-scale", role: "img",
                                 "aria-label": "ring colours from a small move to a move of 1" }, scale);
     steps.forEach((v, i) => {
-      el("svg:rect", { x: 46 * i + 7, y: 3, width: 32, height: 14, rx: 7, fill: "none", stroke: movedColor(tl, v),
+      el("svg:rect", { x: 46 * i + 7, y: 3, width: 32, height: 14, rx: 7, fill: "none", stroke: movedColor(cmp, v),
                        "stroke-width": (3 + 3 * v).toFixed(2) }, svg);
       el("svg:text", { x: 46 * i + 23, y: 36, "text-anchor": "middle" }, svg, String(v));
     });

@@ -8,6 +8,23 @@ import { el, fmt, cap, number, clampedExploitability } from "../util.js";
 import { buildTree, drawTree } from "../tree.js";
 import { registerMode } from "../registry.js";
 
+/** @typedef {import("../payload.js").Payload} Payload */
+/**
+ * The payload's `extra` here (cfrviz/figures/best_response_frames.py), per frame [G] of its own.
+ * @typedef {Object} BestResponses
+ * @property {number[]} frames [G] iterations
+ * @property {string[]} sets [S] the drawn sets' keys
+ * @property {[number, number][]} values [G] each player's best-response value
+ * @property {number[][]} best [G][S] the best-response action of each set
+ * @property {number[][]} gain [G][S]
+ * @property {number[][][]} actionValue [G][S][A]
+ * @property {number | null} gameValue null when unknown
+ * @property {boolean} locked
+ * @property {boolean} whole the whole tree is drawn
+ */
+/** @param {Payload} b @returns {BestResponses | undefined} */
+const brOf = (b) => b.extra;
+
 // The mode's own state (st): the exploiter (0 or 1) shown, the server's and the one sent; the
 // panels above and below the tree and the marks on it.
 registerMode("best_response", {
@@ -43,7 +60,7 @@ function brChoose(tl, st, player, fromUser) {
 // The extra's frame for the bar's frame f (both list the same iterations; matched by iteration).
 /** @param {any} tl @param {any} st */
 function brFrame(tl, st) {
-  const x = tl.b.extra;
+  const x = brOf(tl.b);
   if (!x) return -1;
   if (!st.frameOf) st.frameOf = new Map(x.frames.map((t, g) => [t, g]));
   return st.frameOf.get(tl.frames[tl.f]) ?? -1;
@@ -52,7 +69,8 @@ function brFrame(tl, st) {
 /** @param {any} tl @param {any} st */
 function brPanels(tl, st) {
   if (st.gains) return;
-  const b = tl.b, x = b.extra;
+  /** @type {Payload} */
+  const b = tl.b, x = brOf(b);
   st.gains = el("div", { class: "br-gains", "data-testid": "br-gains" });
   tl.root.insertBefore(st.gains, tl.main);
   const choice = el("div", { class: "br-choice", role: "radiogroup", "aria-label": "Exploiter" }, st.gains, "Exploiter: ");
@@ -65,6 +83,7 @@ function brPanels(tl, st) {
     return input;
   });
   const metrics = el("div", { class: "br-metrics" }, st.gains);
+  /** @param {string} label @param {string} testid @param {string} help */
   const metric = (label, testid, help) => {
     const box = el("div", { class: "br-metric", title: help }, metrics);
     el("div", { class: "br-metric-label" }, box, label);
@@ -140,8 +159,9 @@ function brBuild(tl, st) {
 function brDraw(tl, st) {
   if (!tl.edges || !st.marks) return;
   drawTree(tl);
-  const b = tl.b, x = b.extra, g = brFrame(tl, st), me = st.exploiter;
-  if (g < 0) { st.cells.exploitability.textContent = "–"; return; }
+  /** @type {Payload} */
+  const b = tl.b, x = brOf(b), g = brFrame(tl, st), me = st.exploiter;
+  if (g < 0 || !x) { st.cells.exploitability.textContent = "–"; return; }
   const best = x.best[g];
   for (const m of st.marks) {
     const on = m.player === me && best[m.s] === m.action;
@@ -164,8 +184,9 @@ function brDraw(tl, st) {
   const gains = V === null ? [v1, v2] : [v1 - V, v2 + V];
   const mean = (gains[0] + gains[1]) / 2;
   const low = Math.min(0, ...gains), top = Math.max(...gains, mean, 1e-12);
+  /** @param {number} v */
   const at = (v) => (100 * (v - low) / (top - low));
-  st.bars.forEach((bar, p) => {
+  st.bars.forEach((/** @type {{ bar: any, mean: any, text: any }} */ bar, /** @type {number} */ p) => {
     const a = at(Math.min(0, gains[p])), z = at(Math.max(0, gains[p]));
     bar.bar.style.left = `${a.toFixed(2)}%`;
     bar.bar.style.width = `${Math.max(0.5, z - a).toFixed(2)}%`;
@@ -173,7 +194,7 @@ function brDraw(tl, st) {
     bar.text.textContent = V === null ? `earns ${plus(x.values[g][p])}`
       : `${plus(gains[p])} (earns ${plus(x.values[g][p])})`;
   });
-  if (st.locked) {
+  if (st.locked && b.exploitability) {
     st.locked.textContent = `Locked run: exploitability in the locked game, where a best response may not change a `
       + `locked set: ${exploitabilityText(b.exploitability[tl.f])}. In the full game, where it may (above): ${exploitabilityText(exploitability)}.`;
   }
@@ -183,13 +204,15 @@ function brDraw(tl, st) {
 // ---------------------------------------------------------------- the exploiter's information sets
 /** @param {any} tl @param {any} st */
 function brBuildTable(tl, st) {
-  const box = st.tableBox, b = tl.b, me = st.exploiter;
+  /** @type {Payload} */
+  const b = tl.b;
+  const box = st.tableBox, me = st.exploiter;
   if (!box || me === undefined) return;
   box.replaceChildren();
   el("h4", { class: "br-table-title" }, box, `${cap(b.players[me])}'s best response at t, by information set`);
   el("div", { class: "tl-note" }, box, "Gain: how much more the best action earns than the average strategy's own mix at "
      + "that information set, weighted by how often the opponent and chance reach it (chips). Largest gain first"
-     + (b.extra && !b.extra.whole ? "; the sets with a history in the drawn part of the tree." : "."));
+     + (brOf(b)?.whole === false ? "; the sets with a history in the drawn part of the tree." : "."));
   const scroll = el("div", { class: "br-scroll" }, box);
   const table = el("table", { class: "tl-table br-table", "data-testid": "br-table" }, scroll);
   const head = el("tr", {}, el("thead", {}, table));
@@ -208,8 +231,9 @@ function brBuildTable(tl, st) {
 
 /** @param {any} tl @param {any} st @param {number} g */
 function brDrawTable(tl, st, g) {
-  const b = tl.b, x = b.extra, avg = tl.strategyAt("average", tl.f);
-  if (!st.rows) return;
+  /** @type {Payload} */
+  const b = tl.b, x = brOf(b), avg = tl.strategyAt("average", tl.f);
+  if (!st.rows || !x) return;
   const gain = x.gain[g], best = x.best[g], values = x.actionValue[g];
   for (const row of st.rows) {
     const set = b.sets[row.s];
@@ -226,8 +250,10 @@ function brDrawTable(tl, st, g) {
 // ---------------------------------------------------------------- the inspector's best-response lines
 /** @param {any} tl @param {any} st */
 function brDrawInspector(tl, st) {
-  const k = tl.inspected, b = tl.b, x = b.extra, box = tl.inspector, g = brFrame(tl, st);
-  if (g < 0 || !st.marks) return;
+  /** @type {Payload} */
+  const b = tl.b, x = brOf(b);
+  const k = tl.inspected, box = tl.inspector, g = brFrame(tl, st);
+  if (g < 0 || !st.marks || !x) return;
   if (k === null || k === undefined || k < 0 || b.nodes.set[k] < 0) return;
   let here = box.querySelector(".br-here");
   if (!here) {

@@ -7,17 +7,38 @@ import { el, fmt, prob, thousands } from "../util.js";
 import { buildTree, drawTree } from "../tree.js";
 import { registerMode } from "../registry.js";
 
+/** @typedef {import("../payload.js").Payload} Payload */
+/**
+ * The payload's `extra` here (cfrviz/figures/play.py's play_extra); null where a set is not reached
+ * or an action is illegal.
+ * @typedef {Object} PlayNumbers
+ * @property {number[]} frames [F] iterations
+ * @property {string[]} keys [S] set keys
+ * @property {(number | null)[][][]} value [F][S][A] the value of each action
+ * @property {(number | null)[][]} setValue [F][S] the set's value
+ */
+/**
+ * The hand, the header's `state` (cfrviz/figures/play.py's hand_state).
+ * @typedef {Object} Hand
+ * @property {number} seat the human's player index
+ * @property {string | null} pending the key of the set where the human must act
+ * @property {[string, number][]} decisions [set key, action index]
+ * @property {number[] | null} path node ids, once the hand is over
+ */
+/** @param {Payload} b @returns {PlayNumbers | undefined} */
+const playOf = (b) => b.extra;
+
 // The mode's own state (st): the hand (the header's state), the panel and the tree's marks.
 /** @param {any} tl @param {any} st @param {string} key */
 function playSetIndex(tl, st, key) {
-  if (!st.sets) st.sets = new Map(tl.b.sets.map((s, k) => [s.key, k]));
+  if (!st.sets) st.sets = new Map(/** @type {Payload} */ (tl.b).sets.map((s, k) => [s.key, k]));
   return st.sets.get(key) ?? -1;
 }
 
 // The extra's frame for the timeline's frame f (the same list unless a link added one).
 /** @param {any} tl @param {any} st */
 function playFrame(tl, st) {
-  const x = tl.b.extra;
+  const x = playOf(tl.b);
   if (!x || !x.frames.length) return -1;
   if (x.frames[tl.f] === tl.frames[tl.f]) return tl.f;
   if (!st.frames) st.frames = new Map(x.frames.map((t, k) => [t, k]));
@@ -44,13 +65,17 @@ function playBuild(tl, st) {
 
 /** @param {any} tl @param {any} st */
 function playMarks(tl, st) {
-  const s = st.hand || {}, b = tl.b;
+  /** @type {Partial<Hand>} */
+  const s = st.hand || {};
+  /** @type {Payload} */
+  const b = tl.b;
   const key = JSON.stringify([s.pending, s.path]);
   if (st.marked === key || !tl.pos) return;
   st.marked = key;
   st.layer.replaceChildren();
   st.path.replaceChildren();
   const { x, y, half } = tl.pos;
+  /** @param {number} k @param {string} cls */
   const ring = (k, cls) => el("svg:rect", { class: cls, x: x(k) - half[k] - 5, y: y(k) - 15, width: 2 * half[k] + 10,
                                              height: 30, rx: 14 }, st.layer);
   const set = s.pending ? playSetIndex(tl, st, s.pending) : -1;
@@ -59,7 +84,9 @@ function playMarks(tl, st) {
   // A tree wider than the screen (a phone) pans to the human's set, so the move is in view.
   const box = tl.treeBox;
   if (here.length && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, x(here[0]) - box.clientWidth / 2);
-  const path = (s.path || []).map((id) => tl.local.get(id)).filter((k) => k !== undefined);
+  /** @type {Map<number, number>} */
+  const local = tl.local;
+  const path = (s.path || []).map((id) => local.get(id)).filter((k) => k !== undefined);
   for (let j = 1; j < path.length; j++) {
     const p = path[j - 1], k = path[j];
     el("svg:line", { x1: x(p), y1: y(p), x2: x(k), y2: y(k) }, st.path);
@@ -68,7 +95,11 @@ function playMarks(tl, st) {
 
 /** @param {any} tl @param {any} st */
 function playPanel(tl, st) {
-  const s = st.hand || { decisions: [] }, b = tl.b, box = st.panel;
+  /** @type {Pick<Hand, "decisions"> & Partial<Hand>} */
+  const s = st.hand || { decisions: [] };
+  /** @type {Payload} */
+  const b = tl.b;
+  const box = st.panel;
   const built = JSON.stringify([s.pending, s.decisions, s.seat]);
   if (st.built !== built) {
     st.built = built;
@@ -83,7 +114,7 @@ function playPanel(tl, st) {
     }
     st.rows = [];
     s.decisions.forEach(([key, chosen], n) => {
-      const set = playSetIndex(tl, st, key), k = b.extra ? b.extra.keys.indexOf(key) : -1;
+      const set = playSetIndex(tl, st, key), k = playOf(b)?.keys.indexOf(key) ?? -1;
       if (set < 0) return;
       const info = b.sets[set];
       const card = el("div", { class: "tl-play-decision", "data-testid": "play-decision" }, box);
@@ -109,18 +140,19 @@ function playPanel(tl, st) {
   }
   const t = tl.frames.length ? tl.frames[tl.f] : null;
   st.head.textContent = t === null ? "No snapshots" : `The bot plays iteration t = ${thousands(t)}`;
-  const fe = playFrame(tl, st), x = b.extra;
+  const fe = playFrame(tl, st), x = playOf(b);
   for (const row of st.rows) {
     const p = tl.strategyAt("average", tl.f)?.[row.set] ?? [];
-    const v = fe >= 0 && row.k >= 0 ? x.value[fe][row.k] : null, sv = fe >= 0 && row.k >= 0 ? x.setValue[fe][row.k] : null;
-    const lossOf = (j) => (v && v[j] !== null && sv !== null) ? sv - v[j] : null;
-    row.cells.forEach(([ps, vs, ls], j) => {
+    const v = x && fe >= 0 && row.k >= 0 ? x.value[fe][row.k] : null, sv = x && fe >= 0 && row.k >= 0 ? x.setValue[fe][row.k] : null;
+    /** @param {number} j @returns {number | null} */
+    const lossOf = (j) => { const vj = v ? v[j] : null; return vj !== null && sv !== null ? sv - vj : null; };
+    row.cells.forEach((/** @type {[any, any, any]} */ [ps, vs, ls], /** @type {number} */ j) => {
       ps.textContent = p[j] === undefined ? "–" : prob(p[j]);
       vs.textContent = v ? fmt(v[j], 4) : "–";
       ls.textContent = fmt(lossOf(j), 4);
     });
     const lost = lossOf(row.chosen);
-    row.loss.textContent = lost === null ? "This set is not reached at t: no cost to show."
+    row.loss.textContent = lost === null || !v ? "This set is not reached at t: no cost to show."
       : `EV loss at t = ${thousands(t)}: ${fmt(lost, 4)} chips (strategy ${fmt(sv, 4)}, ${row.actions[row.chosen]} ${fmt(v[row.chosen], 4)})`;
     row.loss.dataset.loss = lost === null ? "" : String(lost);
   }

@@ -8,8 +8,35 @@ import { registerMode } from "../registry.js";
 const RM_STAR = "M0,-9L2.6,-3.2L8.6,-2.8L4,1.2L5.3,7.3L0,4L-5.3,7.3L-4,1.2L-8.6,-2.8L-2.6,-3.2Z";
 const RM_WIDE = 1100;   // px: from here the two players sit side by side
 
+/**
+ * The payload's `extra` here (cfrviz/figures/regret_matching.py's regret_matching_payload).
+ * @typedef {Object} RmPath
+ * @property {number[]} frames [F] iterations
+ * @property {number} iterations the last iteration recorded
+ * @property {string} targetName
+ * @property {string[]} colors the actions' colours
+ * @property {string[]} textColors
+ * @property {RmPlayer[]} players player 1, and player 2 unless the opponent is fixed
+ */
+/**
+ * One shown player's strategies and regrets at the frames, [F][A].
+ * @typedef {Object} RmPlayer
+ * @property {number} player
+ * @property {string} name
+ * @property {string} color
+ * @property {string[]} actions
+ * @property {number[][]} current
+ * @property {number[][]} average
+ * @property {number[][]} regret
+ * @property {number[] | null} target [A], null when not drawn
+ */
+/** A curve: values over the frames (one value: a level line), colour, dash, width in px.
+ * @typedef {[number[], string, (string | null)?, number?]} RmLine */
+/** @param {import("../payload.js").Payload} b @returns {RmPath | undefined} */
+const rmOf = (b) => b.extra;
+
 // The longest start of `text` (with an ellipsis) that fits `width` px at the timeline's 14 px.
-/** @param {any} tl @param {any} text @param {any} width @param {any} bold */
+/** @param {any} tl @param {string} text @param {number} width @param {boolean} [bold] */
 function rmFit(tl, text, width, bold = false) {
   if (tl.measure(text, bold) <= width) return text;
   let n = text.length;
@@ -18,25 +45,28 @@ function rmFit(tl, text, width, bold = false) {
 }
 
 // One entry of a legend: a coloured symbol, then its words (as text, never markup).
-/** @param {any} box @param {any} symbol @param {any} color @param {any} text */
+/** @param {Element} box @param {string} symbol @param {string | null} color @param {string} text */
 function rmKey(box, symbol, color, text) {
   const item = el("span", {}, box);
   if (symbol) el("b", color ? { style: `color:${color}` } : {}, item, symbol + " ");
   item.appendChild(document.createTextNode(text));
 }
 
+/** @param {string[]} names @param {number[]} p */
 const rmList = (names, p) => names.map((a, j) => `${a} ${p[j].toFixed(3)}`).join(", ");
 
 // One player's simplex: corners are the three actions (a top, b bottom left, c bottom right, as
 // plotly's ternary plots), a strategy the point with those barycentric weights.
-/** @param {any} tl @param {any} box @param {any} info @param {any} size */
+/** @param {any} tl @param {Element} box @param {RmPlayer} info @param {number} size @returns {(f: number) => void} */
 function rmSimplex(tl, box, info, size) {
   const W = size, pad = 12, labelH = 22;
   const side = Math.min(W - 2 * pad, (W - 2 * labelH - 2 * pad) * 2 / Math.sqrt(3));
   const h = side * Math.sqrt(3) / 2;
   const H = Math.ceil(h + 2 * labelH + 2 * pad);
   const A = [W / 2, pad + labelH], B = [W / 2 - side / 2, pad + labelH + h], C = [W / 2 + side / 2, pad + labelH + h];
+  /** @param {number[]} p @returns {[number, number]} */
   const at = (p) => [p[0] * A[0] + p[1] * B[0] + p[2] * C[0], p[0] * A[1] + p[1] * B[1] + p[2] * C[1]];
+  /** @param {number[]} p */
   const xy = (p) => at(p).map((v) => v.toFixed(1)).join(",");
   const svg = el("svg:svg", { width: W, height: H, role: "img", class: "rm-simplex", "data-player": info.player,
                               "aria-label": `${info.name}'s strategy on the simplex` }, box);
@@ -71,19 +101,25 @@ function rmSimplex(tl, box, info, size) {
 
 // A chart of values over the frames: y ticks and title on the left, x ticks (first and last
 // iteration) and the title "iteration t" below, and a cursor at t that the core moves.
-/** @param {any} tl @param {any} box @param {any} title @param {any} yTitle @param {any} lines @param {any} range @param {any} width */
+/**
+ * @param {any} tl @param {Element} box @param {string} title @param {string} yTitle @param {RmLine[]} lines
+ * @param {[number, number] | null} range @param {number} width
+ */
 function rmCurves(tl, box, title, yTitle, lines, range, width) {
   const frames = tl.frames;
   let lo = range ? range[0] : Infinity, hi = range ? range[1] : -Infinity;
   if (!range) for (const [values] of lines) for (const v of values) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   if (!(hi > lo)) { lo -= 0.5; hi += 0.5; }
+  /** @param {number} v */
   const tick = (v) => range ? String(v) : fmt(v, Math.abs(hi - lo) >= 10 ? 0 : 2);
   const ticks = range ? [range[0], (range[0] + range[1]) / 2, range[1]] : [lo, hi].concat(lo < 0 && hi > 0 ? [0] : []);
   const x0 = Math.ceil(Math.max(...ticks.map((v) => tl.measure(tick(v))))) + 8;
   const W = width, plotH = 120, top = 32, H = top + plotH + 44, w = W - x0 - 10;
   el("div", { class: "rm-chart-title" }, box, title);
   const svg = el("svg:svg", { width: W, height: H, role: "img", "aria-label": `${title}: ${yTitle} against iteration t`, class: "rm-chart" }, box);
+  /** @param {number} v */
   const Y = (v) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
+  /** @param {number} f */
   const X = (f) => x0 + tl.axis(frames[f]) * w;
   el("svg:line", { x1: x0, x2: x0, y1: top, y2: top + plotH, class: "rm-axis" }, svg);
   el("svg:line", { x1: x0, x2: x0 + w, y1: top + plotH, y2: top + plotH, class: "rm-axis" }, svg);
@@ -123,7 +159,7 @@ function rmCurves(tl, box, title, yTitle, lines, range, width) {
 
 /** @param {any} tl @param {any} st */
 function rmBuild(tl, st) {
-  const x = tl.b.extra, box = tl.main;
+  const x = rmOf(tl.b), box = tl.main;
   box.replaceChildren();
   tl.cursors = [];
   st.cells = [];
@@ -155,7 +191,10 @@ function rmBuild(tl, st) {
     }
     const curvesW = Math.max(260, Math.min(620, beside ? inner - simplexW - 16 : inner));
     const curves = el("div", { class: "rm-curves", style: `width:${curvesW}px` }, body);
-    const strategyLines = [], regretLines = [];
+    /** @type {RmLine[]} */
+    const strategyLines = [];
+    /** @type {RmLine[]} */
+    const regretLines = [];
     info.actions.forEach((a, j) => {
       const color = x.colors[j % x.colors.length];
       strategyLines.push([info.current.map((p) => p[j]), color, "5 3", 1.6]);
@@ -168,7 +207,7 @@ function rmBuild(tl, st) {
     info.actions.forEach((a, j) => rmKey(keyLine, "■", x.colors[j % x.colors.length], a));
     rmKey(keyLine, "", null, `solid: average · short dashes: current${info.target ? ` · long dashes: ${x.targetName}` : ""}`);
     rmCurves(tl, curves, "Cumulative regret over the iterations", "cumulative regret of each action (payoff units)", regretLines, null, curvesW);
-    st.cells.push((f) => {
+    st.cells.push((/** @type {number} */ f) => {
       head.textContent = `${info.name[0].toUpperCase()}${info.name.slice(1)} after ${thousands(tl.frames[f])} iterations, ` +
         `average strategy: ${rmList(info.actions, info.average[f])}`;
       now.textContent = `Current strategy (played in iteration t): ${rmList(info.actions, info.current[f])}`;
@@ -181,7 +220,7 @@ registerMode("regret_matching", {
   draw: (tl, st) => { for (const cell of st.cells || []) cell(tl.f); },
   inspector: false,
   kind: null,
-  frames: (body) => (body.extra && body.extra.frames) || [],
+  frames: (body) => rmOf(body)?.frames || [],
   label: (tl) => tl.frames.length
     ? `Iteration t = ${thousands(tl.frames[tl.f])} of ${thousands(tl.b.extra.iterations)}` : "no iterations",
 });

@@ -13,21 +13,68 @@ import { registerMode } from "../registry.js";
 const WALK_DOWN = "#E69F00", WALK_UP = "#0072B2";
 const WALK_KINDS = { visit: "Visit", chance: "Chance", terminal: "Terminal", return: "Return", finish: "End of the pass" };
 
+/**
+ * The walkthrough's data, the payload's `extra` (cfrviz/figures/walkthrough.py's walkthrough_payload,
+ * which names the shapes).
+ * @typedef {Object} Walk
+ * @property {WalkSteps} steps
+ * @property {Pick<import("../payload.js").Sent, "nodes" | "edges" | "links" | "groups" | "layouts" | "sets">[]} parts
+ * @property {WalkTable} table
+ */
+/**
+ * The trace's S steps as columns.
+ * @typedef {Object} WalkSteps
+ * @property {(keyof typeof WALK_KINDS)[]} kind
+ * @property {number[]} node
+ * @property {number[]} part
+ * @property {number[]} traverser -1 when both players update in the pass
+ * @property {number[]} player
+ * @property {number[]} set
+ * @property {string[]} history
+ * @property {string[]} text
+ * @property {string[][]} actions
+ * @property {number[][]} reach [S][3]: player 1, player 2, chance
+ * @property {number[][]} strategy
+ * @property {number[][]} utility
+ * @property {number[]} nodeUtility
+ * @property {number[][]} regret
+ * @property {number[]} weight
+ * @property {number[][]} regretUpdate
+ * @property {number[]} ownWeight
+ * @property {number[][]} sumUpdate
+ */
+/**
+ * Every information set's numbers before and after the iteration, [I] and [I][A].
+ * @typedef {Object} WalkTable
+ * @property {string[]} key
+ * @property {number[]} player
+ * @property {string[][]} actions
+ * @property {number[]} first
+ * @property {number[]} final
+ * @property {boolean[]} changed
+ * @property {number[][]} strategy
+ * @property {number[][]} next
+ * @property {number[][]} regretBefore
+ * @property {number[][]} regretAfter
+ * @property {number[][]} sumBefore
+ * @property {number[][]} sumAfter
+ */
+
 // The mode's own state (st): `base` is the payload the component was mounted with (the tree
 // mode's fields of the first part, and `extra`: the trace's numbers as they are sent), `first` the
 // first step at each node, `updates` the steps that update the sums, `parts` the parts' payloads,
 // `part` the part drawn, `strategy` this iteration's current strategy of the drawn sets.
-/** @param {any} st */
+/** @param {any} st @returns {Walk} */
 const walkOf = (st) => st.base.extra;
 
 /** @param {any} tl @param {any} st */
 function walkSetup(tl, st) {
   const base = st.base = tl.b;
-  const w = base.extra, S = w.steps;
+  const w = walkOf(st), S = w.steps;
   // First step at each node (a click on a node goes there) and the update steps (N and P).
   st.first = new Map();
-  S.node.forEach((/** @type {number} */ n, /** @type {number} */ i) => { if (S.kind[i] !== "finish" && !st.first.has(n)) st.first.set(n, i); });
-  st.updates = S.kind.map((/** @type {string} */ k, /** @type {number} */ i) => (k === "return" || k === "finish") ? i : -1).filter((/** @type {number} */ i) => i >= 0);
+  S.node.forEach((n, i) => { if (S.kind[i] !== "finish" && !st.first.has(n)) st.first.set(n, i); });
+  st.updates = S.kind.map((k, i) => (k === "return" || k === "finish") ? i : -1).filter((i) => i >= 0);
   st.parts = w.parts.map(() => null);
   st.part = -1;
   tl.root.classList.add("tl-walk");
@@ -41,6 +88,7 @@ function walkSetup(tl, st) {
 // The next (+1) or previous (-1) step that updates the sums: a return or the end of a pass.
 /** @param {any} tl @param {any} st @param {number} direction */
 function walkJump(tl, st, direction) {
+  /** @type {number[] | undefined} */
   const u = st.updates, f = tl.f;
   if (!u) return f;
   if (direction > 0) return u.find((i) => i > f) ?? tl.frames.length - 1;
@@ -52,11 +100,8 @@ function walkJump(tl, st, direction) {
 /** @param {any} tl @param {any} st @param {number} p */
 function walkShowPart(tl, st, p) {
   const w = walkOf(st);
-  if (!st.parts[p]) {
-    const body = { ...st.base, ...w.parts[p] };
-    intoNodes(body);
-    st.parts[p] = body;
-  }
+  if (!st.parts[p]) st.parts[p] = intoNodes({ ...st.base, ...w.parts[p] });
+  /** @type {import("../payload.js").Payload} */
   const body = st.parts[p];
   tl.b = body;
   tl.local = new Map(body.nodes.id.map((n, k) => [n, k]));
@@ -81,6 +126,7 @@ function walkDraw(tl, st) {
 }
 
 // A tree wider than the screen (a phone) pans to keep the step's node in sight.
+/** @param {any} tl */
 function walkInView(tl) {
   const k = tl.selected, box = tl.treeBox;
   if (k < 0 || box.scrollWidth <= box.clientWidth) return;
@@ -109,7 +155,11 @@ function walkPath(tl, st) {
 }
 
 // ---------------------------------------------------------------- the step card (the inspector's place)
+/** @param {number} x @param {number} [digits] */
 const signed = (x, digits = 4) => (x > 0 ? "+" : "") + fmt(x, digits);
+// A row of a set's numbers: signed with `digits` decimals (sums), else a strategy's 3.
+/** @param {number[]} row @param {number} [digits] */
+const join = (row, digits) => row.map((v) => digits ? signed(v, digits) : fmt(v, 3)).join(" / ");
 
 /** @param {any} tl @param {any} st */
 function walkCard(tl, st) {
@@ -127,6 +177,7 @@ function walkCard(tl, st) {
   sub.push(pass < 0 ? "both players updated in this pass" : `pass of ${tl.b.players[pass]} (alternating updates)`);
   el("div", { class: "tl-sub" }, box, sub.join(" · "));
   el("p", { class: "wt-text" }, box, S.text[f]);
+  /** @param {string[]} head @param {[string, string[], string?][]} rows @param {string} testid */
   const table = (head, rows, testid) => {
     const t = el("table", { class: "tl-table", "data-testid": testid }, box);
     const tr = el("tr", {}, el("thead", {}, t));
@@ -188,7 +239,6 @@ function walkTable(tl, st) {
   ["information set", "player", "actions", "strategy", "regret sum before", "regret sum after",
    "strategy sum before", "strategy sum after", "next strategy"].forEach((h) => el("th", {}, tr, h));
   const body = el("tbody", {}, table);
-  const join = (row, digits) => row.map((v) => digits ? signed(v, digits) : fmt(v, 3)).join(" / ");
   st.rowsOf = T.key.map((key, i) => {
     const r = el("tr", { "data-set": key }, body);
     const cells = [key, String(T.player[i] + 1), T.actions[i].join(" / "), join(T.strategy[i]),
@@ -212,7 +262,6 @@ function walkRows(tl, st) {
     S.regretUpdate[i].forEach((v, a) => { regret[s][a] += v; });
     S.sumUpdate[i].forEach((v, a) => { sums[s][a] += v; });
   }
-  const join = (row, digits) => row.map((v) => digits ? signed(v, digits) : fmt(v, 3)).join(" / ");
   const current = S.set[f];
   T.key.forEach((_, i) => {
     const row = st.rowsOf[i];
@@ -246,7 +295,7 @@ registerMode("walkthrough", {
   kind: null,
   report: "walk_step",
   unit: "step",
-  frames: (body) => body.extra.steps.kind.map((/** @type {string} */ _, /** @type {number} */ i) => i + 1),
+  frames: (body) => /** @type {Walk} */ (body.extra).steps.kind.map((_, i) => i + 1),
   label: (tl, st) => {
     if (!st.base) return "";
     const S = walkOf(st).steps, f = tl.f;
