@@ -7,8 +7,10 @@ the model is the few calls of anywidget's model that the adapter makes (get, set
 
 References: the host's background decides the palette (theme.js: a dark background gets the dark one,
 whatever the reader's own scheme); WCAG 2's 4.5:1 contrast for body text, from the colours the browser
-reports. Before the adapter followed its host, the timeline read the host once, when mounted, off the
-page: a light JupyterLab on a dark-scheme machine showed it dark, and a theme switch left it as it was.
+reports; the label chips must be the paper's colour (tree.js paints them with it). Before the adapter
+followed its host, the timeline read the host once, when mounted, off the page: a light JupyterLab on a
+dark-scheme machine showed it dark, and a theme switch left it as it was; once it followed, the chips kept
+the first palette's paper (white chips on the dark theme) until the tree was built again.
 """
 from __future__ import annotations
 
@@ -44,7 +46,9 @@ window.rendered = true;
 
 THEME = """() => {
   const tl = document.querySelector('.tl'), rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  return { classes: tl.className, ink: rgb(getComputedStyle(tl).color), paper: rgb(getComputedStyle(tl).backgroundColor) };
+  const chips = [...new Set([...tl.querySelectorAll('.tl-edge-chip')].map((c) => c.getAttribute('fill')))];
+  return { classes: tl.className, ink: rgb(getComputedStyle(tl).color), paper: rgb(getComputedStyle(tl).backgroundColor),
+           chips: chips.map(rgb) };
 }"""
 LIGHT, DARK = "#ffffff", "#111111"      # JupyterLab Light's and Dark's notebook backgrounds (computed below)
 LIGHT_RGB, DARK_RGB = [255, 255, 255], [17, 17, 17]
@@ -70,6 +74,8 @@ def _palette(page, name: str) -> dict:
     page.wait_for_function(f"() => document.querySelector('.tl')?.classList.contains('{name}')", timeout=RENDER_TIMEOUT_MS)
     seen = page.evaluate(THEME)
     assert contrast(seen["ink"], seen["paper"]) >= 4.5, seen
+    # The chips behind the edge labels are painted in the paper's colour when the tree is built.
+    assert seen["chips"] == [seen["paper"]], seen
     return seen
 
 

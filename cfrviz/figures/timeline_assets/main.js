@@ -48,10 +48,12 @@ export default function (component) {
   }
   holdFocus(root, key);
   revealFocus(root);
-  followHost(root);
+  const repaint = followHost(root);
   const tl = root.tl;
   tl.send = { setStateValue, setTriggerValue };
   tl.applyHeader(header);
+  // The tree paints its label chips and bands in the paper's colour when built: a new host theme builds it again.
+  if (repaint) tl.width = 0;
   tl.layoutChanged();
   restoreFocus(root, key);
   return () => tl.pause(false);
