@@ -10,6 +10,7 @@ import { modeNamed, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";
 import { holdFocus, restoreFocus, revealFocus } from "./focus.js";
 import { followHost } from "./theme.js";
+import { paperOf, rgba } from "./util.js";
 import "./tree.js";
 import "./charts.js";
 import "./modes/best_response.js";
@@ -48,12 +49,13 @@ export default function (component) {
   }
   holdFocus(root, key);
   revealFocus(root);
-  const repaint = followHost(root);
+  followHost(root);
   const tl = root.tl;
   tl.send = { setStateValue, setTriggerValue };
   tl.applyHeader(header);
-  // The tree paints its label chips and bands in the paper's colour when built: a new host theme builds it again.
-  if (repaint) tl.width = 0;
+  // The tree paints its label chips and bands in the paper's colour when built (tl.paper): a host
+  // whose theme changed since (a notebook's) has it built again.
+  if (tl.paper && String(rgba(paperOf(root)) || [255, 255, 255, 1]) !== String(tl.paper)) tl.width = 0;
   tl.layoutChanged();
   restoreFocus(root, key);
   return () => tl.pause(false);

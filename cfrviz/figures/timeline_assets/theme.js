@@ -12,12 +12,8 @@ function up(node) {
   return top instanceof ShadowRoot ? top.host : null;
 }
 
-/**
- * @param {HTMLElement} root the timeline's element
- * @returns {boolean} whether the palette or the paper changed (what the tree painted at its build is stale)
- */
+/** @param {HTMLElement} root the timeline's element */
 export function followHost(root) {
-  const before = `${root.className} ${root.style.getPropertyValue("--tl-host-paper")}`;
   /** @type {string | null} */
   let paper = null;
   for (let n = up(root); n; n = up(n)) {
@@ -30,5 +26,4 @@ export function followHost(root) {
   root.classList.toggle("tl-light", !!c && !dark);
   if (paper) root.style.setProperty("--tl-host-paper", paper);
   else root.style.removeProperty("--tl-host-paper");
-  return `${root.className} ${root.style.getPropertyValue("--tl-host-paper")}` !== before;
 }
