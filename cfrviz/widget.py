@@ -120,8 +120,40 @@ function render({ model, el }) {
              (state) => { model.set("_header", { ...(model.get("_header") || {}), state }); model.save_changes(); });
   }
   const stop = mount(header());
+  // The timeline takes its palette from the host's background when mounted (theme.js). JupyterLab
+  // renders an output before putting it on the page, and switches themes (Settings > Theme) by
+  // restyling the page and setting <body>'s data-jp-theme-*, drawing no output again. So when the
+  // box is laid out, when <html> or <body> change attributes (JupyterLab's theme, VS Code's body
+  // class) or the reader's colour scheme changes, look again (at most once a frame), and mount again
+  // if what the palette depends on changed: JupyterLab restyles <body> hundreds of times a session.
+  const scheme = matchMedia("(prefers-color-scheme: dark)");
+  function paperTrail() {
+    const seen = [String(scheme.matches)];
+    for (let n = box.parentElement; n; n = n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null)) {
+      const color = getComputedStyle(n).backgroundColor, rgba = color.match(/[\\d.]+/g);
+      seen.push(color);
+      if (rgba && (rgba.length < 4 || Number(rgba[3]) >= 0.5)) break;   // theme.js's host paper
+    }
+    return seen.join(";");
+  }
+  let trail = box.isConnected ? paperTrail() : null, asked = false;
+  function look() {
+    asked = false;
+    if (!box.isConnected) return;
+    const now = paperTrail();
+    if (now !== trail) { trail = now; mount(header()); }
+  }
+  const soon = () => { if (!asked) { asked = true; requestAnimationFrame(look); } };
+  const laidOut = new ResizeObserver(soon);
+  laidOut.observe(box);
+  const restyled = new MutationObserver(soon);
+  for (const page of [document.documentElement, document.body]) restyled.observe(page, { attributes: true });
+  scheme.addEventListener("change", soon);
   return () => {
     for (const [trait, on] of listeners) model.off(`change:${trait}`, on);
+    laidOut.disconnect();
+    restyled.disconnect();
+    scheme.removeEventListener("change", soon);
     if (typeof stop === "function") stop();
   };
 }

@@ -10,6 +10,7 @@ import { modeOrTree, checkModes } from "./registry.js";
 import { Timeline } from "./store.js";
 import { holdFocus, restoreFocus, revealFocus } from "./focus.js";
 import { followHost } from "./theme.js";
+import { paperOf, rgba } from "./util.js";
 import "./tree.js";
 import "./charts.js";
 import "./modes/best_response.js";
@@ -52,6 +53,9 @@ export default function (component) {
   const tl = root.tl;
   tl.send = { setStateValue, setTriggerValue };
   tl.applyHeader(header);
+  // The tree paints its label chips and bands in the paper's colour when built (tl.paper): a host
+  // whose theme changed since (a notebook's) has it built again.
+  if (tl.paper && String(rgba(paperOf(root)) || [255, 255, 255, 1]) !== String(tl.paper)) tl.width = 0;
   tl.layoutChanged();
   restoreFocus(root, key);
   return () => tl.pause(false);
