@@ -22,12 +22,16 @@ from cfrviz.figures.html_page import html_text
 
 pytestmark = pytest.mark.browser
 
-# The colours of the timeline's text and paper and of the inspector's muted lines, and its classes.
+# The colours of the timeline's text and paper, of the inspector's muted lines, of a terminal's triangle
+# (tree.js's down-pointing path) and of the legend's terminal swatch, and its classes.
 READ = """() => {
   const tl = document.querySelector('.tl'), sub = document.querySelector('.tl-inspector .tl-sub');
   const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const triangle = [...tl.querySelectorAll('.tl-tree .tl-node path')].find((p) => /h12l-6,10z$/.test(p.getAttribute('d')));
+  const swatch = [...tl.querySelectorAll('.tl-key-item')].find((e) => e.textContent.includes('terminal')).querySelector('b');
   return { classes: tl.className, ink: rgb(getComputedStyle(tl).color), paper: rgb(getComputedStyle(tl).backgroundColor),
-           muted: rgb(getComputedStyle(sub).color) };
+           muted: rgb(getComputedStyle(sub).color), terminal: rgb(getComputedStyle(triangle).fill),
+           swatch: rgb(getComputedStyle(swatch).color) };
 }"""
 
 
@@ -58,6 +62,9 @@ def test_the_view_follows_the_hosts_background_else_the_readers_scheme(
     # Dark paper under light ink, or the other way round, and both texts readable on the paper.
     assert (sum(seen["paper"]) < sum(seen["ink"])) == dark
     assert contrast(seen["ink"], seen["paper"]) >= 4.5 and contrast(seen["muted"], seen["paper"]) >= 4.5
+    # A terminal's triangle is a graphic that must be seen: 3:1 (WCAG 2.1, 1.4.11), and the legend's swatch
+    # is its colour. The payload's #333333 was 1.5:1 on Streamlit's dark #0e1117.
+    assert contrast(seen["terminal"], seen["paper"]) >= 3.0 and seen["swatch"] == seen["terminal"], seen
 
 
 # The HTML file's page: its body's colours, its heading line's, and the timeline's.

@@ -164,7 +164,7 @@ export function buildTree(tl) {
     } else if (actor[k] === 2) {
       shape = el("svg:path", { d: `M${x(k) - 8},${y(k)}l8,-8l8,8l-8,8z`, fill: b.colors.chance }, g);
     } else {
-      shape = el("svg:path", { d: `M${x(k) - 6},${y(k) - 5}h12l-6,10z`, fill: b.colors.terminal }, g);
+      shape = el("svg:path", { d: `M${x(k) - 6},${y(k) - 5}h12l-6,10z`, fill: b.colors.terminal, class: "tl-terminal" }, g);
       // Its own dark fill on a halo of the page's background: readable over any edge or band.
       el("svg:text", { x: x(k) + 10, y: y(k) + 5, class: "tl-payoff" }, g, payoffText(k));
     }
@@ -309,7 +309,8 @@ export function fillLegend(tl) {
   /** @param {string} color @param {string} text */
   const item = (color, text) => { const s = el("span", { class: "tl-key-item" }, legend); s.innerHTML = `<b style="color:${color}">■</b> `; s.appendChild(document.createTextNode(text)); };
   item(c.pills[0], "player 1 to act"); item(c.pills[1], "player 2 to act");
-  item(c.chance, "chance deals"); item(c.terminal, "terminal: player 1's payoff in chips");
+  // The terminal's swatch in the page's text colour, as its triangles (timeline.css, .tl-terminal).
+  item(c.chance, "chance deals"); item("var(--tl-ink)", "terminal: player 1's payoff in chips");
   el("span", { class: "tl-legend-text" }, legend, "Nodes with the same label form one information set: the player to act cannot tell them apart (shaded when they are neighbours). Edge width: probability of the action.");
   if (b.sets.some((s) => s.lock)) {
     const s = el("span", { class: "tl-key-item", "data-testid": "timeline-lock-legend" }, legend);

@@ -22,7 +22,7 @@ export function clicked(tl, k) {
  */
 export function keyHint(tl) {
   return "Tab reaches the tree; ← parent, → first child, ↑ ↓ the node above or below in its column, " +
-    `Enter or Space select, ${tl.locks ? "L lock this set, " : ""}, and . step time (the bar's ← → step time too).`;
+    `Enter or Space select${tl.locks ? ", L lock this set" : ""}; the , and . keys step time (the bar's ← → step time too).`;
 }
 
 // One tab stop on the tree (roving tabindex): the focused node, else the selection, else the root.
