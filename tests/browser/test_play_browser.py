@@ -184,16 +184,23 @@ def test_play_is_legible_at_phone_laptop_and_projector_sizes(page, app_url: str,
 
 # Two clicks on the button drawn before the first took effect: 0 ms apart (the server may merge the
 # two into one rerun), or the second as soon as the first click's rerun runs (the server runs it again).
-DOUBLE_CLICK = """([name, whenRunning]) => new Promise((resolve) => {
+# When a run is going already as the first click lands (a rerun the page asked for itself), the server
+# folds the click into it and the app never leaves "running", so no change would be seen: the second
+# click then goes at once, also while a run runs. A run that never starts fails in 30 s, not hangs.
+DOUBLE_CLICK = """([name, whenRunning]) => new Promise((resolve, reject) => {
   const button = [...document.querySelectorAll('[data-testid="stButton"] button')]
     .find(b => b.innerText.trim() === name);
   if (!whenRunning) { button.click(); button.click(); resolve(true); return; }
   const app = document.querySelector('[data-testid="stApp"]');
+  const running = () => app.getAttribute('data-test-script-state') === 'running';
+  button.click();
+  if (running()) { button.click(); resolve(true); return; }
+  const bound = setTimeout(() => { watch.disconnect(); reject(new Error(`no script run within 30 s of clicking ${name}`)); },
+                           30000);
   const watch = new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') { watch.disconnect(); button.click(); resolve(true); }
+    if (running()) { clearTimeout(bound); watch.disconnect(); button.click(); resolve(true); }
   });
   watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-  button.click();
 })"""
 
 
