@@ -186,19 +186,21 @@ def test_play_is_legible_at_phone_laptop_and_projector_sizes(page, app_url: str,
 # two into one rerun), or the second as soon as the first click's rerun runs (the server runs it again).
 # When a run is going already as the first click lands (a rerun the page asked for itself), the server
 # folds the click into it and the app never leaves "running", so no change would be seen: the second
-# click then goes at once, also while a run runs. A run that never starts fails in 30 s, not hangs.
+# click then goes at once, also while a run runs, and the promise says so (true: wait for no change).
+# A run that never starts fails in 30 s, not hangs.
 DOUBLE_CLICK = """([name, whenRunning]) => new Promise((resolve, reject) => {
   const button = [...document.querySelectorAll('[data-testid="stButton"] button')]
     .find(b => b.innerText.trim() === name);
-  if (!whenRunning) { button.click(); button.click(); resolve(true); return; }
   const app = document.querySelector('[data-testid="stApp"]');
   const running = () => app.getAttribute('data-test-script-state') === 'running';
+  const already = running();   // resolved with: no change of the app's state will show this click's run
+  if (!whenRunning) { button.click(); button.click(); resolve(already); return; }
   button.click();
-  if (running()) { button.click(); resolve(true); return; }
+  if (already) { button.click(); resolve(true); return; }
   const bound = setTimeout(() => { watch.disconnect(); reject(new Error(`no script run within 30 s of clicking ${name}`)); },
                            30000);
   const watch = new MutationObserver(() => {
-    if (running()) { clearTimeout(bound); watch.disconnect(); button.click(); resolve(true); }
+    if (running()) { clearTimeout(bound); watch.disconnect(); button.click(); resolve(false); }
   });
   watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
 })"""
@@ -218,8 +220,8 @@ def test_two_clicks_at_once_count_as_one_decision(page, app_url: str, when_runni
             buttons = page.locator('[data-testid="stButton"] button').all_inner_texts()
             action = next(b for b in ("Check", "Call", "Bet", "Fold") if b in buttons)
             page.evaluate(WATCH_RUNS)
-            page.evaluate(DOUBLE_CLICK, [action, when_running])
-            page.wait_for_function("() => window.__scriptRuns > 0", timeout=RENDER_TIMEOUT_MS)
+            if not page.evaluate(DOUBLE_CLICK, [action, when_running]):
+                page.wait_for_function("() => window.__scriptRuns > 0", timeout=RENDER_TIMEOUT_MS)
             page.wait_for_selector(APP_IDLE, timeout=RENDER_TIMEOUT_MS)
             decisions += 1
             assert not page.locator('[data-testid="stException"]').count()
